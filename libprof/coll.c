@@ -1,0 +1,301 @@
+/* coll.c: per-rank volumes of the collectives (hot for collective calls).
+ * The rule is the call's buffers: bytes_sent is what this rank's call reads
+ * from its send buffer, bytes_recv what it writes to its receive buffer, by
+ * the MPI definition of each collective and the arguments significant at
+ * this rank. With MPI_IN_PLACE the send side is this rank's own block of the
+ * receive buffer. On an intercommunicator the per-rank arrays and blocks
+ * refer to the remote group; MPI_ROOT and MPI_PROC_NULL roots as in MPI. */
+#include "prof.h"
+
+/* The communicator's shape, and where this rank stands to a root. */
+struct where {
+    const struct prof_comm_info *ci;
+    int peers;       /* blocks in a per-rank array: remote size for intercomms */
+    int is_root;     /* holds the root's buffers */
+    int is_leaf;     /* a non-root member */
+};
+
+static struct where locate(struct prof_call *c, MPI_Comm comm, int root)
+{
+    struct where w;
+    w.ci = prof_comm_info(c->th, comm, 0);
+    w.peers = w.ci->inter ? w.ci->remote_size : w.ci->size;
+    if (w.ci->inter) {
+        w.is_root = root == MPI_ROOT;
+        w.is_leaf = root != MPI_ROOT && root != MPI_PROC_NULL;
+    } else {
+        w.is_root = root == w.ci->rank;
+        w.is_leaf = !w.is_root;
+    }
+    return w;
+}
+
+static int64_t sum(const int *counts, int n)
+{
+    int64_t s = 0;
+    for (int i = 0; i < n; i++)
+        s += counts[i] > 0 ? counts[i] : 0;
+    return s;
+}
+
+/* Σ counts[i] x size(types[i]). */
+static uint64_t sum_w(struct prof_call *c, const int *counts, const MPI_Datatype *types, int n)
+{
+    uint64_t s = 0;
+    for (int i = 0; i < n; i++)
+        s += prof_volume(c, counts[i], types[i]);
+    return s;
+}
+
+static inline int in_place(const void *buf)
+{
+    return buf == MPI_IN_PLACE;
+}
+
+static inline int ok(const struct prof_call *c)
+{
+    return c->rc == MPI_SUCCESS;
+}
+
+void prof_exit_coll_bcast(struct prof_call *c, int count, MPI_Datatype type, int root, MPI_Comm comm)
+{
+    struct where w = ok(c) ? locate(c, comm, root) : (struct where){ 0 };
+    uint64_t n = prof_volume(c, count, type);
+    prof_exit_bytes(c, w.is_root ? n : 0, w.is_leaf ? n : 0);
+}
+
+void prof_exit_coll_reduce(struct prof_call *c, int count, MPI_Datatype type, int root, MPI_Comm comm)
+{
+    struct where w = ok(c) ? locate(c, comm, root) : (struct where){ 0 };
+    uint64_t n = prof_volume(c, count, type);
+    int sends = w.ci && (w.ci->inter ? w.is_leaf : 1);
+    prof_exit_bytes(c, sends ? n : 0, w.is_root ? n : 0);
+}
+
+void prof_exit_coll_allreduce(struct prof_call *c, int count, MPI_Datatype type)
+{
+    uint64_t n = prof_volume(c, count, type);
+    prof_exit_bytes(c, n, n);
+}
+
+void prof_exit_coll_reduce_scatter(struct prof_call *c, const int *rcounts, MPI_Datatype type, MPI_Comm comm)
+{
+    if (!ok(c)) {
+        prof_exit(c);
+        return;
+    }
+    const struct prof_comm_info *ci = prof_comm_info(c->th, comm, 0);
+    prof_exit_bytes(c, prof_volume(c, sum(rcounts, ci->size), type), prof_volume(c, rcounts[ci->rank], type));
+}
+
+void prof_exit_coll_reduce_scatter_block(struct prof_call *c, int rcount, MPI_Datatype type, MPI_Comm comm)
+{
+    if (!ok(c)) {
+        prof_exit(c);
+        return;
+    }
+    const struct prof_comm_info *ci = prof_comm_info(c->th, comm, 0);
+    prof_exit_bytes(c, prof_volume(c, (int64_t)rcount * ci->size, type), prof_volume(c, rcount, type));
+}
+
+void prof_exit_coll_gather(struct prof_call *c, const void *sbuf, int scount, MPI_Datatype stype,
+                           int rcount, MPI_Datatype rtype, int root, MPI_Comm comm)
+{
+    if (!ok(c)) {
+        prof_exit(c);
+        return;
+    }
+    struct where w = locate(c, comm, root);
+    uint64_t sent = 0, recv = 0;
+    if (w.is_root) {
+        recv = prof_volume(c, (int64_t)rcount * w.peers, rtype);
+        if (!w.ci->inter)
+            sent = in_place(sbuf) ? prof_volume(c, rcount, rtype) : prof_volume(c, scount, stype);
+    } else if (w.is_leaf) {
+        sent = prof_volume(c, scount, stype);
+    }
+    prof_exit_bytes(c, sent, recv);
+}
+
+void prof_exit_coll_gatherv(struct prof_call *c, const void *sbuf, int scount, MPI_Datatype stype,
+                            const int *rcounts, MPI_Datatype rtype, int root, MPI_Comm comm)
+{
+    if (!ok(c)) {
+        prof_exit(c);
+        return;
+    }
+    struct where w = locate(c, comm, root);
+    uint64_t sent = 0, recv = 0;
+    if (w.is_root) {
+        recv = prof_volume(c, sum(rcounts, w.peers), rtype);
+        if (!w.ci->inter)
+            sent = in_place(sbuf) ? prof_volume(c, rcounts[w.ci->rank], rtype) : prof_volume(c, scount, stype);
+    } else if (w.is_leaf) {
+        sent = prof_volume(c, scount, stype);
+    }
+    prof_exit_bytes(c, sent, recv);
+}
+
+void prof_exit_coll_scatter(struct prof_call *c, int scount, MPI_Datatype stype, const void *rbuf,
+                            int rcount, MPI_Datatype rtype, int root, MPI_Comm comm)
+{
+    if (!ok(c)) {
+        prof_exit(c);
+        return;
+    }
+    struct where w = locate(c, comm, root);
+    uint64_t sent = 0, recv = 0;
+    if (w.is_root) {
+        sent = prof_volume(c, (int64_t)scount * w.peers, stype);
+        if (!w.ci->inter)
+            recv = in_place(rbuf) ? prof_volume(c, scount, stype) : prof_volume(c, rcount, rtype);
+    } else if (w.is_leaf) {
+        recv = prof_volume(c, rcount, rtype);
+    }
+    prof_exit_bytes(c, sent, recv);
+}
+
+void prof_exit_coll_scatterv(struct prof_call *c, const int *scounts, MPI_Datatype stype, const void *rbuf,
+                             int rcount, MPI_Datatype rtype, int root, MPI_Comm comm)
+{
+    if (!ok(c)) {
+        prof_exit(c);
+        return;
+    }
+    struct where w = locate(c, comm, root);
+    uint64_t sent = 0, recv = 0;
+    if (w.is_root) {
+        sent = prof_volume(c, sum(scounts, w.peers), stype);
+        if (!w.ci->inter)
+            recv = in_place(rbuf) ? prof_volume(c, scounts[w.ci->rank], stype) : prof_volume(c, rcount, rtype);
+    } else if (w.is_leaf) {
+        recv = prof_volume(c, rcount, rtype);
+    }
+    prof_exit_bytes(c, sent, recv);
+}
+
+void prof_exit_coll_allgather(struct prof_call *c, const void *sbuf, int scount, MPI_Datatype stype,
+                              int rcount, MPI_Datatype rtype, MPI_Comm comm)
+{
+    if (!ok(c)) {
+        prof_exit(c);
+        return;
+    }
+    struct where w = locate(c, comm, MPI_PROC_NULL);
+    prof_exit_bytes(c, in_place(sbuf) ? prof_volume(c, rcount, rtype) : prof_volume(c, scount, stype),
+                    prof_volume(c, (int64_t)rcount * w.peers, rtype));
+}
+
+void prof_exit_coll_allgatherv(struct prof_call *c, const void *sbuf, int scount, MPI_Datatype stype,
+                               const int *rcounts, MPI_Datatype rtype, MPI_Comm comm)
+{
+    if (!ok(c)) {
+        prof_exit(c);
+        return;
+    }
+    struct where w = locate(c, comm, MPI_PROC_NULL);
+    prof_exit_bytes(c, in_place(sbuf) ? prof_volume(c, rcounts[w.ci->rank], rtype) : prof_volume(c, scount, stype),
+                    prof_volume(c, sum(rcounts, w.peers), rtype));
+}
+
+void prof_exit_coll_alltoall(struct prof_call *c, const void *sbuf, int scount, MPI_Datatype stype,
+                             int rcount, MPI_Datatype rtype, MPI_Comm comm)
+{
+    if (!ok(c)) {
+        prof_exit(c);
+        return;
+    }
+    struct where w = locate(c, comm, MPI_PROC_NULL);
+    uint64_t recv = prof_volume(c, (int64_t)rcount * w.peers, rtype);
+    prof_exit_bytes(c, in_place(sbuf) ? recv : prof_volume(c, (int64_t)scount * w.peers, stype), recv);
+}
+
+void prof_exit_coll_alltoallv(struct prof_call *c, const void *sbuf, const int *scounts, MPI_Datatype stype,
+                              const int *rcounts, MPI_Datatype rtype, MPI_Comm comm)
+{
+    if (!ok(c)) {
+        prof_exit(c);
+        return;
+    }
+    struct where w = locate(c, comm, MPI_PROC_NULL);
+    uint64_t recv = prof_volume(c, sum(rcounts, w.peers), rtype);
+    prof_exit_bytes(c, in_place(sbuf) ? recv : prof_volume(c, sum(scounts, w.peers), stype), recv);
+}
+
+void prof_exit_coll_alltoallw(struct prof_call *c, const void *sbuf, const int *scounts,
+                              const MPI_Datatype *stypes, const int *rcounts,
+                              const MPI_Datatype *rtypes, MPI_Comm comm)
+{
+    if (!ok(c)) {
+        prof_exit(c);
+        return;
+    }
+    struct where w = locate(c, comm, MPI_PROC_NULL);
+    uint64_t recv = sum_w(c, rcounts, rtypes, w.peers);
+    prof_exit_bytes(c, in_place(sbuf) ? recv : sum_w(c, scounts, stypes, w.peers), recv);
+}
+
+/* Neighbourhood collectives: blocks per neighbour of the topology, including
+ * MPI_PROC_NULL neighbours of a non-periodic Cartesian grid (their blocks are
+ * part of the buffers though nothing moves). */
+static const struct prof_comm_info *topo(struct prof_call *c, MPI_Comm comm)
+{
+    return prof_comm_info(c->th, comm, 1);
+}
+
+void prof_exit_coll_neighbor_allgather(struct prof_call *c, int scount, MPI_Datatype stype,
+                                       int rcount, MPI_Datatype rtype, MPI_Comm comm)
+{
+    if (!ok(c)) {
+        prof_exit(c);
+        return;
+    }
+    const struct prof_comm_info *t = topo(c, comm);
+    prof_exit_bytes(c, prof_volume(c, scount, stype), prof_volume(c, (int64_t)rcount * t->indegree, rtype));
+}
+
+void prof_exit_coll_neighbor_allgatherv(struct prof_call *c, int scount, MPI_Datatype stype,
+                                        const int *rcounts, MPI_Datatype rtype, MPI_Comm comm)
+{
+    if (!ok(c)) {
+        prof_exit(c);
+        return;
+    }
+    const struct prof_comm_info *t = topo(c, comm);
+    prof_exit_bytes(c, prof_volume(c, scount, stype), prof_volume(c, sum(rcounts, t->indegree), rtype));
+}
+
+void prof_exit_coll_neighbor_alltoall(struct prof_call *c, int scount, MPI_Datatype stype,
+                                      int rcount, MPI_Datatype rtype, MPI_Comm comm)
+{
+    if (!ok(c)) {
+        prof_exit(c);
+        return;
+    }
+    const struct prof_comm_info *t = topo(c, comm);
+    prof_exit_bytes(c, prof_volume(c, (int64_t)scount * t->outdegree, stype),
+                    prof_volume(c, (int64_t)rcount * t->indegree, rtype));
+}
+
+void prof_exit_coll_neighbor_alltoallv(struct prof_call *c, const int *scounts, MPI_Datatype stype,
+                                       const int *rcounts, MPI_Datatype rtype, MPI_Comm comm)
+{
+    if (!ok(c)) {
+        prof_exit(c);
+        return;
+    }
+    const struct prof_comm_info *t = topo(c, comm);
+    prof_exit_bytes(c, prof_volume(c, sum(scounts, t->outdegree), stype),
+                    prof_volume(c, sum(rcounts, t->indegree), rtype));
+}
+
+void prof_exit_coll_neighbor_alltoallw(struct prof_call *c, const int *scounts, const MPI_Datatype *stypes,
+                                       const int *rcounts, const MPI_Datatype *rtypes, MPI_Comm comm)
+{
+    if (!ok(c)) {
+        prof_exit(c);
+        return;
+    }
+    const struct prof_comm_info *t = topo(c, comm);
+    prof_exit_bytes(c, sum_w(c, scounts, stypes, t->outdegree), sum_w(c, rcounts, rtypes, t->indegree));
+}

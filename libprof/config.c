@@ -1,0 +1,205 @@
+/* config.c: parse MPIPROF_* from the environment (cold, once, at MPI_Init).
+ * Every bad name or value is reported once by rank 0, naming the variable,
+ * the value and what is accepted; the option then keeps its default. */
+#include <ctype.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "config.h"
+#include "fn_table.h"
+#include "log.h"
+
+struct prof_config prof_config;
+
+enum kind { STRING, DEPTH, FUNCS, BOOL, MODEL };
+
+struct option {
+    const char *name;
+    enum kind kind;
+    const char *def;
+    const char *accepted;
+    void *dst;
+    size_t size;
+};
+
+#define PROF_OPTION_ROW(name, field, kind, def, acc) \
+    { "MPIPROF_" #name, kind, def, acc, &prof_config.field, sizeof prof_config.field },
+static const struct option options[] = { PROF_OPTIONS(PROF_OPTION_ROW) };
+#define NOPTIONS (sizeof options / sizeof options[0])
+
+static int parse_bool(const char *v, bool *out)
+{
+    static const char *const yes[] = { "1", "yes", "on", "true" };
+    static const char *const no[] = { "0", "no", "off", "false" };
+    for (int i = 0; i < 4; i++) {
+        if (strcasecmp(v, yes[i]) == 0) { *out = true; return 0; }
+        if (strcasecmp(v, no[i]) == 0) { *out = false; return 0; }
+    }
+    return -1;
+}
+
+static int parse_depth(const char *v, int *out)
+{
+    char *end;
+    long n = strtol(v, &end, 10);
+    if (end == v || *end != '\0' || n < 1 || n > PROF_MAX_DEPTH)
+        return -1;
+    *out = (int)n;
+    return 0;
+}
+
+/* "PERFECT", "PERFECT+f", "LAT=us,BW=MB/s[,CPU=f]" with positive numbers. */
+static int parse_model(const char *v)
+{
+    char *end;
+    if (strncasecmp(v, "PERFECT", 7) == 0) {
+        if (v[7] == '\0')
+            return 0;
+        if (v[7] != '+')
+            return -1;
+        double f = strtod(v + 8, &end);
+        return (end != v + 8 && *end == '\0' && f > 0) ? 0 : -1;
+    }
+    int seen_lat = 0, seen_bw = 0, seen_cpu = 0;
+    const char *p = v;
+    while (*p) {
+        int *seen;
+        if (strncasecmp(p, "LAT=", 4) == 0) seen = &seen_lat;
+        else if (strncasecmp(p, "BW=", 3) == 0) seen = &seen_bw;
+        else if (strncasecmp(p, "CPU=", 4) == 0) seen = &seen_cpu;
+        else return -1;
+        if (*seen)
+            return -1;
+        *seen = 1;
+        p = strchr(p, '=') + 1;
+        double x = strtod(p, &end);
+        if (end == p || x < 0 || (seen == &seen_bw && x == 0) || (*end != ',' && *end != '\0'))
+            return -1;
+        p = *end == ',' ? end + 1 : end;
+    }
+    return (seen_lat && seen_bw) ? 0 : -1;
+}
+
+/* Select functions: every comma-separated glob must match some MPI function;
+ * one that matches none is reported and skipped. */
+static int parse_functions(const char *v, unsigned char *enabled, int nfn)
+{
+    char list[4096], *save = NULL;
+    int any = 0;
+    snprintf(list, sizeof list, "%s", v);
+    memset(enabled, 0, (size_t)nfn);
+    for (char *g = strtok_r(list, ",", &save); g; g = strtok_r(NULL, ",", &save)) {
+        int hits = 0;
+        for (int f = 0; f < nfn; f++)
+            if (fnmatch(g, prof_fn_name[f], FNM_CASEFOLD) == 0)
+                enabled[f] = 1, hits++;
+        if (hits == 0)
+            prof_log_once("MPIPROF_FUNCTIONS: '%s' matches no wrapped MPI function; ignored", g);
+        any += hits;
+    }
+    return any ? 0 : -1;
+}
+
+static int parse(const struct option *o, const char *v, unsigned char *enabled, int nfn)
+{
+    switch (o->kind) {
+    case STRING:
+        if (strlen(v) >= o->size)
+            return -1;
+        strcpy(o->dst, v);
+        return 0;
+    case DEPTH:
+        return parse_depth(v, o->dst);
+    case BOOL:
+        return parse_bool(v, o->dst);
+    case MODEL:
+        if (parse_model(v) != 0 || strlen(v) >= o->size)
+            return -1;
+        strcpy(o->dst, v);
+        return 0;
+    case FUNCS:
+        if (strlen(v) >= o->size || parse_functions(v, enabled, nfn) != 0)
+            return -1;
+        strcpy(o->dst, v);
+        return 0;
+    }
+    return -1;
+}
+
+/* Options accepted now whose analysis module is not part of this version:
+ * say so rather than pretend, keep the default, and leave them out of the
+ * options listed in report headers (given[i] = NULL). */
+static void refuse_unavailable(const char **given)
+{
+    for (size_t i = 0; i < NOPTIONS; i++) {
+        const char *what = NULL;
+        if (options[i].dst == &prof_config.eval_slt && prof_config.eval_slt)
+            what = "late-sender analysis";
+        else if (options[i].dst == &prof_config.eval_collective_wait && prof_config.eval_collective_wait)
+            what = "collective-wait analysis";
+        else if (options[i].dst == prof_config.model && prof_config.model[0])
+            what = "virtual-clock models";
+        if (!what)
+            continue;
+        prof_log_once("%s: %s are not available in this version; ignored", options[i].name, what);
+        given[i] = NULL;
+    }
+    prof_config.eval_slt = prof_config.eval_collective_wait = false;
+    prof_config.model[0] = '\0';
+}
+
+void prof_config_load(unsigned char *enabled, int nfn)
+{
+    extern char **environ;
+    unsigned char scratch[PROF_FN_COUNT];
+    const char *given[NOPTIONS] = { 0 };
+
+    memset(&prof_config, 0, sizeof prof_config);
+    for (size_t i = 0; i < NOPTIONS; i++)
+        parse(&options[i], options[i].def, scratch, nfn);
+    memset(enabled, 1, (size_t)nfn);
+
+    for (char **e = environ; *e; e++) {
+        if (strncmp(*e, "MPIPROF_", 8) != 0)
+            continue;
+        const char *eq = strchr(*e, '=');
+        size_t len = eq ? (size_t)(eq - *e) : strlen(*e);
+        const char *value = eq ? eq + 1 : "";
+        const struct option *o = NULL;
+        for (size_t i = 0; i < NOPTIONS; i++)
+            if (strlen(options[i].name) == len && strncmp(options[i].name, *e, len) == 0)
+                o = &options[i];
+        if (!o) {
+            char known[1024] = "";
+            for (size_t i = 0; i < NOPTIONS; i++)
+                snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s",
+                         i ? ", " : "", options[i].name);
+            prof_log_once("unknown variable %.*s (value '%s') ignored; known variables: %s",
+                          (int)len, *e, value, known);
+            continue;
+        }
+        if (value[0] == '\0' && o->kind != STRING) {
+            prof_log_once("%s is empty; expected %s; using the default '%s'", o->name, o->accepted, o->def);
+            continue;
+        }
+        if (parse(o, value, enabled, nfn) != 0) {
+            prof_log_once("%s='%s' is not valid; expected %s; using the default '%s'",
+                          o->name, value, o->accepted, o->def);
+            parse(o, o->def, scratch, nfn);
+            if (o->kind == FUNCS)
+                memset(enabled, 1, (size_t)nfn);
+            continue;
+        }
+        given[o - options] = value;
+    }
+    refuse_unavailable(given);
+    /* The options in force, for report headers; the launcher's PRELOAD is not one. */
+    for (size_t i = 0; i < NOPTIONS; i++) {
+        size_t n = strlen(prof_config.options);
+        if (given[i] && options[i].dst != prof_config.preload)
+            snprintf(prof_config.options + n, sizeof prof_config.options - n, "%s%s=%s",
+                     n ? "," : "", options[i].name + strlen("MPIPROF_"), given[i]);
+    }
+}

@@ -1,0 +1,42 @@
+/* config.h: the MPIPROF_* options, parsed once at MPI_Init (cold).
+ * PROF_OPTIONS is the one list of names, kinds, defaults and accepted values:
+ * the parser, the report header and mpiprof(1) follow it. */
+#ifndef PROF_CONFIG_H
+#define PROF_CONFIG_H
+
+#include <stdbool.h>
+
+/*        name                  field                 kind    default accepted (for messages) */
+#define PROF_OPTIONS(X) \
+    X(OUTPUT,               output,               STRING, "",  "a directory path") \
+    X(STACK_DEPTH,          stack_depth,          DEPTH,  "1", "an integer from 1 to 32") \
+    X(FUNCTIONS,            functions,            FUNCS,  "",  "a comma-separated list of MPI function names or globs, e.g. MPI_Send,MPI_*reduce*") \
+    X(QUIET,                quiet,                BOOL,   "0", "0/1, no/yes, off/on, false/true") \
+    X(EVAL_SLT,             eval_slt,             BOOL,   "0", "0/1, no/yes, off/on, false/true") \
+    X(EVAL_COLLECTIVE_WAIT, eval_collective_wait, BOOL,   "0", "0/1, no/yes, off/on, false/true") \
+    X(MODEL,                model,                MODEL,  "",  "PERFECT, PERFECT+<cpu factor> or LAT=<us>,BW=<MB/s>[,CPU=<factor>]") \
+    X(PRELOAD,              preload,              STRING, "",  "the path of libmpiprof.so (read by the launcher only)")
+
+#define PROF_MAX_DEPTH 32
+
+struct prof_config {
+    char output[4096];
+    int stack_depth;
+    char functions[4096];
+    bool quiet;
+    bool eval_slt;
+    bool eval_collective_wait;
+    char model[256];
+    char preload[4096];
+    char options[1024];   /* "NAME=value,..." of the variables set, for report headers */
+};
+
+extern struct prof_config prof_config;
+
+/* prof_config_load: read MPIPROF_* from the environment into prof_config.
+ * Bad names and values are reported (by rank 0 only) and replaced by the
+ * default. enabled[fn] is set to 1 for every function MPIPROF_FUNCTIONS
+ * selects. Not thread safe: called once from MPI_Init. */
+void prof_config_load(unsigned char *enabled, int nfn);
+
+#endif

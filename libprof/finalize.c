@@ -1,0 +1,102 @@
+/* finalize.c: at MPI_Finalize, merge this rank's threads, agree with the
+ * other ranks on the report's columns and header, and write it (cold). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "config.h"
+#include "prof.h"
+#include "report.h"
+#include "request.h"
+#include "run.h"
+
+/* Sum every thread's call sites and overflow records per function. */
+static void merge_threads(struct prof_rank_data *rd)
+{
+    for (struct prof_thread *th = prof_thread_list(); th; th = th->next) {
+        const struct prof_table *t = &th->table;
+        for (uint32_t i = 0; i < PROF_TABLE_SLOTS; i++)
+            if (t->slots[i].key)
+                prof_stats_merge(&rd->fn[t->slots[i].fn], &t->slots[i].s);
+        for (int f = 0; f < PROF_FN_COUNT; f++)
+            prof_stats_merge(&rd->fn[f], &t->overflow[f]);
+        rd->overflow_calls += t->overflow_calls;
+    }
+    for (int f = 0; f < PROF_FN_COUNT; f++)
+        rd->mpi_ticks += rd->fn[f].ticks;
+}
+
+/* Matrix columns: every function called on some rank, by total seconds. */
+static const double *col_time;
+
+static int by_total_time(const void *a, const void *b)
+{
+    double x = col_time[*(const int *)a], y = col_time[*(const int *)b];
+    if (x != y)
+        return x < y ? 1 : -1;
+    return *(const int *)a - *(const int *)b;
+}
+
+static void choose_columns(struct prof_report_ctx *ctx, const struct prof_rank_data *rd)
+{
+    static double mine[PROF_FN_COUNT + 2], all[PROF_FN_COUNT + 2];
+    for (int f = 0; f < PROF_FN_COUNT; f++)
+        mine[f] = rd->fn[f].calls ? rd->fn[f].ticks * rd->sec_per_tick + 1e-300 : 0;
+    mine[PROF_FN_COUNT] = (double)rd->overflow_calls;
+    mine[PROF_FN_COUNT + 1] = (double)prof_request_untracked();
+    PMPI_Allreduce(mine, all, PROF_FN_COUNT + 2, MPI_DOUBLE, MPI_SUM, prof_run.comm);
+    ctx->ncols = 0;
+    for (int f = 0; f < PROF_FN_COUNT; f++)
+        if (all[f] > 0)
+            ctx->cols[ctx->ncols++] = f;
+    col_time = all;
+    qsort(ctx->cols, (size_t)ctx->ncols, sizeof ctx->cols[0], by_total_time);
+    size_t n = 0;
+    if (all[PROF_FN_COUNT] > 0)
+        n += snprintf(ctx->notes + n, sizeof ctx->notes - n,
+                      "# note: %.0f calls found their thread's call-site table full; they are counted per function only\n",
+                      all[PROF_FN_COUNT]);
+    if (all[PROF_FN_COUNT + 1] > 0 && n < sizeof ctx->notes)
+        snprintf(ctx->notes + n, sizeof ctx->notes - n,
+                 "# note: %.0f persistent requests were not tracked (too many live at once); MPI_Start bytes are too low\n",
+                 all[PROF_FN_COUNT + 1]);
+}
+
+static void first_line(struct prof_report_ctx *ctx)
+{
+    char when[64];
+    struct tm tm;
+    localtime_r(&prof_run.start, &tm);
+    strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%S", &tm);
+    snprintf(ctx->first_line, sizeof ctx->first_line,
+             "# mpiprof %s command=\"%s\" ranks=%d start=%s clock=%s options=%s",
+             PACKAGE_VERSION, prof_run.command, prof_run.size, when, prof_clock_name(),
+             prof_config.options[0] ? prof_config.options : "-");
+}
+
+void prof_finish(void)
+{
+    static struct prof_rank_data rd;
+    static struct prof_report_ctx ctx;
+    uint64_t t_end = prof_clock();
+
+    memset(prof_fn_on, 0, sizeof prof_fn_on);
+    prof_run.finished = 1;
+    memset(&rd, 0, sizeof rd);
+    rd.rank = prof_run.rank;
+    rd.sec_per_tick = prof_clock_stop();
+    rd.elapsed_ticks = t_end - prof_run.t_init;
+    merge_threads(&rd);
+
+    memset(&ctx, 0, sizeof ctx);
+    ctx.nranks = prof_run.size;
+    choose_columns(&ctx, &rd);
+    first_line(&ctx);
+
+    char base[4200];
+    if (prof_config.output[0])
+        snprintf(base, sizeof base, "%s", prof_config.output);
+    else
+        snprintf(base, sizeof base, "mpiprof.%s.%dp", prof_run.app, prof_run.size);
+    prof_report_write(prof_run.comm, &ctx, &rd, base);
+    PMPI_Comm_free(&prof_run.comm);
+}

@@ -1,0 +1,83 @@
+/* init.c: the hand-written MPI_Init, MPI_Init_thread and MPI_Finalize
+ * (flag "custom" in wrappers/misc.tbl): start profiling after PMPI_Init,
+ * write the report before PMPI_Finalize (cold). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "config.h"
+#include "log.h"
+#include "prof.h"
+#include "run.h"
+
+struct prof_run prof_run;
+
+/* The command line, from /proc/self/cmdline (argv may be changed by MPI). */
+static void read_command(void)
+{
+    FILE *f = fopen("/proc/self/cmdline", "r");
+    size_t n = f ? fread(prof_run.command, 1, sizeof prof_run.command - 1, f) : 0;
+    if (f)
+        fclose(f);
+    prof_run.command[n] = '\0';
+    const char *slash = strrchr(prof_run.command, '/');
+    const char *app = slash ? slash + 1 : prof_run.command;
+    size_t len = strlen(app) < sizeof prof_run.app - 1 ? strlen(app) : sizeof prof_run.app - 1;
+    memcpy(prof_run.app, app, len);
+    prof_run.app[len] = '\0';
+    if (!prof_run.app[0])
+        strcpy(prof_run.app, "app");
+    for (size_t i = 0; n && i < n - 1; i++)
+        if (prof_run.command[i] == '\0')
+            prof_run.command[i] = ' ';
+}
+
+static void at_exit(void)
+{
+    if (prof_run.started && !prof_run.finished)
+        prof_log_once("the program exited without calling MPI_Finalize; no report written");
+}
+
+static void start(int thread_level)
+{
+    static unsigned char enabled[PROF_FN_COUNT];
+
+    PMPI_Comm_rank(MPI_COMM_WORLD, &prof_run.rank);
+    PMPI_Comm_size(MPI_COMM_WORLD, &prof_run.size);
+    prof_log_set_rank(prof_run.rank);
+    prof_config_load(enabled, PROF_FN_COUNT);
+    read_command();
+    prof_run.thread_level = thread_level;
+    prof_run.start = time(NULL);
+    if (PMPI_Comm_dup(MPI_COMM_WORLD, &prof_run.comm) != MPI_SUCCESS) {
+        prof_log_local("cannot create the tool's communicator; not profiling");
+        return;
+    }
+    atexit(at_exit);
+    prof_clock_start();
+    prof_run.t_init = prof_clock();
+    prof_run.started = 1;
+    memcpy(prof_fn_on, enabled, sizeof prof_fn_on);
+}
+
+PROF_EXPORT int MPI_Init(int *argc, char ***argv)
+{
+    int rc = PMPI_Init(argc, argv);
+    if (rc == MPI_SUCCESS)
+        start(MPI_THREAD_SINGLE);
+    return rc;
+}
+
+PROF_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+    int rc = PMPI_Init_thread(argc, argv, required, provided);
+    if (rc == MPI_SUCCESS)
+        start(*provided);
+    return rc;
+}
+
+PROF_EXPORT int MPI_Finalize(void)
+{
+    if (prof_run.started && !prof_run.finished)
+        prof_finish();
+    return PMPI_Finalize();
+}

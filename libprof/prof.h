@@ -1,0 +1,128 @@
+/* prof.h: the only header the generated wrappers include (hot).
+ *
+ * A wrapper does:   if (!prof_enter(&c, FN_x, site)) return PMPI_x(...);
+ *                   [pre hook]  c.rc = PMPI_x(...);  post hook or prof_exit
+ * prof_enter says no before MPI_Init, after MPI_Finalize, for functions
+ * MPIPROF_FUNCTIONS leaves out, and for MPI calls made from inside another
+ * wrapped call (the MPI library calling itself): those are not counted. */
+#ifndef PROF_H
+#define PROF_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <mpi.h>
+#include "clock.h"
+#include "fn_table.h"
+#include "thread.h"
+
+#define PROF_EXPORT __attribute__((visibility("default")))
+#define PROF_UNLIKELY(x) __builtin_expect(!!(x), 0)
+/* The call site: the return address into the caller of the MPI_ entry point. */
+#define PROF_SITE() __builtin_return_address(0)
+
+struct prof_call {
+    struct prof_thread *th;
+    uint64_t t0;
+    void *site;
+    enum prof_fn fn;
+    int rc;
+};
+
+/* 1 for every function being profiled between MPI_Init and MPI_Finalize. */
+extern unsigned char prof_fn_on[PROF_FN_COUNT];
+
+static inline bool prof_enter(struct prof_call *c, enum prof_fn fn, void *site)
+{
+    if (PROF_UNLIKELY(!prof_fn_on[fn]))
+        return false;
+    struct prof_thread *th = prof_tl;
+    if (PROF_UNLIKELY(th == NULL) && (th = prof_thread_attach()) == NULL)
+        return false;
+    if (th->busy)
+        return false;
+    th->busy = 1;
+    c->th = th;
+    c->fn = fn;
+    c->site = site;
+    c->t0 = prof_clock();
+    return true;
+}
+
+/* prof_exit_bytes: end of a call that moved these bytes: read the clock,
+ * update the call site's record, leave the call. */
+void prof_exit_bytes(struct prof_call *c, uint64_t sent, uint64_t recv);
+
+static inline void prof_exit(struct prof_call *c)
+{
+    prof_exit_bytes(c, 0, 0);
+}
+
+/* prof_volume: count x size of type in bytes; 0 for a failed call, an
+ * empty transfer, or an invalid count. */
+static inline uint64_t prof_volume(const struct prof_call *c, int64_t count, MPI_Datatype type)
+{
+    if (c->rc != MPI_SUCCESS || count <= 0)
+        return 0;
+    return (uint64_t)count * prof_dtype_size(c->th, type);
+}
+
+/* Family hooks (families.def). Volumes count only successful calls; see
+ * mpiprof-report(5) for each family's rule. */
+void prof_exit_handle_free(struct prof_call *c);
+void prof_exit_send(struct prof_call *c, int count, MPI_Datatype type, int dst);
+void prof_exit_recv(struct prof_call *c, int count, MPI_Datatype type, int src);
+void prof_exit_recv_matched(struct prof_call *c, int count, MPI_Datatype type);
+void prof_exit_sendrecv(struct prof_call *c, int scount, MPI_Datatype stype, int dst,
+                        int rcount, MPI_Datatype rtype, int src);
+void prof_exit_sendrecv_replace(struct prof_call *c, int count, MPI_Datatype type, int dst, int src);
+void prof_exit_send_init(struct prof_call *c, int count, MPI_Datatype type, int dst, MPI_Request *req);
+void prof_exit_recv_init(struct prof_call *c, int count, MPI_Datatype type, int src, MPI_Request *req);
+void prof_exit_start(struct prof_call *c, MPI_Request *req);
+void prof_exit_startall(struct prof_call *c, int n, MPI_Request *reqs);
+void prof_enter_request_free(struct prof_call *c, MPI_Request *req);
+
+void prof_exit_coll_bcast(struct prof_call *c, int count, MPI_Datatype type, int root, MPI_Comm comm);
+void prof_exit_coll_reduce(struct prof_call *c, int count, MPI_Datatype type, int root, MPI_Comm comm);
+void prof_exit_coll_allreduce(struct prof_call *c, int count, MPI_Datatype type);
+void prof_exit_coll_reduce_scatter(struct prof_call *c, const int *rcounts, MPI_Datatype type, MPI_Comm comm);
+void prof_exit_coll_reduce_scatter_block(struct prof_call *c, int rcount, MPI_Datatype type, MPI_Comm comm);
+void prof_exit_coll_gather(struct prof_call *c, const void *sbuf, int scount, MPI_Datatype stype,
+                           int rcount, MPI_Datatype rtype, int root, MPI_Comm comm);
+void prof_exit_coll_gatherv(struct prof_call *c, const void *sbuf, int scount, MPI_Datatype stype,
+                            const int *rcounts, MPI_Datatype rtype, int root, MPI_Comm comm);
+void prof_exit_coll_scatter(struct prof_call *c, int scount, MPI_Datatype stype, const void *rbuf,
+                            int rcount, MPI_Datatype rtype, int root, MPI_Comm comm);
+void prof_exit_coll_scatterv(struct prof_call *c, const int *scounts, MPI_Datatype stype, const void *rbuf,
+                             int rcount, MPI_Datatype rtype, int root, MPI_Comm comm);
+void prof_exit_coll_allgather(struct prof_call *c, const void *sbuf, int scount, MPI_Datatype stype,
+                              int rcount, MPI_Datatype rtype, MPI_Comm comm);
+void prof_exit_coll_allgatherv(struct prof_call *c, const void *sbuf, int scount, MPI_Datatype stype,
+                               const int *rcounts, MPI_Datatype rtype, MPI_Comm comm);
+void prof_exit_coll_alltoall(struct prof_call *c, const void *sbuf, int scount, MPI_Datatype stype,
+                             int rcount, MPI_Datatype rtype, MPI_Comm comm);
+void prof_exit_coll_alltoallv(struct prof_call *c, const void *sbuf, const int *scounts, MPI_Datatype stype,
+                              const int *rcounts, MPI_Datatype rtype, MPI_Comm comm);
+void prof_exit_coll_alltoallw(struct prof_call *c, const void *sbuf, const int *scounts,
+                              const MPI_Datatype *stypes, const int *rcounts,
+                              const MPI_Datatype *rtypes, MPI_Comm comm);
+void prof_exit_coll_neighbor_allgather(struct prof_call *c, int scount, MPI_Datatype stype,
+                                       int rcount, MPI_Datatype rtype, MPI_Comm comm);
+void prof_exit_coll_neighbor_allgatherv(struct prof_call *c, int scount, MPI_Datatype stype,
+                                        const int *rcounts, MPI_Datatype rtype, MPI_Comm comm);
+void prof_exit_coll_neighbor_alltoall(struct prof_call *c, int scount, MPI_Datatype stype,
+                                      int rcount, MPI_Datatype rtype, MPI_Comm comm);
+void prof_exit_coll_neighbor_alltoallv(struct prof_call *c, const int *scounts, MPI_Datatype stype,
+                                       const int *rcounts, MPI_Datatype rtype, MPI_Comm comm);
+void prof_exit_coll_neighbor_alltoallw(struct prof_call *c, const int *scounts, const MPI_Datatype *stypes,
+                                       const int *rcounts, const MPI_Datatype *rtypes, MPI_Comm comm);
+
+void prof_exit_rma_put(struct prof_call *c, int count, MPI_Datatype type);
+void prof_exit_rma_get(struct prof_call *c, int count, MPI_Datatype type);
+void prof_exit_rma_get_accumulate(struct prof_call *c, int scount, MPI_Datatype stype,
+                                  int rcount, MPI_Datatype rtype);
+void prof_exit_rma_fetch_and_op(struct prof_call *c, MPI_Datatype type);
+void prof_exit_rma_compare_and_swap(struct prof_call *c, MPI_Datatype type);
+void prof_exit_io_write(struct prof_call *c, int count, MPI_Datatype type);
+void prof_exit_io_read(struct prof_call *c, int count, MPI_Datatype type);
+
+#endif

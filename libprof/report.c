@@ -1,0 +1,126 @@
+/* report.c: the report directory and its files (cold: finalize). Rank 0
+ * chooses a directory that does not exist yet, writes each file's header,
+ * then the rows of every rank (gather.c). */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "config.h"
+#include "gather.h"
+#include "log.h"
+#include "report.h"
+
+static const struct prof_writer *const writers[] = {
+    &prof_report_summary, &prof_report_functions,
+    &prof_report_matrix_time, &prof_report_matrix_calls, &prof_report_matrix_bytes,
+};
+#define NWRITERS (int)(sizeof writers / sizeof writers[0])
+
+void prof_report_column_line(struct prof_buf *b, const char *const *names, int n)
+{
+    prof_buf_printf(b, "#");
+    for (int i = 0; i < n; i++)
+        prof_buf_printf(b, " %s", names[i]);
+    prof_buf_printf(b, "\n");
+}
+
+/* mkdir -p for the parents of path; the last component is left to the caller. */
+static int make_parents(const char *path)
+{
+    char p[4096];
+    snprintf(p, sizeof p, "%s", path);
+    for (char *s = strchr(p + 1, '/'); s; s = strchr(s + 1, '/')) {
+        *s = '\0';
+        if (mkdir(p, 0777) != 0 && errno != EEXIST)
+            return -1;
+        *s = '/';
+    }
+    return 0;
+}
+
+/* Create a new directory base, base.1, base.2, ...; its name in out. */
+static int make_dir(const char *base, char *out, size_t outsz)
+{
+    if (make_parents(base) != 0) {
+        prof_log_once("cannot create the parent directories of '%s': %s; no report written", base, strerror(errno));
+        return -1;
+    }
+    for (int i = 0; i < 10000; i++) {
+        if (i == 0)
+            snprintf(out, outsz, "%s", base);
+        else
+            snprintf(out, outsz, "%s.%d", base, i);
+        if (mkdir(out, 0777) == 0)
+            return 0;
+        if (errno != EEXIST) {
+            prof_log_once("cannot create report directory '%s': %s; no report written", out, strerror(errno));
+            return -1;
+        }
+    }
+    prof_log_once("'%s' and 9999 numbered variants exist already; no report written", base);
+    return -1;
+}
+
+/* Rank 0: directory, files and their headers. Returns the number of files
+ * opened (NWRITERS) or -1. */
+static int open_files(const struct prof_report_ctx *ctx, const char *base, char *dir, size_t dirsz, FILE **files)
+{
+    if (make_dir(base, dir, dirsz) != 0)
+        return -1;
+    for (int k = 0; k < NWRITERS; k++) {
+        char path[4200];
+        snprintf(path, sizeof path, "%s/%s", dir, writers[k]->file);
+        files[k] = fopen(path, "w");
+        if (!files[k]) {
+            prof_log_once("cannot write '%s': %s; no report written", path, strerror(errno));
+            while (k--)
+                fclose(files[k]);
+            return -1;
+        }
+        struct prof_buf head = { 0 };
+        prof_buf_printf(&head, "%s\n%s", ctx->first_line, ctx->notes);
+        writers[k]->columns(&head, ctx);
+        fwrite(head.p, 1, head.len, files[k]);
+        prof_buf_free(&head);
+    }
+    return NWRITERS;
+}
+
+int prof_report_write(MPI_Comm comm, const struct prof_report_ctx *ctx,
+                      const struct prof_rank_data *rd, const char *base)
+{
+    FILE *files[NWRITERS] = { 0 };
+    char dir[4096] = "";
+    int ok = 1;
+
+    if (rd->rank == 0)
+        ok = open_files(ctx, base, dir, sizeof dir, files) == NWRITERS;
+    PMPI_Bcast(&ok, 1, MPI_INT, 0, comm);
+    if (!ok)
+        return -1;
+
+    struct prof_buf texts[NWRITERS];
+    memset(texts, 0, sizeof texts);
+    for (int k = 0; k < NWRITERS; k++)
+        writers[k]->rows(&texts[k], ctx, rd);
+    int failed = 0;
+    for (int k = 0; k < NWRITERS; k++)
+        failed |= texts[k].failed;
+    if (failed)
+        prof_log_local("out of memory while formatting the report; its rows for this rank are incomplete");
+
+    int rc = prof_gather_write(comm, texts, NWRITERS, files);
+    for (int k = 0; k < NWRITERS; k++)
+        prof_buf_free(&texts[k]);
+    if (rd->rank != 0)
+        return 0;
+    for (int k = 0; k < NWRITERS; k++)
+        rc |= fclose(files[k]);
+    if (rc != 0) {
+        prof_log_once("writing the report in '%s' failed (disk full?); it is incomplete", dir);
+        return -1;
+    }
+    if (!prof_config.quiet)
+        prof_log_once("report written to %s", dir);
+    return 0;
+}

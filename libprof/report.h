@@ -1,0 +1,63 @@
+/* report.h: what the report writers get, and the writers (cold: finalize).
+ * Data flows: finalize.c fills a prof_rank_data per rank and a shared
+ * prof_report_ctx; each writer formats one file's rows for one rank into a
+ * text buffer; gather.c brings the buffers to rank 0 one rank at a time;
+ * report.c owns the directory and the files. Writers make no MPI call. */
+#ifndef PROF_REPORT_H
+#define PROF_REPORT_H
+
+#include <stdint.h>
+#include "buf.h"
+#include "fn_table.h"
+#include "record.h"
+#include <mpi.h>
+
+/* One rank's figures, merged over its threads and call sites. */
+struct prof_rank_data {
+    int rank;
+    double sec_per_tick;
+    uint64_t elapsed_ticks;            /* MPI_Init to MPI_Finalize */
+    uint64_t mpi_ticks;                /* inside profiled MPI calls */
+    uint64_t overflow_calls;           /* calls whose site found the table full */
+    struct prof_stats fn[PROF_FN_COUNT];
+};
+
+/* What every rank agrees on. */
+struct prof_report_ctx {
+    int nranks;
+    char first_line[8192];             /* "# mpiprof VERSION command=... ranks=... start=... options=..." */
+    char notes[1024];                  /* "# note: ..." lines, or empty */
+    int ncols;                         /* matrix columns: functions used on any rank, */
+    int cols[PROF_FN_COUNT];           /* by total time over all ranks, largest first */
+};
+
+/* A report file: its name, its column line, and its rows for one rank. */
+struct prof_writer {
+    const char *file;
+    void (*columns)(struct prof_buf *b, const struct prof_report_ctx *ctx);
+    void (*rows)(struct prof_buf *b, const struct prof_report_ctx *ctx, const struct prof_rank_data *rd);
+};
+
+extern const struct prof_writer prof_report_summary;
+extern const struct prof_writer prof_report_functions;
+extern const struct prof_writer prof_report_matrix_time;
+extern const struct prof_writer prof_report_matrix_calls;
+extern const struct prof_writer prof_report_matrix_bytes;
+
+/* Column lists: header lines, rows and mpiprof-report(5) follow them. */
+#define PROF_SUMMARY_COLUMNS(X) X(rank) X(elapsed_s) X(mpi_s) X(mpi_pct) X(compute_s) X(mpi_calls)
+#define PROF_FUNCTIONS_COLUMNS(X) \
+    X(rank) X(function) X(calls) X(time_s) X(min_s) X(max_s) X(bytes_sent) X(bytes_recv)
+
+/* prof_report_column_line: "# a b c\n" from a column list. */
+void prof_report_column_line(struct prof_buf *b, const char *const *names, int n);
+
+#endif
+
+/* prof_report_write: collective over comm (the tool's communicator). Rank 0
+ * creates a new directory from base (base, else base.1, base.2, ...: an
+ * existing report is never touched) and writes every file; all ranks send
+ * their rows. On failure rank 0 says why, once, and the application goes
+ * on. Returns 0 when the report was written. */
+int prof_report_write(MPI_Comm comm, const struct prof_report_ctx *ctx,
+                      const struct prof_rank_data *rd, const char *base);

@@ -1,0 +1,82 @@
+/* request.c: the persistent-request map (warm: MPI_*_init, MPI_Start*,
+ * MPI_Request_free). Open addressing with atomic keys; a freed slot becomes
+ * a tombstone that later insertions reuse. */
+#include "handles.h"
+#include "request.h"
+
+#define EMPTY 0u
+#define TOMB  1u
+
+struct slot {
+    uint64_t key;          /* handle key + 2 (so EMPTY/TOMB stay free), atomic */
+    uint64_t sent, recv;
+};
+
+static struct {
+    struct slot slots[PROF_REQUEST_SLOTS];
+    uint64_t untracked;
+} map;
+
+static inline uint64_t key_of(MPI_Request req)
+{
+    return PROF_HKEY(req) + 2;
+}
+
+static inline uint32_t first(uint64_t key)
+{
+    return (uint32_t)((key * 0x9e3779b97f4a7c15ULL) >> 40) & (PROF_REQUEST_SLOTS - 1);
+}
+
+void prof_request_put(MPI_Request req, uint64_t sent, uint64_t recv)
+{
+    uint64_t key = key_of(req);
+    uint32_t i = first(key);
+    for (uint32_t n = 0; n < PROF_REQUEST_SLOTS; n++, i = (i + 1) & (PROF_REQUEST_SLOTS - 1)) {
+        struct slot *s = &map.slots[i];
+        uint64_t k = __atomic_load_n(&s->key, __ATOMIC_ACQUIRE);
+        if (k != EMPTY && k != TOMB)
+            continue;
+        if (__atomic_compare_exchange_n(&s->key, &k, key, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
+            s->sent = sent;
+            s->recv = recv;
+            return;
+        }
+    }
+    __atomic_add_fetch(&map.untracked, 1, __ATOMIC_RELAXED);
+}
+
+static struct slot *find(MPI_Request req)
+{
+    uint64_t key = key_of(req);
+    uint32_t i = first(key);
+    for (uint32_t n = 0; n < PROF_REQUEST_SLOTS; n++, i = (i + 1) & (PROF_REQUEST_SLOTS - 1)) {
+        uint64_t k = __atomic_load_n(&map.slots[i].key, __ATOMIC_ACQUIRE);
+        if (k == key)
+            return &map.slots[i];
+        if (k == EMPTY)
+            return 0;
+    }
+    return 0;
+}
+
+int prof_request_get(MPI_Request req, uint64_t *sent, uint64_t *recv)
+{
+    struct slot *s = find(req);
+    if (!s)
+        return 0;
+    *sent = s->sent;
+    *recv = s->recv;
+    return 1;
+}
+
+void prof_request_forget(MPI_Request req)
+{
+    struct slot *s = find(req);
+    if (s)
+        __atomic_store_n(&s->key, TOMB, __ATOMIC_RELEASE);
+}
+
+uint64_t prof_request_untracked(void)
+{
+    return __atomic_load_n(&map.untracked, __ATOMIC_RELAXED);
+}

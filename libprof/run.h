@@ -1,0 +1,26 @@
+/* run.h: the facts of this run that init.c records and finalize.c reports. */
+#ifndef PROF_RUN_H
+#define PROF_RUN_H
+
+#include <stdint.h>
+#include <time.h>
+#include <mpi.h>
+
+struct prof_run {
+    int started, finished;
+    int rank, size;
+    int thread_level;          /* provided by MPI_Init_thread */
+    MPI_Comm comm;             /* the tool's own communicator (dup of MPI_COMM_WORLD) */
+    uint64_t t_init;           /* clock ticks at the end of MPI_Init */
+    time_t start;              /* wall-clock start, for report headers */
+    char command[4096];        /* the program and its arguments */
+    char app[256];             /* basename of the program, for the default directory */
+};
+
+extern struct prof_run prof_run;
+
+/* prof_finish: stop profiling and write the report (collective over the
+ * tool communicator); called by MPI_Finalize before PMPI_Finalize. */
+void prof_finish(void);
+
+#endif

@@ -1,0 +1,65 @@
+/* table.c: the per-thread call-site table (hot: prof_table_stats). */
+#include <stdlib.h>
+#include <string.h>
+#include "table.h"
+
+int prof_table_init(struct prof_table *t, uint32_t depth)
+{
+    memset(t, 0, sizeof *t);
+    t->depth = depth;
+    t->slots = calloc(PROF_TABLE_SLOTS, sizeof *t->slots);
+    t->frames = calloc((size_t)PROF_TABLE_SLOTS * depth, sizeof *t->frames);
+    if (!t->slots || !t->frames) {
+        prof_table_free(t);
+        return -1;
+    }
+    return 0;
+}
+
+void prof_table_free(struct prof_table *t)
+{
+    free(t->slots);
+    free(t->frames);
+    t->slots = NULL;
+    t->frames = NULL;
+}
+
+static inline uint64_t mix(uint64_t h)
+{
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    return h;
+}
+
+static inline uint64_t site_key(uint32_t fn, void *const *frames, uint32_t n)
+{
+    uint64_t h = (uint64_t)fn * 0x9e3779b97f4a7c15ULL + n;
+    for (uint32_t i = 0; i < n; i++)
+        h = mix(h ^ (uintptr_t)frames[i]);
+    return h | 1;                       /* 0 marks an empty slot */
+}
+
+struct prof_stats *prof_table_stats(struct prof_table *t, uint32_t fn, void *const *frames, uint32_t n)
+{
+    uint64_t key = site_key(fn, frames, n);
+    uint32_t mask = PROF_TABLE_SLOTS - 1;
+    for (uint32_t i = (uint32_t)key & mask;; i = (i + 1) & mask) {
+        struct prof_record *r = &t->slots[i];
+        if (r->key == key && r->fn == fn && r->depth == n &&
+            memcmp(prof_table_frames(t, r), frames, n * sizeof *frames) == 0)
+            return &r->s;
+        if (r->key == 0) {
+            if (t->used >= PROF_TABLE_SLOTS / 4 * 3) {
+                t->overflow_calls++;
+                return &t->overflow[fn];
+            }
+            r->key = key;
+            r->fn = fn;
+            r->depth = n;
+            memcpy(t->frames + (size_t)i * t->depth, frames, n * sizeof *frames);
+            t->used++;
+            return &r->s;
+        }
+    }
+}

@@ -1,0 +1,43 @@
+/* table.h: per-thread open-addressing table of call-site records (hot).
+ * Capacity is fixed when the thread first calls MPI; when it is 3/4 full,
+ * new sites go to a per-function overflow record and the report says so.
+ *
+ *   slots[i]  : struct prof_record  (key, fn, depth, stats)
+ *   frames[i * depth .. i * depth + depth-1] : the return addresses of slot i
+ *
+ * Lookups compare the 64-bit key first and the fn and frames only on a
+ * match, so counts stay exact under hash collisions. */
+#ifndef PROF_TABLE_H
+#define PROF_TABLE_H
+
+#include <stdint.h>
+#include "record.h"
+#include "fn_table.h"
+
+#define PROF_TABLE_SLOTS 4096u          /* power of two */
+
+struct prof_table {
+    struct prof_record *slots;
+    void **frames;
+    uint32_t depth;                     /* frames per slot */
+    uint32_t used;
+    uint64_t overflow_calls;            /* calls that found the table full */
+    struct prof_stats overflow[PROF_FN_COUNT];
+};
+
+/* prof_table_init: allocate for depth frames per site; -1 on no memory. */
+int prof_table_init(struct prof_table *t, uint32_t depth);
+void prof_table_free(struct prof_table *t);
+
+/* prof_table_stats: the statistics of (fn, frames[0..n-1]), created on first
+ * use; the function's overflow record when the table is full. Not thread
+ * safe: each thread owns its table. */
+struct prof_stats *prof_table_stats(struct prof_table *t, uint32_t fn, void *const *frames, uint32_t n);
+
+/* prof_table_frames: the frames of a slot. */
+static inline void *const *prof_table_frames(const struct prof_table *t, const struct prof_record *r)
+{
+    return t->frames + (r - t->slots) * t->depth;
+}
+
+#endif

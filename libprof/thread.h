@@ -1,0 +1,31 @@
+/* thread.h: the state each thread that calls MPI owns: its call-site table,
+ * its handle caches, its nesting flag. Reached through prof_tl (initial-exec
+ * TLS: one instruction); created on the thread's first wrapped call (cold)
+ * and kept on a registry list that MPI_Finalize walks. */
+#ifndef PROF_THREAD_H
+#define PROF_THREAD_H
+
+#include <stdint.h>
+#include "handles.h"
+#include "table.h"
+
+struct prof_thread {
+    int busy;                      /* inside a wrapped call: nested MPI_ calls pass through */
+    int index;                     /* 0 for the first thread to call MPI, then 1, 2, ... */
+    struct prof_table table;
+    struct prof_dtype_cache dtypes;
+    struct prof_comm_cache comms;
+    unsigned handle_epoch;         /* caches are valid for this prof_handle_epoch */
+    struct prof_thread *next;
+};
+
+extern __thread struct prof_thread *prof_tl __attribute__((tls_model("initial-exec")));
+
+/* prof_thread_attach: create and register the calling thread's state; NULL
+ * when out of memory (the thread's calls then pass through unprofiled). */
+struct prof_thread *prof_thread_attach(void);
+
+/* prof_thread_list: the registered threads, newest first (finalize only). */
+struct prof_thread *prof_thread_list(void);
+
+#endif

@@ -1,0 +1,66 @@
+/* Generated from gen/sample.tbl by wrappers/gen-wrappers.awk. Do not edit. */
+/* C entry points: time the PMPI call, then hand the arguments to the family's hook (libprof/prof.h). */
+#include "prof.h"
+/* Deprecated MPI functions (MPI_Attr_get ...) are wrapped like any other. */
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+
+static inline int w_MPI_Send(void *site, const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    struct prof_call c;
+    if (!prof_enter(&c, FN_MPI_Send, site))
+        return PMPI_Send(buf, count, datatype, dest, tag, comm);
+    c.rc = PMPI_Send(buf, count, datatype, dest, tag, comm);
+    prof_exit_send(&c, count, datatype, dest);
+    return c.rc;
+}
+
+PROF_EXPORT int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    return w_MPI_Send(PROF_SITE(), buf, count, datatype, dest, tag, comm);
+}
+
+static inline int w_MPI_Request_free(void *site, MPI_Request *request)
+{
+    struct prof_call c;
+    if (!prof_enter(&c, FN_MPI_Request_free, site))
+        return PMPI_Request_free(request);
+    prof_enter_request_free(&c, request);
+    c.rc = PMPI_Request_free(request);
+    prof_exit(&c);
+    return c.rc;
+}
+
+PROF_EXPORT int MPI_Request_free(MPI_Request *request)
+{
+    return w_MPI_Request_free(PROF_SITE(), request);
+}
+
+static inline int w_MPI_Barrier(void *site, MPI_Comm comm)
+{
+    struct prof_call c;
+    if (!prof_enter(&c, FN_MPI_Barrier, site))
+        return PMPI_Barrier(comm);
+    c.rc = PMPI_Barrier(comm);
+    prof_exit(&c);
+    return c.rc;
+}
+
+PROF_EXPORT int MPI_Barrier(MPI_Comm comm)
+{
+    return w_MPI_Barrier(PROF_SITE(), comm);
+}
+
+static inline int w_MPI_Pcontrol(void *site, const int level)
+{
+    struct prof_call c;
+    if (!prof_enter(&c, FN_MPI_Pcontrol, site))
+        return PMPI_Pcontrol(level);
+    c.rc = PMPI_Pcontrol(level);
+    prof_exit(&c);
+    return c.rc;
+}
+
+PROF_EXPORT int MPI_Pcontrol(const int level, ...)
+{
+    return w_MPI_Pcontrol(PROF_SITE(), level);
+}

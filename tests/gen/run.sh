@@ -1,0 +1,67 @@
+#!/bin/sh
+# run.sh: tests of wrappers/gen-wrappers.awk.
+#
+#   run.sh SRCDIR        (AWK from the environment, default awk)
+#   run.sh               (as under make check: SRCDIR is $top_srcdir)
+#
+# sample.tbl must generate exactly expected_wrap_c.c; each bad_*.tbl must make
+# the generator exit non-zero, write no wrap_c.c, and name "bad_x.tbl:LINE:"
+# on stderr, LINE taken from the file's first line "# expect: LINE".
+# One line per check; exit 1 if any check fails.
+
+src=${1:-${top_srcdir:-}}
+if [ $# -gt 1 ] || [ -z "$src" ]; then
+    echo "usage: run.sh SRCDIR" >&2
+    exit 2
+fi
+gen="$src/wrappers/gen-wrappers.awk"
+fam="$src/wrappers/families.def"
+dir="$src/tests/gen"
+awk=${AWK:-awk}
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/gen-test.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 2' HUP INT TERM
+
+failed=0
+pass() { echo "ok   $1"; }
+fail() { echo "FAIL $1"; failed=1; }
+
+# (a) the golden output
+mkdir "$tmp/sample"
+if ! $awk -v outdir="$tmp/sample" -f "$gen" "$fam" "$dir/sample.tbl" 2> "$tmp/sample.err"; then
+    fail "sample.tbl: generator failed: $(cat "$tmp/sample.err")"
+elif ! diff -u "$dir/expected_wrap_c.c" "$tmp/sample/wrap_c.c" > "$tmp/sample.diff"; then
+    fail "sample.tbl: wrap_c.c differs from expected_wrap_c.c:"
+    cat "$tmp/sample.diff"
+else
+    pass "sample.tbl: wrap_c.c equals expected_wrap_c.c"
+fi
+
+# (b) each bad table fails at its line
+for t in "$dir"/bad_*.tbl; do
+    name=${t##*/}
+    line=$(sed -n '1s/^# expect: *\([0-9][0-9]*\) *$/\1/p' "$t")
+    if [ -z "$line" ]; then
+        fail "$name: line 1 is not '# expect: LINE'"
+        continue
+    fi
+    out="$tmp/$name.out"
+    mkdir "$out"
+    if $awk -v outdir="$out" -f "$gen" "$fam" "$t" 2> "$out.err"; then
+        fail "$name: generator exited 0, expected an error at line $line"
+        continue
+    fi
+    # The message must start with [dir/]bad_x.tbl:LINE:
+    first=$(sed -n 1p "$out.err")
+    loc=${first%%: *}
+    if [ "${loc##*/}" != "$name:$line" ]; then
+        fail "$name: expected '$name:$line:' on stderr, got: $(cat "$out.err")"
+    elif [ -e "$out/wrap_c.c" ]; then
+        fail "$name: error reported, but wrap_c.c was written"
+    else
+        pass "$name: rejected at line $line: $(sed 's/^[^ ]* //' "$out.err")"
+    fi
+done
+
+exit $failed

@@ -1,0 +1,54 @@
+/* test_table.c: the call-site table keeps one record per (function,
+ * frames), exact counts under collisions, and sends new sites to the
+ * per-function overflow record once 3/4 full. */
+#include <stdio.h>
+#include <stdlib.h>
+#include "table.h"
+
+static int failures;
+#define CHECK(cond) do { if (!(cond)) { printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond); failures++; } } while (0)
+
+int main(void)
+{
+    struct prof_table t;
+    CHECK(prof_table_init(&t, 3) == 0);
+
+    void *a[3] = { (void *)0x1000, (void *)0x2000, (void *)0x3000 };
+    void *b[3] = { (void *)0x1000, (void *)0x2000, (void *)0x3001 };
+    struct prof_stats *sa = prof_table_stats(&t, 5, a, 3);
+    struct prof_stats *sb = prof_table_stats(&t, 5, b, 3);
+    struct prof_stats *sa1 = prof_table_stats(&t, 5, a, 1);
+    struct prof_stats *sa6 = prof_table_stats(&t, 6, a, 3);
+    CHECK(sa != sb && sa != sa1 && sa != sa6 && sb != sa1);
+    CHECK(prof_table_stats(&t, 5, a, 3) == sa);
+    CHECK(t.used == 4);
+
+    prof_stats_add(sa, 10, 100, 0);
+    prof_stats_add(sa, 30, 0, 7);
+    prof_stats_add(sa, 20, 1, 1);
+    CHECK(sa->calls == 3 && sa->ticks == 60 && sa->min_ticks == 10 && sa->max_ticks == 30);
+    CHECK(sa->bytes_sent == 101 && sa->bytes_recv == 8);
+
+    struct prof_stats m = { 0 };
+    prof_stats_merge(&m, sa);
+    prof_stats_add(sb, 5, 0, 0);
+    prof_stats_merge(&m, sb);
+    CHECK(m.calls == 4 && m.ticks == 65 && m.min_ticks == 5 && m.max_ticks == 30);
+
+    /* Fill to 3/4: every later new site goes to the overflow record of its function. */
+    unsigned limit = PROF_TABLE_SLOTS / 4 * 3;
+    for (uintptr_t i = 0; t.used < limit; i++) {
+        void *f[1] = { (void *)(0x100000 + i * 16) };
+        prof_stats_add(prof_table_stats(&t, 7, f, 1), 1, 0, 0);
+    }
+    void *late[1] = { (void *)0xdead0 };
+    struct prof_stats *o = prof_table_stats(&t, 9, late, 1);
+    CHECK(o == &t.overflow[9]);
+    CHECK(t.overflow_calls == 1);
+    CHECK(prof_table_stats(&t, 5, a, 3) == sa);     /* old sites still found */
+    CHECK(t.used == limit);
+
+    prof_table_free(&t);
+    printf("%s: %d failures\n", __FILE__, failures);
+    return failures ? 1 : 0;
+}
