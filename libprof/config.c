@@ -1,6 +1,7 @@
 /* config.c: parse MPIPROF_* from the environment (cold, once, at MPI_Init).
  * Every bad name or value is reported once by rank 0, naming the variable,
  * the value and what is accepted; the option then keeps its default. */
+#define _GNU_SOURCE            /* FNM_CASEFOLD */
 #include <ctype.h>
 #include <fnmatch.h>
 #include <stdio.h>
@@ -140,10 +141,10 @@ static void refuse_unavailable(const char **given)
         else if (options[i].dst == &prof_config.eval_collective_wait && prof_config.eval_collective_wait)
             what = "collective-wait analysis";
         else if (options[i].dst == prof_config.model && prof_config.model[0])
-            what = "virtual-clock models";
+            what = "the virtual-clock model";
         if (!what)
             continue;
-        prof_log_once("%s: %s are not available in this version; ignored", options[i].name, what);
+        prof_log_once("%s: %s is not available in this version; ignored", options[i].name, what);
         given[i] = NULL;
     }
     prof_config.eval_slt = prof_config.eval_collective_wait = false;

@@ -45,18 +45,19 @@ int main(int argc, char **argv)
     if (rank != 0)
         MPI_Send(seven, 7, MPI_INT, right, 3, MPI_COMM_WORLD);
 
-    /* 2. Wildcard receives on rank 0 of 8 ints from every other rank. */
+    /* 2. Wildcard receives on rank 0 of 8 ints from every other rank (any
+     * source; the tag keeps later messages from matching). */
     int eight[8], eight_in[8];
     for (int i = 0; i < 8; i++)
         eight[i] = rank * 100 + i;
     if (rank == 0) {
         for (int i = 1; i < size; i++) {
             MPI_Status st;
-            MPI_Recv(eight_in, 8, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
+            MPI_Recv(eight_in, 8, MPI_INT, MPI_ANY_SOURCE, 50, MPI_COMM_WORLD, &st);
             add(eight_in, sizeof eight_in);
         }
     } else {
-        MPI_Send(eight, 8, MPI_INT, 0, rank, MPI_COMM_WORLD);
+        MPI_Send(eight, 8, MPI_INT, 0, 50, MPI_COMM_WORLD);
     }
 
     /* 3. Isend/Irecv of 16 doubles both ways, completed by Waitall. */

@@ -1,2 +1,78 @@
 #!/bin/sh
-exit 77
+# t_config.sh: bad MPIPROF_* input and report directories. A bad value or an
+# unknown name gives one message (from rank 0) and a complete report; an
+# unwritable directory gives one message and the program still exits 0 with
+# the same output; a second run with the same -o keeps both reports;
+# MPIPROF_FUNCTIONS limits what is profiled.
+. "$top_srcdir/tests/integration/lib.sh"
+
+np=4
+[ "$MPI_FLAVOR" = mpich ] && np=2
+mix="$top_builddir/tests/integration/mix"
+run "$np" "$mix" > "$work/plain.out" 2>/dev/null || fail "mix runs without the profiler"
+
+# complete REPORT: every file, one summary line per rank, MPI_Allreduce twice on every rank.
+complete() {
+    for f in summary.txt functions.txt matrix.time matrix.calls matrix.bytes; do
+        [ -s "$1/$f" ] || return 1
+    done
+    [ "$(grep -vc '^#' "$1/summary.txt")" -eq "$np" ] &&
+    [ "$(awk '$2 == "MPI_Allreduce" && $3 == 2' "$1/functions.txt" | wc -l)" -eq "$np" ]
+}
+
+# one_message NAME PATTERN ENV...: a run with ENV gives exactly one stderr
+# line matching PATTERN, the same program output, and a complete report.
+one_message() {
+    name=$1
+    pattern=$2
+    shift 2
+    env "$@" "$MPIRUN" -np "$np" "$launcher" -o "$work/$name" "$mix" > "$work/$name.out" 2> "$work/$name.err"
+    status=$?
+    n=$(grep -c -e "$pattern" "$work/$name.err")
+    others=$(grep '^mpiprof:' "$work/$name.err" | grep -v -e "$pattern" | grep -vc '^mpiprof: report written to')
+    if [ "$status" -eq 0 ] && [ "$n" -eq 1 ] && [ "$others" -eq 0 ] && cmp -s "$work/plain.out" "$work/$name.out" &&
+       complete "$work/$name"; then
+        ok "$*: one message, complete report: $(grep -e "$pattern" "$work/$name.err")"
+    else
+        fail "$*: status $status, $n matching message(s), $others other(s), stderr:"
+        cat "$work/$name.err"
+    fi
+}
+one_message banana "^mpiprof: MPIPROF_STACK_DEPTH='banana' is not valid; expected an integer from 1 to 32; using the default '1'\$" \
+    MPIPROF_STACK_DEPTH=banana
+one_message nosuch "^mpiprof: unknown variable MPIPROF_NOSUCH (value '1') ignored; known variables: MPIPROF_OUTPUT," \
+    MPIPROF_NOSUCH=1
+one_message slt "^mpiprof: MPIPROF_EVAL_SLT: late-sender analysis is not available in this version; ignored\$" \
+    MPIPROF_EVAL_SLT=1
+check "the header lists no option that was refused" grep -q " options=OUTPUT=$work/slt\$" "$work/slt/summary.txt"
+
+# An unwritable report directory (below a regular file: even root cannot).
+: > "$work/plainfile"
+"$MPIRUN" -np "$np" "$launcher" -o "$work/plainfile/rep" "$mix" > "$work/unw.out" 2> "$work/unw.err"
+status=$?
+check "unwritable directory: the program still exits 0" test "$status" -eq 0
+check "unwritable directory: same program output" cmp "$work/plain.out" "$work/unw.out"
+check "unwritable directory: exactly one message, naming the directory" \
+    test "$(grep -c "^mpiprof: cannot create .*$work/plainfile.*: Not a directory; no report written\$" "$work/unw.err")" -eq 1 -a \
+         "$(grep -c '^mpiprof:' "$work/unw.err")" -eq 1
+
+# Twice with the same -o: the first report is kept as it was, the second is rep.1.
+run "$np" "$launcher" -q -o "$work/twice" "$mix" > /dev/null 2>&1
+sum1=$(cat "$work/twice"/* | cksum)
+"$MPIRUN" -np "$np" "$launcher" -q -o "$work/twice" "$mix" > /dev/null 2> "$work/twice.err"
+check "second run with the same -o writes twice.1" complete "$work/twice.1"
+check "first report untouched" test "$(cat "$work/twice"/* | cksum)" = "$sum1"
+check "-q: no message on stderr" test ! -s "$work/twice.err"
+
+# Parent directories are created.
+run "$np" "$launcher" -q -o "$work/a/b/c" "$mix" > /dev/null 2>&1
+check "parent directories created" complete "$work/a/b/c"
+
+# MPIPROF_FUNCTIONS: only the selected functions appear (globs, any case).
+run "$np" "$launcher" -q --functions 'MPI_Allreduce,mpi_send*' -o "$work/sel" "$mix" > /dev/null 2>&1
+check "--functions: only MPI_Allreduce, MPI_Send, MPI_Sendrecv, MPI_Send_init" awk '
+    /^#/ { next }
+    { seen[$2] = 1; if ($2 != "MPI_Allreduce" && $2 != "MPI_Send" && $2 != "MPI_Sendrecv" && $2 != "MPI_Send_init") bad = 1 }
+    END { exit bad || !seen["MPI_Allreduce"] || !seen["MPI_Send"] || !seen["MPI_Sendrecv"] }' "$work/sel/functions.txt"
+check "--functions: options line lists the selection" grep -q 'options=.*FUNCTIONS=MPI_Allreduce,mpi_send\*' "$work/sel/summary.txt"
+finish

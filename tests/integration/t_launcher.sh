@@ -1,2 +1,41 @@
 #!/bin/sh
-exit 77
+# t_launcher.sh: mpiprof --help/--version, flags mapped onto MPIPROF_*
+# variables and LD_PRELOAD, and bad usage: one line on stderr, exit 2.
+. "$top_srcdir/tests/integration/lib.sh"
+
+check "--help exits 0 and shows the usage" sh -c "'$launcher' --help | grep -q '^Usage: mpirun -np N mpiprof'"
+check "--version prints the version" sh -c "'$launcher' --version | grep -qx 'mpiprof [0-9][0-9.]*'"
+
+# Flags become variables; LD_PRELOAD keeps what was there after the library.
+LD_PRELOAD_BEFORE=/nonexistent-but-kept.so
+LD_PRELOAD="$LD_PRELOAD_BEFORE" "$launcher" -o out --depth=3 --functions 'MPI_Send,MPI_Recv' --slt --collwait \
+    --model 'LAT=1,BW=1000' -q -- sh -c 'env' > "$work/env" 2>/dev/null
+for want in MPIPROF_OUTPUT=out MPIPROF_STACK_DEPTH=3 MPIPROF_FUNCTIONS=MPI_Send,MPI_Recv MPIPROF_EVAL_SLT=1 \
+            MPIPROF_EVAL_COLLECTIVE_WAIT=1 MPIPROF_MODEL=LAT=1,BW=1000 MPIPROF_QUIET=1 \
+            "LD_PRELOAD=$MPIPROF_PRELOAD:$LD_PRELOAD_BEFORE"; do
+    check "sets $want" grep -qx "$want" "$work/env"
+done
+
+# Bad usage: exactly one line on stderr naming the problem, status 2, nothing run.
+bad() {
+    what=$1
+    pattern=$2
+    shift 2
+    "$@" > "$work/out" 2> "$work/err"
+    status=$?
+    if [ "$status" -eq 2 ] && [ "$(wc -l < "$work/err")" -eq 1 ] && grep -q -e "$pattern" "$work/err" &&
+       [ ! -s "$work/out" ]; then
+        ok "$what: $(cat "$work/err")"
+    else
+        fail "$what: status $status, stderr: $(cat "$work/err"), stdout: $(cat "$work/out")"
+    fi
+}
+bad "unknown flag" "unknown option '--bogus'" "$launcher" --bogus echo run
+bad "depth not a number" "--depth 'banana' is not valid" "$launcher" --depth banana echo run
+bad "depth out of range" "--depth '33' is not valid" "$launcher" --depth 33 echo run
+bad "depth zero" "--depth '0' is not valid" "$launcher" --depth=0 echo run
+bad "flag without its value" "option '-o' needs a value" "$launcher" -o
+bad "no program" "no program to run" "$launcher" --slt
+bad "library missing" "cannot read the profiling library '/nonexistent/libmpiprof.so'" \
+    env MPIPROF_PRELOAD=/nonexistent/libmpiprof.so "$launcher" echo run
+finish

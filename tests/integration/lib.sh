@@ -1,0 +1,52 @@
+# lib.sh: shared helpers of the integration tests (sourced).
+# The environment comes from make check (tests/Makefile.inc): MPIRUN,
+# MPI_FLAVOR, top_srcdir, top_builddir, MPIPROF_PRELOAD. A test without an
+# mpirun exits 77 (skipped).
+
+: "${top_builddir:?run under make check}" "${top_srcdir:?run under make check}"
+[ -n "${MPIRUN:-}" ] && [ -x "$MPIRUN" ] || { echo "SKIP: no mpirun"; exit 77; }
+
+OMPI_ALLOW_RUN_AS_ROOT=1
+OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+OMPI_MCA_rmaps_base_oversubscribe=1
+export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM OMPI_MCA_rmaps_base_oversubscribe
+unset MPIPROF_OUTPUT MPIPROF_STACK_DEPTH MPIPROF_FUNCTIONS MPIPROF_QUIET \
+      MPIPROF_EVAL_SLT MPIPROF_EVAL_COLLECTIVE_WAIT MPIPROF_MODEL
+
+launcher="$top_builddir/tools/mpiprof"
+failures=0
+work=$(mktemp -d "${TMPDIR:-/tmp}/mpiprof-test.XXXXXX") || exit 99
+trap '[ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
+
+# run NP command...: mpirun with NP ranks; stdout and stderr as the program's.
+run() {
+    np=$1
+    shift
+    echo "+ $MPIRUN -np $np $*" >&2
+    "$MPIRUN" -np "$np" "$@"
+}
+
+fail() {
+    echo "FAIL: $*"
+    failures=$((failures + 1))
+}
+
+ok() {
+    echo "ok: $*"
+}
+
+# check DESCRIPTION COMMAND...: run a command that must succeed.
+check() {
+    what=$1
+    shift
+    if "$@"; then ok "$what"; else fail "$what"; fi
+}
+
+finish() {
+    if [ "$failures" -ne 0 ]; then
+        echo "$failures check(s) failed"
+        exit 1
+    fi
+    echo "all checks passed"
+    exit 0
+}
