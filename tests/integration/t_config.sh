@@ -7,7 +7,7 @@
 . "$top_srcdir/tests/integration/lib.sh"
 
 np=4
-[ "$MPI_FLAVOR" = mpich ] && np=2
+
 mix="$top_builddir/tests/integration/mix"
 run "$np" "$mix" > "$work/plain.out" 2>/dev/null || fail "mix runs without the profiler"
 

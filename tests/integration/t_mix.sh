@@ -1,12 +1,11 @@
 #!/bin/sh
-# t_mix.sh: the known mix of calls (mix.c) on 4 ranks (2 under MPICH, which
-# busy-polls on this 2-core machine): the program's output is byte-identical
-# with and without the profiler, and every call count and byte count in
-# functions.txt is exactly the one the program's pattern implies.
+# t_mix.sh: the known mix of calls (mix.c) on 4 ranks: the program's output
+# is byte-identical with and without the profiler, and every call count and
+# byte count in functions.txt is exactly the one the program's pattern implies.
 . "$top_srcdir/tests/integration/lib.sh"
 
 np=4
-[ "$MPI_FLAVOR" = mpich ] && np=2
+
 mix="$top_builddir/tests/integration/mix"
 
 run "$np" "$mix" > "$work/plain.out" || fail "mix runs without the profiler"
