@@ -10,14 +10,20 @@
 
 unsigned char prof_fn_on[PROF_FN_COUNT];
 
-void prof_exit_bytes(struct prof_call *c, uint64_t sent, uint64_t recv)
+void prof_exit_traffic(struct prof_call *c, const struct prof_traffic *tr)
 {
     uint64_t t1 = prof_clock();
     struct prof_thread *th = c->th;
     void *frames[PROF_MAX_DEPTH];
     uint32_t n = prof_site_frames(c->site, frames, th->table.depth);
-    prof_stats_add(prof_table_stats(&th->table, c->fn, frames, n), t1 - c->t0, sent, recv);
+    prof_stats_add(prof_table_stats(&th->table, c->fn, frames, n), t1 - c->t0, tr);
     th->busy = 0;
+}
+
+/* A message to or from peer: none for MPI_PROC_NULL or a failed call. */
+static inline uint32_t p2p_msgs(const struct prof_call *c, int peer)
+{
+    return c->rc == MPI_SUCCESS && peer != MPI_PROC_NULL;
 }
 
 static inline uint64_t p2p_volume(struct prof_call *c, int count, MPI_Datatype type, int peer)
@@ -33,23 +39,28 @@ void prof_exit_handle_free(struct prof_call *c)
 
 void prof_exit_send(struct prof_call *c, int count, MPI_Datatype type, int dst)
 {
-    prof_exit_bytes(c, p2p_volume(c, count, type, dst), 0);
+    struct prof_traffic tr = { p2p_volume(c, count, type, dst), 0, p2p_msgs(c, dst), 0 };
+    prof_exit_traffic(c, &tr);
 }
 
 void prof_exit_recv(struct prof_call *c, int count, MPI_Datatype type, int src)
 {
-    prof_exit_bytes(c, 0, p2p_volume(c, count, type, src));
+    struct prof_traffic tr = { 0, p2p_volume(c, count, type, src), 0, p2p_msgs(c, src) };
+    prof_exit_traffic(c, &tr);
 }
 
 void prof_exit_recv_matched(struct prof_call *c, int count, MPI_Datatype type)
 {
-    prof_exit_bytes(c, 0, prof_volume(c, count, type));
+    struct prof_traffic tr = { 0, prof_volume(c, count, type), 0, p2p_msgs(c, 0) };
+    prof_exit_traffic(c, &tr);
 }
 
 void prof_exit_sendrecv(struct prof_call *c, int scount, MPI_Datatype stype, int dst,
                         int rcount, MPI_Datatype rtype, int src)
 {
-    prof_exit_bytes(c, p2p_volume(c, scount, stype, dst), p2p_volume(c, rcount, rtype, src));
+    struct prof_traffic tr = { p2p_volume(c, scount, stype, dst), p2p_volume(c, rcount, rtype, src),
+                               p2p_msgs(c, dst), p2p_msgs(c, src) };
+    prof_exit_traffic(c, &tr);
 }
 
 void prof_exit_sendrecv_replace(struct prof_call *c, int count, MPI_Datatype type, int dst, int src)
@@ -57,29 +68,35 @@ void prof_exit_sendrecv_replace(struct prof_call *c, int count, MPI_Datatype typ
     prof_exit_sendrecv(c, count, type, dst, count, type, src);
 }
 
-/* Persistent requests: the volume belongs to each MPI_Start, not to the
+/* Persistent requests: the traffic belongs to each MPI_Start, not to the
  * MPI_*_init call that describes it. */
 void prof_exit_send_init(struct prof_call *c, int count, MPI_Datatype type, int dst, MPI_Request *req)
 {
+    struct prof_traffic tr = { p2p_volume(c, count, type, dst), 0, p2p_msgs(c, dst), 0 };
     if (c->rc == MPI_SUCCESS)
-        prof_request_put(*req, p2p_volume(c, count, type, dst), 0);
+        prof_request_put(*req, &tr);
     prof_exit(c);
 }
 
 void prof_exit_recv_init(struct prof_call *c, int count, MPI_Datatype type, int src, MPI_Request *req)
 {
+    struct prof_traffic tr = { 0, p2p_volume(c, count, type, src), 0, p2p_msgs(c, src) };
     if (c->rc == MPI_SUCCESS)
-        prof_request_put(*req, 0, p2p_volume(c, count, type, src));
+        prof_request_put(*req, &tr);
     prof_exit(c);
 }
 
 void prof_exit_startall(struct prof_call *c, int n, MPI_Request *reqs)
 {
-    uint64_t sent = 0, recv = 0, s, r;
+    struct prof_traffic sum = { 0 }, one;
     for (int i = 0; c->rc == MPI_SUCCESS && i < n; i++)
-        if (prof_request_get(reqs[i], &s, &r))
-            sent += s, recv += r;
-    prof_exit_bytes(c, sent, recv);
+        if (prof_request_get(reqs[i], &one)) {
+            sum.bytes_sent += one.bytes_sent;
+            sum.bytes_recv += one.bytes_recv;
+            sum.msgs_sent += one.msgs_sent;
+            sum.msgs_recv += one.msgs_recv;
+        }
+    prof_exit_traffic(c, &sum);
 }
 
 void prof_exit_start(struct prof_call *c, MPI_Request *req)

@@ -48,9 +48,17 @@ static inline bool prof_enter(struct prof_call *c, enum prof_fn fn, void *site)
     return true;
 }
 
-/* prof_exit_bytes: end of a call that moved these bytes: read the clock,
- * update the call site's record, leave the call. */
-void prof_exit_bytes(struct prof_call *c, uint64_t sent, uint64_t recv);
+/* prof_exit_traffic: end of a call that moved tr: read the clock, update
+ * the call site's record, leave the call. */
+void prof_exit_traffic(struct prof_call *c, const struct prof_traffic *tr);
+
+/* prof_exit_bytes: end of a call that moved bytes but no point-to-point
+ * message (collectives, one-sided, I/O). */
+static inline void prof_exit_bytes(struct prof_call *c, uint64_t sent, uint64_t recv)
+{
+    struct prof_traffic tr = { sent, recv, 0, 0 };
+    prof_exit_traffic(c, &tr);
+}
 
 static inline void prof_exit(struct prof_call *c)
 {

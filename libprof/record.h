@@ -12,10 +12,18 @@ struct prof_stats {
     uint64_t max_ticks;
     uint64_t bytes_sent;   /* bytes the calls read from their send buffers */
     uint64_t bytes_recv;   /* bytes the calls wrote to their receive buffers */
+    uint64_t msgs_sent;    /* point-to-point messages sent (MPInside #reqs_S) */
+    uint64_t msgs_recv;    /* point-to-point messages received (#reqs_R) */
+};
+
+/* What one call moved. */
+struct prof_traffic {
+    uint64_t bytes_sent, bytes_recv;
+    uint32_t msgs_sent, msgs_recv;
 };
 
 /* prof_stats_add: one call of dt ticks (hot). */
-static inline void prof_stats_add(struct prof_stats *s, uint64_t dt, uint64_t sent, uint64_t recv)
+static inline void prof_stats_add(struct prof_stats *s, uint64_t dt, const struct prof_traffic *tr)
 {
     if (s->calls == 0 || dt < s->min_ticks)
         s->min_ticks = dt;
@@ -23,8 +31,10 @@ static inline void prof_stats_add(struct prof_stats *s, uint64_t dt, uint64_t se
         s->max_ticks = dt;
     s->calls++;
     s->ticks += dt;
-    s->bytes_sent += sent;
-    s->bytes_recv += recv;
+    s->bytes_sent += tr->bytes_sent;
+    s->bytes_recv += tr->bytes_recv;
+    s->msgs_sent += tr->msgs_sent;
+    s->msgs_recv += tr->msgs_recv;
 }
 
 /* prof_stats_merge: into += from (cold: finalize). */
@@ -40,6 +50,8 @@ static inline void prof_stats_merge(struct prof_stats *into, const struct prof_s
     into->ticks += from->ticks;
     into->bytes_sent += from->bytes_sent;
     into->bytes_recv += from->bytes_recv;
+    into->msgs_sent += from->msgs_sent;
+    into->msgs_recv += from->msgs_recv;
 }
 
 /* A call site: the function and the return addresses of depth frames,

@@ -9,7 +9,7 @@
 
 struct slot {
     uint64_t key;          /* handle key + 2 (so EMPTY/TOMB stay free), atomic */
-    uint64_t sent, recv;
+    struct prof_traffic tr;
 };
 
 static struct {
@@ -27,7 +27,7 @@ static inline uint32_t first(uint64_t key)
     return (uint32_t)((key * 0x9e3779b97f4a7c15ULL) >> 40) & (PROF_REQUEST_SLOTS - 1);
 }
 
-void prof_request_put(MPI_Request req, uint64_t sent, uint64_t recv)
+void prof_request_put(MPI_Request req, const struct prof_traffic *tr)
 {
     uint64_t key = key_of(req);
     uint32_t i = first(key);
@@ -37,8 +37,7 @@ void prof_request_put(MPI_Request req, uint64_t sent, uint64_t recv)
         if (k != EMPTY && k != TOMB)
             continue;
         if (__atomic_compare_exchange_n(&s->key, &k, key, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
-            s->sent = sent;
-            s->recv = recv;
+            s->tr = *tr;
             return;
         }
     }
@@ -59,13 +58,12 @@ static struct slot *find(MPI_Request req)
     return 0;
 }
 
-int prof_request_get(MPI_Request req, uint64_t *sent, uint64_t *recv)
+int prof_request_get(MPI_Request req, struct prof_traffic *tr)
 {
     struct slot *s = find(req);
     if (!s)
         return 0;
-    *sent = s->sent;
-    *recv = s->recv;
+    *tr = s->tr;
     return 1;
 }
 

@@ -8,13 +8,14 @@
 
 #include <stdint.h>
 #include <mpi.h>
+#include "record.h"
 
 #define PROF_REQUEST_SLOTS 16384u   /* power of two */
 
-/* prof_request_put: remember req with its volume (thread safe). */
-void prof_request_put(MPI_Request req, uint64_t bytes_sent, uint64_t bytes_recv);
-/* prof_request_get: the volume of req; 0 when unknown (thread safe). */
-int prof_request_get(MPI_Request req, uint64_t *bytes_sent, uint64_t *bytes_recv);
+/* prof_request_put: remember req with its traffic per start (thread safe). */
+void prof_request_put(MPI_Request req, const struct prof_traffic *tr);
+/* prof_request_get: the traffic of req; 0 when unknown (thread safe). */
+int prof_request_get(MPI_Request req, struct prof_traffic *tr);
 /* prof_request_forget: req is being freed (thread safe). */
 void prof_request_forget(MPI_Request req);
 /* prof_request_untracked: persistent requests that did not fit. */

@@ -23,23 +23,26 @@ int main(void)
     CHECK(prof_table_stats(&t, 5, a, 3) == sa);
     CHECK(t.used == 4);
 
-    prof_stats_add(sa, 10, 100, 0);
-    prof_stats_add(sa, 30, 0, 7);
-    prof_stats_add(sa, 20, 1, 1);
+    struct prof_traffic t1 = { 100, 0, 1, 0 }, t2 = { 0, 7, 0, 1 }, t3 = { 1, 1, 1, 1 }, none = { 0 };
+    prof_stats_add(sa, 10, &t1);
+    prof_stats_add(sa, 30, &t2);
+    prof_stats_add(sa, 20, &t3);
     CHECK(sa->calls == 3 && sa->ticks == 60 && sa->min_ticks == 10 && sa->max_ticks == 30);
     CHECK(sa->bytes_sent == 101 && sa->bytes_recv == 8);
+    CHECK(sa->msgs_sent == 2 && sa->msgs_recv == 2);
 
     struct prof_stats m = { 0 };
     prof_stats_merge(&m, sa);
-    prof_stats_add(sb, 5, 0, 0);
+    prof_stats_add(sb, 5, &none);
     prof_stats_merge(&m, sb);
     CHECK(m.calls == 4 && m.ticks == 65 && m.min_ticks == 5 && m.max_ticks == 30);
+    CHECK(m.bytes_sent == 101 && m.msgs_sent == 2 && m.msgs_recv == 2);
 
     /* Fill to 3/4: every later new site goes to the overflow record of its function. */
     unsigned limit = PROF_TABLE_SLOTS / 4 * 3;
     for (uintptr_t i = 0; t.used < limit; i++) {
         void *f[1] = { (void *)(0x100000 + i * 16) };
-        prof_stats_add(prof_table_stats(&t, 7, f, 1), 1, 0, 0);
+        prof_stats_add(prof_table_stats(&t, 7, f, 1), 1, &none);
     }
     void *late[1] = { (void *)0xdead0 };
     struct prof_stats *o = prof_table_stats(&t, 9, late, 1);
