@@ -3,7 +3,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "branch.h"
 #include "config.h"
+#include "log.h"
 #include "prof.h"
 #include "report.h"
 #include "request.h"
@@ -73,8 +75,17 @@ static void first_line(struct prof_report_ctx *ctx)
              prof_config.options[0] ? prof_config.options : "-");
 }
 
+static int by_branch_time(const void *a, const void *b)
+{
+    const struct prof_branch *x = a, *y = b;
+    if (x->s.ticks != y->s.ticks)
+        return x->s.ticks < y->s.ticks ? 1 : -1;
+    return x->id - y->id;
+}
+
 void prof_finish(void)
 {
+    static struct prof_branches branches;
     static struct prof_rank_data rd;
     static struct prof_report_ctx ctx;
     uint64_t t_end = prof_clock();
@@ -92,11 +103,22 @@ void prof_finish(void)
     choose_columns(&ctx, &rd);
     first_line(&ctx);
 
+    int failed = prof_branches_collect(&branches) != 0, any_failed;
+    PMPI_Allreduce(&failed, &any_failed, 1, MPI_INT, MPI_MAX, prof_run.comm);
+    if (!any_failed && prof_branches_number(prof_run.comm, &branches) == 0) {
+        qsort(branches.v, (size_t)branches.n, sizeof *branches.v, by_branch_time);
+        rd.branches = branches.v;
+        rd.nbranches = branches.n;
+    } else {
+        prof_log_once("out of memory while merging call sites; branches.txt lists none");
+    }
+
     char base[4200];
     if (prof_config.output[0])
         snprintf(base, sizeof base, "%s", prof_config.output);
     else
         snprintf(base, sizeof base, "mpiprof.%s.%dp", prof_run.app, prof_run.size);
     prof_report_write(prof_run.comm, &ctx, &rd, base);
+    prof_branches_free(&branches);
     PMPI_Comm_free(&prof_run.comm);
 }

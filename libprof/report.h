@@ -10,6 +10,7 @@
 #include "buf.h"
 #include "fn_table.h"
 #include "record.h"
+#include "branch.h"
 #include <mpi.h>
 
 /* One rank's figures, merged over its threads and call sites. */
@@ -20,6 +21,8 @@ struct prof_rank_data {
     uint64_t mpi_ticks;                /* inside profiled MPI calls */
     uint64_t overflow_calls;           /* calls whose site found the table full */
     struct prof_stats fn[PROF_FN_COUNT];
+    const struct prof_branch *branches; /* call sites, largest time first */
+    int nbranches;
 };
 
 /* What every rank agrees on. */
@@ -43,11 +46,16 @@ extern const struct prof_writer prof_report_functions;
 extern const struct prof_writer prof_report_matrix_time;
 extern const struct prof_writer prof_report_matrix_calls;
 extern const struct prof_writer prof_report_matrix_bytes;
+extern const struct prof_writer prof_report_branches;
+extern const struct prof_writer prof_report_branches_human;
 
 /* Column lists: header lines, rows and mpiprof-report(5) follow them. */
 #define PROF_SUMMARY_COLUMNS(X) X(rank) X(elapsed_s) X(mpi_s) X(mpi_pct) X(compute_s) X(mpi_calls)
 #define PROF_FUNCTIONS_COLUMNS(X) \
     X(rank) X(function) X(calls) X(time_s) X(min_s) X(max_s) X(bytes_sent) X(bytes_recv)
+#define PROF_BRANCHES_COLUMNS(X) \
+    X(rank) X(brid) X(function) X(calls) X(time_s) X(self_pct) X(tot_pct) X(sends) X(recvs) \
+    X(avg_send) X(avg_recv) X(site) X(ancestors)
 
 /* prof_report_column_line: "# a b c\n" from a column list. */
 void prof_report_column_line(struct prof_buf *b, const char *const *names, int n);

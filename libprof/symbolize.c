@@ -66,8 +66,10 @@ void prof_symbolize(void *addr, struct prof_frame_info *out)
     if (dladdr(addr, &dl) && dl.dli_fname) {
         copy(out->module, sizeof out->module, dl.dli_fname[0] ? base_name(dl.dli_fname) : "?");
         out->offset = a - (uintptr_t)dl.dli_fbase;
-        if (dl.dli_sname)
+        if (dl.dli_sname) {
             copy(out->func, sizeof out->func, dl.dli_sname);
+            out->func[strcspn(out->func, "@")] = '\0';
+        }
     }
 #ifdef HAVE_LIBDW
     /* The call instruction is just before the return address. */
@@ -82,8 +84,10 @@ void prof_symbolize(void *addr, struct prof_frame_info *out)
         out->offset = a - start;
     }
     const char *fname = dwfl_module_addrname(m, pc);
-    if (fname)
+    if (fname) {
         copy(out->func, sizeof out->func, fname);
+        out->func[strcspn(out->func, "@")] = '\0';   /* symbol versions: '@' separates fields */
+    }
     Dwfl_Line *line = dwfl_module_getsrc(m, pc);
     int lineno = 0;
     const char *file = line ? dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL) : NULL;
