@@ -80,14 +80,15 @@ static char *join(struct addr_map *m, void *const *frames, uint32_t from, uint32
     return s;
 }
 
-/* One branch from a record's frames, or an overflow record (n = 0). */
-static int make(struct prof_branch *br, struct addr_map *m, uint32_t fn, const struct prof_stats *s,
+/* One branch from a record and its frames (none for an overflow record). */
+static int make(struct prof_branch *br, struct addr_map *m, const struct prof_record *r,
                 void *const *frames, uint32_t n)
 {
-    const char *name = prof_fn_name[fn];
+    const char *name = prof_fn_name[r->fn];
     memset(br, 0, sizeof *br);
-    br->fn = fn;
-    br->s = *s;
+    br->fn = r->fn;
+    br->s = r->s;
+    br->partners = r->partners;
     br->key = fnv(FNV0, name, strlen(name));
     for (uint32_t i = 0; i < n; i++) {
         uint64_t ident = describe(m, frames[i])->ident;
@@ -137,11 +138,11 @@ int prof_branches_collect(struct prof_branches *b)
         for (uint32_t i = 0; i < PROF_TABLE_SLOTS; i++) {
             const struct prof_record *r = &t->slots[i];
             if (r->key)
-                rc |= make(&b->v[b->n++], &m, r->fn, &r->s, prof_table_frames(t, r), r->depth);
+                rc |= make(&b->v[b->n++], &m, r, prof_table_frames(t, r), r->depth);
         }
         for (int f = 0; f < PROF_FN_COUNT; f++)
-            if (t->overflow[f].calls)
-                rc |= make(&b->v[b->n++], &m, (uint32_t)f, &t->overflow[f], NULL, 0);
+            if (t->overflow[f].s.calls)
+                rc |= make(&b->v[b->n++], &m, &t->overflow[f], NULL, 0);
     }
     prof_symbolize_end();
     free(m.v);
@@ -152,6 +153,7 @@ int prof_branches_collect(struct prof_branches *b)
     for (int i = 0; i < b->n; i++) {
         if (out > 0 && b->v[out - 1].key == b->v[i].key && b->v[out - 1].fn == b->v[i].fn) {
             prof_stats_merge(&b->v[out - 1].s, &b->v[i].s);
+            prof_partners_merge(&b->v[out - 1].partners, &b->v[i].partners);
             free(b->v[i].site);
             free(b->v[i].ancestors);
             free(b->v[i].names);

@@ -13,6 +13,7 @@ struct prof_branch {
     int id;                /* global branch id, 1.. (prof_branches_number) */
     uint32_t fn;
     struct prof_stats s;
+    struct prof_partners partners;
     char *site;            /* the call site: "func@file:line" (see symbolize.h) */
     char *ancestors;       /* the callers, innermost first, ';'-separated; "-" if none */
     char *names;           /* the callers' function names, space-separated (branches.human) */

@@ -11,6 +11,7 @@
     X(OUTPUT,               output,               STRING, "",  "a directory path") \
     X(STACK_DEPTH,          stack_depth,          DEPTH,  "1", "an integer from 1 to 32") \
     X(FUNCTIONS,            functions,            FUNCS,  "",  "a comma-separated list of MPI function names or globs, e.g. MPI_Send,MPI_*reduce*") \
+    X(PARTNERS,             partners,             BOOL,   "1", "0/1, no/yes, off/on, false/true") \
     X(QUIET,                quiet,                BOOL,   "0", "0/1, no/yes, off/on, false/true") \
     X(EVAL_SLT,             eval_slt,             BOOL,   "0", "0/1, no/yes, off/on, false/true") \
     X(EVAL_COLLECTIVE_WAIT, eval_collective_wait, BOOL,   "0", "0/1, no/yes, off/on, false/true") \
@@ -23,6 +24,7 @@ struct prof_config {
     char output[4096];
     int stack_depth;
     char functions[4096];
+    bool partners;
     bool quiet;
     bool eval_slt;
     bool eval_collective_wait;

@@ -20,7 +20,7 @@ static void merge_threads(struct prof_rank_data *rd)
             if (t->slots[i].key)
                 prof_stats_merge(&rd->fn[t->slots[i].fn], &t->slots[i].s);
         for (int f = 0; f < PROF_FN_COUNT; f++)
-            prof_stats_merge(&rd->fn[f], &t->overflow[f]);
+            prof_stats_merge(&rd->fn[f], &t->overflow[f].s);
         rd->overflow_calls += t->overflow_calls;
     }
     for (int f = 0; f < PROF_FN_COUNT; f++)

@@ -39,6 +39,8 @@ struct prof_comm_info {
     int inter;
     int indegree;      /* neighbourhood collectives; -1 until asked */
     int outdegree;
+    int *world;        /* peer rank -> MPI_COMM_WORLD rank (remote group for an
+                          intercommunicator); NULL until asked or if unavailable */
 };
 
 struct prof_comm_cache {
@@ -57,6 +59,11 @@ uint64_t prof_dtype_size(struct prof_thread *th, MPI_Datatype t);
 /* prof_comm_info: size, rank and shape of comm; degrees filled when
  * want_degrees. */
 const struct prof_comm_info *prof_comm_info(struct prof_thread *th, MPI_Comm comm, int want_degrees);
+
+/* prof_comm_world_rank: the MPI_COMM_WORLD rank of peer in comm (peer as
+ * given to a point-to-point call on comm); -1 if it cannot be told. The map
+ * is built on a communicator's first use (cold), then one load. */
+int prof_comm_world_rank(struct prof_thread *th, MPI_Comm comm, int peer);
 
 /* prof_handles_freed: a datatype or communicator was freed (any thread). */
 void prof_handles_freed(void);

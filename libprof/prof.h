@@ -26,6 +26,7 @@ struct prof_call {
     void *site;
     enum prof_fn fn;
     int rc;
+    MPI_Status status;     /* stands in for MPI_STATUS_IGNORE when a hook reads the status */
 };
 
 /* 1 for every function being profiled between MPI_Init and MPI_Finalize. */
@@ -48,9 +49,27 @@ static inline bool prof_enter(struct prof_call *c, enum prof_fn fn, void *site)
     return true;
 }
 
-/* prof_exit_traffic: end of a call that moved tr: read the clock, update
- * the call site's record, leave the call. */
-void prof_exit_traffic(struct prof_call *c, const struct prof_traffic *tr);
+/* prof_exit_record: end of a call that moved tr: read the clock, add the
+ * call to its site's record and return the record; *dt gets the call's
+ * time. The call stays "inside" until prof_exit_done. */
+struct prof_record *prof_exit_record(struct prof_call *c, const struct prof_traffic *tr, uint64_t *dt);
+
+static inline void prof_exit_done(struct prof_call *c)
+{
+    c->th->busy = 0;
+}
+
+/* prof_exit_traffic: end of a call that moved tr. */
+static inline void prof_exit_traffic(struct prof_call *c, const struct prof_traffic *tr)
+{
+    uint64_t dt;
+    prof_exit_record(c, tr, &dt);
+    prof_exit_done(c);
+}
+
+/* prof_statuses: the caller's statuses, or scratch ones for n requests when
+ * it passed MPI_STATUSES_IGNORE (MPI_STATUSES_IGNORE again if no memory). */
+MPI_Status *prof_statuses(struct prof_call *c, MPI_Status *statuses, int n);
 
 /* prof_exit_bytes: end of a call that moved bytes but no point-to-point
  * message (collectives, one-sided, I/O). */
@@ -77,17 +96,28 @@ static inline uint64_t prof_volume(const struct prof_call *c, int64_t count, MPI
 /* Family hooks (families.def). Volumes count only successful calls; see
  * mpiprof-report(5) for each family's rule. */
 void prof_exit_handle_free(struct prof_call *c);
-void prof_exit_send(struct prof_call *c, int count, MPI_Datatype type, int dst);
-void prof_exit_recv(struct prof_call *c, int count, MPI_Datatype type, int src);
-void prof_exit_recv_matched(struct prof_call *c, int count, MPI_Datatype type);
+void prof_exit_send(struct prof_call *c, int count, MPI_Datatype type, int dst, MPI_Comm comm, MPI_Request *req);
+void prof_exit_recv(struct prof_call *c, int count, MPI_Datatype type, int src, MPI_Comm comm,
+                    MPI_Status *status, MPI_Request *req);
+void prof_exit_recv_matched(struct prof_call *c, int count, MPI_Datatype type, MPI_Status *status, MPI_Request *req);
 void prof_exit_sendrecv(struct prof_call *c, int scount, MPI_Datatype stype, int dst,
-                        int rcount, MPI_Datatype rtype, int src);
-void prof_exit_sendrecv_replace(struct prof_call *c, int count, MPI_Datatype type, int dst, int src);
-void prof_exit_send_init(struct prof_call *c, int count, MPI_Datatype type, int dst, MPI_Request *req);
-void prof_exit_recv_init(struct prof_call *c, int count, MPI_Datatype type, int src, MPI_Request *req);
+                        int rcount, MPI_Datatype rtype, int src, MPI_Comm comm, MPI_Status *status);
+void prof_exit_sendrecv_replace(struct prof_call *c, int count, MPI_Datatype type, int dst, int src,
+                                MPI_Comm comm, MPI_Status *status);
+void prof_exit_send_init(struct prof_call *c, int count, MPI_Datatype type, int dst, MPI_Comm comm, MPI_Request *req);
+void prof_exit_recv_init(struct prof_call *c, int count, MPI_Datatype type, int src, MPI_Comm comm, MPI_Request *req);
 void prof_exit_start(struct prof_call *c, MPI_Request *req);
 void prof_exit_startall(struct prof_call *c, int n, MPI_Request *reqs);
 void prof_enter_request_free(struct prof_call *c, MPI_Request *req);
+void prof_enter_wait(struct prof_call *c, MPI_Request *req);
+void prof_enter_waitn(struct prof_call *c, int n, MPI_Request *reqs);
+void prof_exit_wait(struct prof_call *c, MPI_Status *status);
+void prof_exit_test(struct prof_call *c, int *flag, MPI_Status *status);
+void prof_exit_waitall(struct prof_call *c, int n, MPI_Status *statuses);
+void prof_exit_testall(struct prof_call *c, int n, int *flag, MPI_Status *statuses);
+void prof_exit_waitany(struct prof_call *c, int *index, MPI_Status *status);
+void prof_exit_testany(struct prof_call *c, int *index, int *flag, MPI_Status *status);
+void prof_exit_waitsome(struct prof_call *c, int *outcount, int *indices, MPI_Status *statuses);
 
 void prof_exit_coll_bcast(struct prof_call *c, int count, MPI_Datatype type, int root, MPI_Comm comm);
 void prof_exit_coll_reduce(struct prof_call *c, int count, MPI_Datatype type, int root, MPI_Comm comm);

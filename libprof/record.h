@@ -14,6 +14,7 @@ struct prof_stats {
     uint64_t bytes_recv;   /* bytes the calls wrote to their receive buffers */
     uint64_t msgs_sent;    /* point-to-point messages sent (MPInside #reqs_S) */
     uint64_t msgs_recv;    /* point-to-point messages received (#reqs_R) */
+    uint64_t recv_wait_ticks; /* waiting for received data (p2p.c) */
 };
 
 /* What one call moved. */
@@ -52,6 +53,49 @@ static inline void prof_stats_merge(struct prof_stats *into, const struct prof_s
     into->bytes_recv += from->bytes_recv;
     into->msgs_sent += from->msgs_sent;
     into->msgs_recv += from->msgs_recv;
+    into->recv_wait_ticks += from->recv_wait_ticks;
+}
+
+/* Partners of a point-to-point call site: the ranks (in MPI_COMM_WORLD) it
+ * sent to or received from. PROF_PARTNERS distinct ranks, then one bucket
+ * for all others, so memory stays bounded. */
+#define PROF_PARTNERS 8
+#define PROF_PEER_OTHERS (-1)
+
+struct prof_partner {
+    int32_t rank;          /* world rank, or PROF_PEER_OTHERS */
+    uint32_t count;        /* messages (or completed requests) */
+    uint64_t bytes;
+    uint64_t ticks;        /* the share of the site's time spent with this partner */
+};
+
+struct prof_partners {
+    struct prof_partner p[PROF_PARTNERS + 1];   /* p[PROF_PARTNERS]: the others */
+};
+
+/* prof_partners_add: count of messages to/from rank (hot for p2p). */
+static inline void prof_partners_add(struct prof_partners *ps, int32_t rank, uint32_t count,
+                                     uint64_t bytes, uint64_t ticks)
+{
+    struct prof_partner *p = &ps->p[PROF_PARTNERS];
+    for (int i = 0; i < PROF_PARTNERS; i++) {
+        if (ps->p[i].count == 0 || ps->p[i].rank == rank) {
+            p = &ps->p[i];
+            break;
+        }
+    }
+    p->rank = p == &ps->p[PROF_PARTNERS] ? PROF_PEER_OTHERS : rank;
+    p->count += count;
+    p->bytes += bytes;
+    p->ticks += ticks;
+}
+
+/* prof_partners_merge: into += from (cold). */
+static inline void prof_partners_merge(struct prof_partners *into, const struct prof_partners *from)
+{
+    for (int i = 0; i <= PROF_PARTNERS; i++)
+        if (from->p[i].count)
+            prof_partners_add(into, from->p[i].rank, from->p[i].count, from->p[i].bytes, from->p[i].ticks);
 }
 
 /* A call site: the function and the return addresses of depth frames,
@@ -61,6 +105,7 @@ struct prof_record {
     uint32_t fn;
     uint32_t depth;        /* frames actually captured (<= configured depth) */
     struct prof_stats s;
+    struct prof_partners partners;
 };
 
 #endif

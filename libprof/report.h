@@ -48,6 +48,7 @@ extern const struct prof_writer prof_report_matrix_calls;
 extern const struct prof_writer prof_report_matrix_bytes;
 extern const struct prof_writer prof_report_branches;
 extern const struct prof_writer prof_report_branches_human;
+extern const struct prof_writer prof_report_partners;
 
 /* Column lists: header lines, rows and mpiprof-report(5) follow them. */
 #define PROF_SUMMARY_COLUMNS(X) X(rank) X(elapsed_s) X(mpi_s) X(mpi_pct) X(compute_s) X(mpi_calls)
@@ -55,7 +56,9 @@ extern const struct prof_writer prof_report_branches_human;
     X(rank) X(function) X(calls) X(time_s) X(min_s) X(max_s) X(bytes_sent) X(bytes_recv)
 #define PROF_BRANCHES_COLUMNS(X) \
     X(rank) X(brid) X(function) X(calls) X(time_s) X(self_pct) X(tot_pct) X(sends) X(recvs) \
-    X(avg_send) X(avg_recv) X(site) X(ancestors)
+    X(avg_send) X(avg_recv) X(recv_wait_s) X(site) X(ancestors)
+#define PROF_PARTNERS_COLUMNS(X) \
+    X(rank) X(brid) X(function) X(partner) X(partner_brid) X(count) X(bytes) X(time_pct)
 
 /* prof_report_column_line: "# a b c\n" from a column list. */
 void prof_report_column_line(struct prof_buf *b, const char *const *names, int n);

@@ -1,10 +1,13 @@
-/* report_branches.c: branches.txt (one line per rank and call site) and
- * branches.human (MPInside-style blocks), largest time first (cold). */
+/* report_branches.c: branches.txt (one line per rank and call site),
+ * partners.txt (one line per call site and partner rank) and
+ * branches.human (MPInside-style blocks); sites largest time first (cold). */
 #include <stdio.h>
+#include <stdlib.h>
 #include "report.h"
 
 #define NAME(c) #c,
 static const char *const columns[] = { PROF_BRANCHES_COLUMNS(NAME) };
+static const char *const partner_columns[] = { PROF_PARTNERS_COLUMNS(NAME) };
 
 static void write_columns(struct prof_buf *b, const struct prof_report_ctx *ctx)
 {
@@ -22,6 +25,30 @@ static double pct(uint64_t part, uint64_t whole)
     return whole ? 100.0 * (double)part / (double)whole : 0.0;
 }
 
+/* A branch's partners, most time first (then most messages, lowest rank);
+ * the others bucket last. Returns how many. */
+static int by_share(const void *a, const void *b)
+{
+    const struct prof_partner *x = a, *y = b;
+    if ((x->rank < 0) != (y->rank < 0))
+        return x->rank < 0 ? 1 : -1;
+    if (x->ticks != y->ticks)
+        return x->ticks < y->ticks ? 1 : -1;
+    if (x->count != y->count)
+        return x->count < y->count ? 1 : -1;
+    return x->rank - y->rank;
+}
+
+static int sorted_partners(const struct prof_branch *br, struct prof_partner *out)
+{
+    int n = 0;
+    for (int i = 0; i <= PROF_PARTNERS; i++)
+        if (br->partners.p[i].count)
+            out[n++] = br->partners.p[i];
+    qsort(out, (size_t)n, sizeof *out, by_share);
+    return n;
+}
+
 static void write_rows(struct prof_buf *b, const struct prof_report_ctx *ctx, const struct prof_rank_data *rd)
 {
     (void)ctx;
@@ -29,21 +56,46 @@ static void write_rows(struct prof_buf *b, const struct prof_report_ctx *ctx, co
     for (int i = 0; i < rd->nbranches; i++) {
         const struct prof_branch *br = &rd->branches[i];
         cum += br->s.ticks;
-        prof_buf_printf(b, "%d %d %s %llu %.9f %.2f %.2f %llu %llu %.0f %.0f %s %s\n", rd->rank, br->id,
+        prof_buf_printf(b, "%d %d %s %llu %.9f %.2f %.2f %llu %llu %.0f %.0f %.9f %s %s\n", rd->rank, br->id,
                         prof_fn_name[br->fn], (unsigned long long)br->s.calls, br->s.ticks * rd->sec_per_tick,
                         pct(br->s.ticks, rd->mpi_ticks), pct(cum, rd->mpi_ticks),
                         (unsigned long long)br->s.msgs_sent, (unsigned long long)br->s.msgs_recv,
                         avg(br->s.bytes_sent, br->s.msgs_sent), avg(br->s.bytes_recv, br->s.msgs_recv),
-                        br->site, br->ancestors);
+                        br->s.recv_wait_ticks * rd->sec_per_tick, br->site, br->ancestors);
     }
 }
 
 const struct prof_writer prof_report_branches = { "branches.txt", write_columns, write_rows };
 
+static void partners_columns(struct prof_buf *b, const struct prof_report_ctx *ctx)
+{
+    (void)ctx;
+    prof_report_column_line(b, partner_columns, sizeof partner_columns / sizeof partner_columns[0]);
+}
+
+static void partners_rows(struct prof_buf *b, const struct prof_report_ctx *ctx, const struct prof_rank_data *rd)
+{
+    (void)ctx;
+    struct prof_partner ps[PROF_PARTNERS + 1];
+    for (int i = 0; i < rd->nbranches; i++) {
+        const struct prof_branch *br = &rd->branches[i];
+        int n = sorted_partners(br, ps);
+        for (int k = 0; k < n; k++) {
+            char who[16];
+            snprintf(who, sizeof who, ps[k].rank < 0 ? "others" : "%d", ps[k].rank);
+            prof_buf_printf(b, "%d %d %s %s - %u %llu %.2f\n", rd->rank, br->id, prof_fn_name[br->fn], who,
+                            ps[k].count, (unsigned long long)ps[k].bytes, pct(ps[k].ticks, br->s.ticks));
+        }
+    }
+}
+
+const struct prof_writer prof_report_partners = { "partners.txt", partners_columns, partners_rows };
+
 static void human_columns(struct prof_buf *b, const struct prof_report_ctx *ctx)
 {
     (void)ctx;
-    prof_buf_printf(b, "# blocks per rank: function line, Site:, Ancestors: (callers, outermost last)\n");
+    prof_buf_printf(b, "# blocks per rank: function line, Site:, Ancestors: (callers, outermost last), "
+                       "Partners: rank:#branch:time%% (#- = partner branch not known)\n");
 }
 
 static void human_rows(struct prof_buf *b, const struct prof_report_ctx *ctx, const struct prof_rank_data *rd)
@@ -54,16 +106,28 @@ static void human_rows(struct prof_buf *b, const struct prof_report_ctx *ctx, co
     for (int i = 0; i < rd->nbranches; i++) {
         const struct prof_branch *br = &rd->branches[i];
         cum += br->s.ticks;
-        prof_buf_printf(b, "\n%-20s %6s %12s %6s %6s %8s %8s %9s %9s\n", "MPI_FUNCTION", "Brid", "Time(s)",
-                        "Self%", "Tot%", "#reqs_S", "#reqs_R", "avr_szS", "avr_szR");
+        prof_buf_printf(b, "\n%-20s %6s %12s %6s %6s %8s %8s %9s %9s %12s\n", "MPI_FUNCTION", "Brid", "Time(s)",
+                        "Self%", "Tot%", "#reqs_S", "#reqs_R", "avr_szS", "avr_szR", "Rcv_W(s)");
         char brid[16];
         snprintf(brid, sizeof brid, "#%d", br->id);
-        prof_buf_printf(b, "%-20s %6s %12.6f %6.2f %6.1f %8llu %8llu %9.0f %9.0f\n", prof_fn_name[br->fn],
+        prof_buf_printf(b, "%-20s %6s %12.6f %6.2f %6.1f %8llu %8llu %9.0f %9.0f %12.6f\n", prof_fn_name[br->fn],
                         brid, br->s.ticks * rd->sec_per_tick, pct(br->s.ticks, rd->mpi_ticks),
                         pct(cum, rd->mpi_ticks), (unsigned long long)br->s.msgs_sent,
                         (unsigned long long)br->s.msgs_recv, avg(br->s.bytes_sent, br->s.msgs_sent),
-                        avg(br->s.bytes_recv, br->s.msgs_recv));
+                        avg(br->s.bytes_recv, br->s.msgs_recv), br->s.recv_wait_ticks * rd->sec_per_tick);
         prof_buf_printf(b, "Site: %s\nAncestors: %s\n", br->site, br->names[0] ? br->names : "-");
+        struct prof_partner ps[PROF_PARTNERS + 1];
+        int n = sorted_partners(br, ps);
+        if (n) {
+            prof_buf_printf(b, "Partners:");
+            for (int k = 0; k < n; k++) {
+                if (ps[k].rank < 0)
+                    prof_buf_printf(b, " others:#-:%.2f", pct(ps[k].ticks, br->s.ticks));
+                else
+                    prof_buf_printf(b, " %d:#-:%.2f", ps[k].rank, pct(ps[k].ticks, br->s.ticks));
+            }
+            prof_buf_printf(b, "\n");
+        }
     }
 }
 

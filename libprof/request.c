@@ -1,15 +1,17 @@
-/* request.c: the persistent-request map (warm: MPI_*_init, MPI_Start*,
- * MPI_Request_free). Open addressing with atomic keys; a freed slot becomes
- * a tombstone that later insertions reuse. */
+/* request.c: the pending-request map (hot for nonblocking calls and their
+ * completion). Open addressing with atomic keys; a slot is claimed by CAS
+ * (EMPTY or TOMB -> BUSY), filled, then published with its key; a forgotten
+ * slot becomes a tombstone that later insertions reuse. */
 #include "handles.h"
 #include "request.h"
 
 #define EMPTY 0u
 #define TOMB  1u
+#define BUSY  2u
 
 struct slot {
-    uint64_t key;          /* handle key + 2 (so EMPTY/TOMB stay free), atomic */
-    struct prof_traffic tr;
+    uint64_t key;          /* handle key + 3 (EMPTY/TOMB/BUSY stay free); atomic */
+    struct prof_request info;
 };
 
 static struct {
@@ -19,29 +21,12 @@ static struct {
 
 static inline uint64_t key_of(MPI_Request req)
 {
-    return PROF_HKEY(req) + 2;
+    return PROF_HKEY(req) + 3;
 }
 
 static inline uint32_t first(uint64_t key)
 {
     return (uint32_t)((key * 0x9e3779b97f4a7c15ULL) >> 40) & (PROF_REQUEST_SLOTS - 1);
-}
-
-void prof_request_put(MPI_Request req, const struct prof_traffic *tr)
-{
-    uint64_t key = key_of(req);
-    uint32_t i = first(key);
-    for (uint32_t n = 0; n < PROF_REQUEST_SLOTS; n++, i = (i + 1) & (PROF_REQUEST_SLOTS - 1)) {
-        struct slot *s = &map.slots[i];
-        uint64_t k = __atomic_load_n(&s->key, __ATOMIC_ACQUIRE);
-        if (k != EMPTY && k != TOMB)
-            continue;
-        if (__atomic_compare_exchange_n(&s->key, &k, key, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
-            s->tr = *tr;
-            return;
-        }
-    }
-    __atomic_add_fetch(&map.untracked, 1, __ATOMIC_RELAXED);
 }
 
 static struct slot *find(MPI_Request req)
@@ -58,12 +43,48 @@ static struct slot *find(MPI_Request req)
     return 0;
 }
 
-int prof_request_get(MPI_Request req, struct prof_traffic *tr)
+void prof_request_put(MPI_Request req, const struct prof_request *info)
+{
+    /* A handle the MPI library reused after a completion this profiler did
+     * not see (unprofiled Wait, MPIPROF_FUNCTIONS): the old entry is dead. */
+    struct slot *old = find(req);
+    if (old) {
+        old->info = *info;
+        return;
+    }
+    uint64_t key = key_of(req);
+    uint32_t i = first(key);
+    for (uint32_t n = 0; n < PROF_REQUEST_SLOTS; n++, i = (i + 1) & (PROF_REQUEST_SLOTS - 1)) {
+        struct slot *s = &map.slots[i];
+        uint64_t k = __atomic_load_n(&s->key, __ATOMIC_ACQUIRE);
+        if (k != EMPTY && k != TOMB)
+            continue;
+        if (__atomic_compare_exchange_n(&s->key, &k, BUSY, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
+            s->info = *info;
+            __atomic_store_n(&s->key, key, __ATOMIC_RELEASE);
+            return;
+        }
+    }
+    __atomic_add_fetch(&map.untracked, 1, __ATOMIC_RELAXED);
+}
+
+int prof_request_get(MPI_Request req, struct prof_request *info)
 {
     struct slot *s = find(req);
     if (!s)
         return 0;
-    *tr = s->tr;
+    *info = s->info;
+    return 1;
+}
+
+int prof_request_complete(MPI_Request req, struct prof_request *info)
+{
+    struct slot *s = find(req);
+    if (!s)
+        return 0;
+    *info = s->info;
+    if (!info->persistent)
+        __atomic_store_n(&s->key, TOMB, __ATOMIC_RELEASE);
     return 1;
 }
 

@@ -1,8 +1,12 @@
-/* request.h: what a persistent request will move each time it is started
- * (MPI_Send_init ... MPI_Start). Process-wide and lock-free, because a
- * request may be started by another thread than the one that created it;
- * bounded (PROF_REQUEST_SLOTS live persistent requests), with a count of the
- * requests that did not fit, reported in the summary header. */
+/* request.h: what the profiler knows about a pending request: the call
+ * site that posted it, its partner and traffic, so that the Wait/Test call
+ * completing it can attribute partners (MPI_ANY_SOURCE resolved from the
+ * status) and receive-wait time. Persistent requests stay until
+ * MPI_Request_free; each MPI_Start counts their traffic again.
+ *
+ * Process-wide and lock-free (a request may complete on another thread
+ * than the one that posted it), bounded at PROF_REQUEST_SLOTS live requests;
+ * requests beyond that are counted (prof_request_untracked) and reported. */
 #ifndef PROF_REQUEST_H
 #define PROF_REQUEST_H
 
@@ -12,13 +16,28 @@
 
 #define PROF_REQUEST_SLOTS 16384u   /* power of two */
 
-/* prof_request_put: remember req with its traffic per start (thread safe). */
-void prof_request_put(MPI_Request req, const struct prof_traffic *tr);
-/* prof_request_get: the traffic of req; 0 when unknown (thread safe). */
-int prof_request_get(MPI_Request req, struct prof_traffic *tr);
-/* prof_request_forget: req is being freed (thread safe). */
+struct prof_thread;
+
+struct prof_request {
+    struct prof_thread *owner;     /* the thread whose table holds rec */
+    struct prof_record *rec;       /* the call site that posted the request */
+    MPI_Comm comm;                 /* to translate an MPI_ANY_SOURCE status */
+    unsigned epoch;                /* prof_handle_epoch when posted */
+    int peer;                      /* world rank, MPI_ANY_SOURCE, or MPI_PROC_NULL */
+    int is_recv;
+    int persistent;
+    struct prof_traffic tr;        /* per start */
+};
+
+/* prof_request_put: remember req (thread safe; hot for nonblocking calls). */
+void prof_request_put(MPI_Request req, const struct prof_request *info);
+/* prof_request_get: copy what is known of req into info; 0 when unknown. */
+int prof_request_get(MPI_Request req, struct prof_request *info);
+/* prof_request_complete: like get, and forget req unless it is persistent. */
+int prof_request_complete(MPI_Request req, struct prof_request *info);
+/* prof_request_forget: req is being freed. */
 void prof_request_forget(MPI_Request req);
-/* prof_request_untracked: persistent requests that did not fit. */
+/* prof_request_untracked: requests that did not fit. */
 uint64_t prof_request_untracked(void);
 
 #endif

@@ -40,7 +40,7 @@ static inline uint64_t site_key(uint32_t fn, void *const *frames, uint32_t n)
     return h | 1;                       /* 0 marks an empty slot */
 }
 
-struct prof_stats *prof_table_stats(struct prof_table *t, uint32_t fn, void *const *frames, uint32_t n)
+struct prof_record *prof_table_record(struct prof_table *t, uint32_t fn, void *const *frames, uint32_t n)
 {
     uint64_t key = site_key(fn, frames, n);
     uint32_t mask = PROF_TABLE_SLOTS - 1;
@@ -48,10 +48,11 @@ struct prof_stats *prof_table_stats(struct prof_table *t, uint32_t fn, void *con
         struct prof_record *r = &t->slots[i];
         if (r->key == key && r->fn == fn && r->depth == n &&
             memcmp(prof_table_frames(t, r), frames, n * sizeof *frames) == 0)
-            return &r->s;
+            return r;
         if (r->key == 0) {
             if (t->used >= PROF_TABLE_SLOTS / 4 * 3) {
                 t->overflow_calls++;
+                t->overflow[fn].fn = fn;
                 return &t->overflow[fn];
             }
             r->key = key;
@@ -59,7 +60,7 @@ struct prof_stats *prof_table_stats(struct prof_table *t, uint32_t fn, void *con
             r->depth = n;
             memcpy(t->frames + (size_t)i * t->depth, frames, n * sizeof *frames);
             t->used++;
-            return &r->s;
+            return r;
         }
     }
 }

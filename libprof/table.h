@@ -22,17 +22,17 @@ struct prof_table {
     uint32_t depth;                     /* frames per slot */
     uint32_t used;
     uint64_t overflow_calls;            /* calls that found the table full */
-    struct prof_stats overflow[PROF_FN_COUNT];
+    struct prof_record overflow[PROF_FN_COUNT];
 };
 
 /* prof_table_init: allocate for depth frames per site; -1 on no memory. */
 int prof_table_init(struct prof_table *t, uint32_t depth);
 void prof_table_free(struct prof_table *t);
 
-/* prof_table_stats: the statistics of (fn, frames[0..n-1]), created on first
- * use; the function's overflow record when the table is full. Not thread
- * safe: each thread owns its table. */
-struct prof_stats *prof_table_stats(struct prof_table *t, uint32_t fn, void *const *frames, uint32_t n);
+/* prof_table_record: the record of (fn, frames[0..n-1]), created on first
+ * use; the function's overflow record (depth 0) when the table is full.
+ * Records never move. Not thread safe: each thread owns its table. */
+struct prof_record *prof_table_record(struct prof_table *t, uint32_t fn, void *const *frames, uint32_t n);
 
 /* prof_table_frames: the frames of a slot. */
 static inline void *const *prof_table_frames(const struct prof_table *t, const struct prof_record *r)

@@ -35,6 +35,21 @@ struct prof_thread *prof_thread_attach(void)
     return th;
 }
 
+int prof_thread_room(void **buf, int *cap, int n, size_t size)
+{
+    if (n <= *cap)
+        return 0;
+    int want = *cap ? *cap : 16;
+    while (want < n)
+        want *= 2;
+    void *p = realloc(*buf, (size_t)want * size);
+    if (!p)
+        return -1;
+    *buf = p;
+    *cap = want;
+    return 0;
+}
+
 struct prof_thread *prof_thread_list(void)
 {
     pthread_mutex_lock(&reg.lock);

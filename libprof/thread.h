@@ -16,6 +16,11 @@ struct prof_thread {
     struct prof_dtype_cache dtypes;
     struct prof_comm_cache comms;
     unsigned handle_epoch;         /* caches are valid for this prof_handle_epoch */
+    MPI_Request *saved;            /* request handles as a Wait/Test call got them */
+    int nsaved, saved_cap;
+    MPI_Status *statuses;          /* statuses for callers that passed MPI_STATUSES_IGNORE */
+    int statuses_cap;
+    uint64_t foreign;              /* requests completed here but posted by another thread */
     struct prof_thread *next;
 };
 
@@ -24,6 +29,10 @@ extern __thread struct prof_thread *prof_tl __attribute__((tls_model("initial-ex
 /* prof_thread_attach: create and register the calling thread's state; NULL
  * when out of memory (the thread's calls then pass through unprofiled). */
 struct prof_thread *prof_thread_attach(void);
+
+/* prof_thread_room: grow *buf to hold n elements of size each (cold: only
+ * when a Wait/Test call has more requests than any before); 0 or -1. */
+int prof_thread_room(void **buf, int *cap, int n, size_t size);
 
 /* prof_thread_list: the registered threads, newest first (finalize only). */
 struct prof_thread *prof_thread_list(void);

@@ -27,8 +27,8 @@ function trim(s) {
 
 BEGIN {
     nroles = split("buf count type sbuf scount stype rbuf rcount rtype scounts rcounts " \
-                   "stypes rtypes displs dst src root tag comm op req reqs nreq status " \
-                   "statuses msg win tdisp file offset -", rl, " ")
+                   "stypes rtypes displs dst src root tag comm op req reqs nreq index flag " \
+                   "outcount indices status statuses msg win tdisp file offset -", rl, " ")
     for (i = 1; i <= nroles; i++)
         known_role[rl[i]] = 1
     split("custom nofortran", fl, " ")
@@ -43,26 +43,35 @@ BEGIN {
     ntbl = 0
 }
 
-# families.def: family class when hook roles...
+# families.def: family class [pre=hook(roles)] [post=hook(roles)]
 FILENAME ~ /families\.def$/ {
     if ($0 ~ /^[ \t]*(#|$)/)
         next
-    if (NF < 4)
-        fail("family line needs: family class when hook [roles]")
+    if (NF < 2)
+        fail("family line needs: family class [pre=hook(roles)] [post=hook(roles)]")
     if ($1 in fam_class)
         fail("family " $1 " defined twice")
     if (!($2 in known_class))
         fail("unknown class " $2 " (known: p2p coll rma io other)")
-    if ($3 != "pre" && $3 != "post")
-        fail("when must be pre or post, not " $3)
     fam_class[$1] = $2
-    fam_when[$1] = $3
-    fam_hook[$1] = $4
-    fam_roles[$1] = ""
-    for (i = 5; i <= NF; i++) {
-        if (!($i in known_role) || $i == "-")
-            fail("family " $1 " needs unknown role " $i)
-        fam_roles[$1] = fam_roles[$1] (i > 5 ? " " : "") $i
+    for (i = 3; i <= NF; i++) {
+        if (!match($i, /^(pre|post)=[A-Za-z_][A-Za-z0-9_]*\([a-z?,]*\)$/))
+            fail("hook '" $i "' is not pre=name(roles) or post=name(roles)")
+        when = substr($i, 1, index($i, "=") - 1)
+        if ((when, $1) in fam_hook)
+            fail("family " $1 " has two " when " hooks")
+        spec = substr($i, index($i, "=") + 1)
+        fam_hook[when, $1] = substr(spec, 1, index(spec, "(") - 1)
+        roles = substr(spec, index(spec, "(") + 1)
+        sub(/\)$/, "", roles)
+        nr = split(roles, rr, ",")
+        for (j = 1; j <= nr; j++) {
+            r = rr[j]
+            sub(/\?$/, "", r)
+            if (!(r in known_role) || r == "-")
+                fail("family " $1 " needs unknown role " rr[j])
+        }
+        fam_roles[when, $1] = roles
     }
     next
 }
@@ -133,14 +142,39 @@ FNR == 1 {
     }
     fn_params[nfn] = substr(params, 3)
     fn_args[nfn] = substr(args, 3)
-    nr = split(fam_roles[family], need, " ")
-    hookargs = ""
+    fn_pre[nfn] = hook_call(name, family, "pre")
+    fn_post[nfn] = hook_call(name, family, "post")
+    # A hook reading a status gets one even when the caller ignores it.
+    fn_subst[nfn] = ""
+    if (("status" in role_arg) && uses_role(family, "status"))
+        fn_subst[nfn] = fn_subst[nfn] sprintf("    if (%s == MPI_STATUS_IGNORE)\n        %s = &c.status;\n", \
+                                              role_arg["status"], role_arg["status"])
+    if (("statuses" in role_arg) && uses_role(family, "statuses"))
+        fn_subst[nfn] = fn_subst[nfn] sprintf("    %s = prof_statuses(&c, %s, %s);\n", \
+                                              role_arg["statuses"], role_arg["statuses"], role_arg["nreq"])
+}
+
+function uses_role(family, role) {
+    return ("," fam_roles["pre", family] "," fam_roles["post", family] ",") ~ ("," role "[?]?,")
+}
+
+# The hook call for one function: "hook(&c, arg, ...)", or "" without a hook.
+function hook_call(name, family, when,    nr, need, i, r, opt, args) {
+    if (!((when, family) in fam_hook))
+        return ""
+    nr = split(fam_roles[when, family], need, ",")
+    args = ""
     for (i = 1; i <= nr; i++) {
-        if (!(need[i] in role_arg))
-            fail(name ": family " family " needs an argument with role @" need[i])
-        hookargs = hookargs ", " role_arg[need[i]]
+        r = need[i]
+        opt = sub(/\?$/, "", r)
+        if (r in role_arg)
+            args = args ", " role_arg[r]
+        else if (opt)
+            args = args ", NULL"
+        else
+            fail(name ": family " family " needs an argument with role @" r)
     }
-    fn_hookargs[nfn] = hookargs
+    return fam_hook[when, family] "(&c" args ")"
 }
 
 function header(out, what,    i, s, t) {
@@ -201,7 +235,6 @@ END {
         if (fn_custom[i])
             continue
         n = fn_name[i]
-        f = fn_family[i]
         p = fn_params[i]
         wp = (p == "") ? "void *site" : "void *site, " p
         sub(/, \.\.\.$/, "", wp)
@@ -209,13 +242,11 @@ END {
         print "    struct prof_call c;" > w
         printf "    if (!prof_enter(&c, FN_%s, site))\n", n > w
         printf "        return P%s(%s);\n", n, fn_args[i] > w
-        if (fam_hook[f] != "-" && fam_when[f] == "pre")
-            printf "    %s(&c%s);\n", fam_hook[f], fn_hookargs[i] > w
+        printf "%s", fn_subst[i] > w
+        if (fn_pre[i] != "")
+            printf "    %s;\n", fn_pre[i] > w
         printf "    c.rc = P%s(%s);\n", n, fn_args[i] > w
-        if (fam_hook[f] != "-" && fam_when[f] == "post")
-            printf "    %s(&c%s);\n", fam_hook[f], fn_hookargs[i] > w
-        else
-            print "    prof_exit(&c);" > w
+        printf "    %s;\n", (fn_post[i] != "" ? fn_post[i] : "prof_exit(&c)") > w
         print "    return c.rc;\n}" > w
         printf "\nPROF_EXPORT int %s(%s)\n{\n", n, (p == "" ? "void" : p) > w
         printf "    return w_%s(PROF_SITE()%s);\n}\n", n, (fn_args[i] == "" ? "" : ", " fn_args[i]) > w

@@ -10,13 +10,47 @@ static inline int w_MPI_Send(void *site, const void *buf, int count, MPI_Datatyp
     if (!prof_enter(&c, FN_MPI_Send, site))
         return PMPI_Send(buf, count, datatype, dest, tag, comm);
     c.rc = PMPI_Send(buf, count, datatype, dest, tag, comm);
-    prof_exit_send(&c, count, datatype, dest);
+    prof_exit_send(&c, count, datatype, dest, comm, NULL);
     return c.rc;
 }
 
 PROF_EXPORT int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
     return w_MPI_Send(PROF_SITE(), buf, count, datatype, dest, tag, comm);
+}
+
+static inline int w_MPI_Recv(void *site, void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status *status)
+{
+    struct prof_call c;
+    if (!prof_enter(&c, FN_MPI_Recv, site))
+        return PMPI_Recv(buf, count, datatype, source, tag, comm, status);
+    if (status == MPI_STATUS_IGNORE)
+        status = &c.status;
+    c.rc = PMPI_Recv(buf, count, datatype, source, tag, comm, status);
+    prof_exit_recv(&c, count, datatype, source, comm, status, NULL);
+    return c.rc;
+}
+
+PROF_EXPORT int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status *status)
+{
+    return w_MPI_Recv(PROF_SITE(), buf, count, datatype, source, tag, comm, status);
+}
+
+static inline int w_MPI_Waitall(void *site, int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[])
+{
+    struct prof_call c;
+    if (!prof_enter(&c, FN_MPI_Waitall, site))
+        return PMPI_Waitall(count, array_of_requests, array_of_statuses);
+    array_of_statuses = prof_statuses(&c, array_of_statuses, count);
+    prof_enter_waitn(&c, count, array_of_requests);
+    c.rc = PMPI_Waitall(count, array_of_requests, array_of_statuses);
+    prof_exit_waitall(&c, count, array_of_statuses);
+    return c.rc;
+}
+
+PROF_EXPORT int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[])
+{
+    return w_MPI_Waitall(PROF_SITE(), count, array_of_requests, array_of_statuses);
 }
 
 static inline int w_MPI_Request_free(void *site, MPI_Request *request)

@@ -15,12 +15,14 @@ int main(void)
 
     void *a[3] = { (void *)0x1000, (void *)0x2000, (void *)0x3000 };
     void *b[3] = { (void *)0x1000, (void *)0x2000, (void *)0x3001 };
-    struct prof_stats *sa = prof_table_stats(&t, 5, a, 3);
-    struct prof_stats *sb = prof_table_stats(&t, 5, b, 3);
-    struct prof_stats *sa1 = prof_table_stats(&t, 5, a, 1);
-    struct prof_stats *sa6 = prof_table_stats(&t, 6, a, 3);
+    struct prof_record *ra = prof_table_record(&t, 5, a, 3);
+    struct prof_stats *sa = &ra->s;
+    struct prof_stats *sb = &prof_table_record(&t, 5, b, 3)->s;
+    struct prof_stats *sa1 = &prof_table_record(&t, 5, a, 1)->s;
+    struct prof_stats *sa6 = &prof_table_record(&t, 6, a, 3)->s;
     CHECK(sa != sb && sa != sa1 && sa != sa6 && sb != sa1);
-    CHECK(prof_table_stats(&t, 5, a, 3) == sa);
+    CHECK(prof_table_record(&t, 5, a, 3) == ra);
+    CHECK(ra->fn == 5 && ra->depth == 3 && prof_table_frames(&t, ra)[2] == a[2]);
     CHECK(t.used == 4);
 
     struct prof_traffic t1 = { 100, 0, 1, 0 }, t2 = { 0, 7, 0, 1 }, t3 = { 1, 1, 1, 1 }, none = { 0 };
@@ -42,13 +44,25 @@ int main(void)
     unsigned limit = PROF_TABLE_SLOTS / 4 * 3;
     for (uintptr_t i = 0; t.used < limit; i++) {
         void *f[1] = { (void *)(0x100000 + i * 16) };
-        prof_stats_add(prof_table_stats(&t, 7, f, 1), 1, &none);
+        prof_stats_add(&prof_table_record(&t, 7, f, 1)->s, 1, &none);
     }
     void *late[1] = { (void *)0xdead0 };
-    struct prof_stats *o = prof_table_stats(&t, 9, late, 1);
-    CHECK(o == &t.overflow[9]);
+    struct prof_record *o = prof_table_record(&t, 9, late, 1);
+    CHECK(o == &t.overflow[9] && o->fn == 9 && o->depth == 0);
     CHECK(t.overflow_calls == 1);
-    CHECK(prof_table_stats(&t, 5, a, 3) == sa);     /* old sites still found */
+    CHECK(prof_table_record(&t, 5, a, 3) == ra);     /* old sites still found */
+
+    /* Partners: distinct ranks, then the others bucket. */
+    struct prof_partners ps = { 0 };
+    for (int r = 0; r < PROF_PARTNERS + 3; r++)
+        prof_partners_add(&ps, r, 1, 10, 5);
+    prof_partners_add(&ps, 2, 2, 20, 1);
+    CHECK(ps.p[2].rank == 2 && ps.p[2].count == 3 && ps.p[2].bytes == 30 && ps.p[2].ticks == 6);
+    CHECK(ps.p[PROF_PARTNERS].rank == PROF_PEER_OTHERS && ps.p[PROF_PARTNERS].count == 3);
+    struct prof_partners merged = { 0 };
+    prof_partners_merge(&merged, &ps);
+    prof_partners_merge(&merged, &ps);
+    CHECK(merged.p[2].count == 6 && merged.p[PROF_PARTNERS].count == 6 && merged.p[PROF_PARTNERS].bytes == 60);
     CHECK(t.used == limit);
 
     prof_table_free(&t);
