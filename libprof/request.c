@@ -1,7 +1,8 @@
 /* request.c: the pending-request map (hot for nonblocking calls and their
  * completion). Open addressing with atomic keys; a slot is claimed by CAS
- * (EMPTY or TOMB -> BUSY), filled, then published with its key; a forgotten
- * slot becomes a tombstone that later insertions reuse. */
+ * (EMPTY or TOMB -> BUSY), filled, then published with its key; a completed
+ * or freed slot becomes a tombstone that later insertions reuse. A handle
+ * may have several entries (see prof_request_put). */
 #include "handles.h"
 #include "request.h"
 
@@ -45,13 +46,9 @@ static struct slot *find(MPI_Request req)
 
 void prof_request_put(MPI_Request req, const struct prof_request *info)
 {
-    /* A handle the MPI library reused after a completion this profiler did
-     * not see (unprofiled Wait, MPIPROF_FUNCTIONS): the old entry is dead. */
-    struct slot *old = find(req);
-    if (old) {
-        old->info = *info;
-        return;
-    }
+    /* The same handle may be pending twice: Open MPI returns one shared,
+     * already complete request for sends that finish at once. Each entry is
+     * then taken by one completion of that handle. */
     uint64_t key = key_of(req);
     uint32_t i = first(key);
     for (uint32_t n = 0; n < PROF_REQUEST_SLOTS; n++, i = (i + 1) & (PROF_REQUEST_SLOTS - 1)) {
@@ -83,8 +80,12 @@ int prof_request_complete(MPI_Request req, struct prof_request *info)
     if (!s)
         return 0;
     *info = s->info;
-    if (!info->persistent)
-        __atomic_store_n(&s->key, TOMB, __ATOMIC_RELEASE);
+    if (!info->persistent) {
+        /* Two threads completing the same handle: only one takes the entry. */
+        uint64_t key = key_of(req);
+        if (!__atomic_compare_exchange_n(&s->key, &key, TOMB, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+            return 0;
+    }
     return 1;
 }
 
