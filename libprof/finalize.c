@@ -86,6 +86,7 @@ static int by_branch_time(const void *a, const void *b)
 void prof_finish(void)
 {
     static struct prof_branches branches;
+    uint64_t t_begin = prof_clock_mono_ns();
     static struct prof_rank_data rd;
     static struct prof_report_ctx ctx;
     uint64_t t_end = prof_clock();
@@ -118,7 +119,7 @@ void prof_finish(void)
         snprintf(base, sizeof base, "%s", prof_config.output);
     else
         snprintf(base, sizeof base, "mpiprof.%s.%dp", prof_run.app, prof_run.size);
-    prof_report_write(prof_run.comm, &ctx, &rd, base);
+    prof_report_write(prof_run.comm, &ctx, &rd, base, t_begin);
     prof_branches_free(&branches);
     PMPI_Comm_free(&prof_run.comm);
 }

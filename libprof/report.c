@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "clock.h"
 #include "config.h"
 #include "gather.h"
 #include "log.h"
@@ -88,7 +89,7 @@ static int open_files(const struct prof_report_ctx *ctx, const char *base, char 
 }
 
 int prof_report_write(MPI_Comm comm, const struct prof_report_ctx *ctx,
-                      const struct prof_rank_data *rd, const char *base)
+                      const struct prof_rank_data *rd, const char *base, uint64_t t_begin)
 {
     FILE *files[NWRITERS] = { 0 };
     char dir[4096] = "";
@@ -122,6 +123,7 @@ int prof_report_write(MPI_Comm comm, const struct prof_report_ctx *ctx,
         return -1;
     }
     if (!prof_config.quiet)
-        prof_log_once("report written to %s", dir);
+        prof_log_once("report written to %s (%d ranks, %.2f s at MPI_Finalize)", dir, ctx->nranks,
+                      (prof_clock_mono_ns() - t_begin) * 1e-9);
     return 0;
 }

@@ -69,6 +69,7 @@ void prof_report_column_line(struct prof_buf *b, const char *const *names, int n
  * creates a new directory from base (base, else base.1, base.2, ...: an
  * existing report is never touched) and writes every file; all ranks send
  * their rows. On failure rank 0 says why, once, and the application goes
- * on. Returns 0 when the report was written. */
+ * on. t_begin (CLOCK_MONOTONIC ns) is when finalization began, for the
+ * message naming the directory. Returns 0 when the report was written. */
 int prof_report_write(MPI_Comm comm, const struct prof_report_ctx *ctx,
-                      const struct prof_rank_data *rd, const char *base);
+                      const struct prof_rank_data *rd, const char *base, uint64_t t_begin);

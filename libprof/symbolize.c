@@ -30,9 +30,22 @@ static void copy(char *dst, size_t size, const char *src)
 
 #ifdef HAVE_LIBDW
 static Dwfl *dwfl;
+
+/* Only debug information inside the module itself (a program built with
+ * -g): separate debug files of system libraries (libc6-dbg) cost tens of ms
+ * per rank to load, and debuginfod would go to the network. */
+static int no_separate_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+                                 const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
+                                 char **debuginfo_file_name)
+{
+    (void)mod, (void)userdata, (void)modname, (void)base, (void)file_name;
+    (void)debuglink_file, (void)debuglink_crc, (void)debuginfo_file_name;
+    return -1;
+}
+
 static const Dwfl_Callbacks callbacks = {
     .find_elf = dwfl_linux_proc_find_elf,
-    .find_debuginfo = dwfl_standard_find_debuginfo,
+    .find_debuginfo = no_separate_debuginfo,
 };
 #endif
 

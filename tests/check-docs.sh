@@ -54,13 +54,11 @@ plain() {
         -e 's/\\&//g' -e 's/\\e/\\/g' "$1"
 }
 
-# missing FILE BEFORE AFTER WORD...: the WORDs that the text of FILE (from
-# plain) lacks as a whole word: not preceded by a character of BEFORE nor
-# followed by one of AFTER.
+# missing FILE BEFORE AFTER WORDS: the words of WORDS (separated by blanks or
+# newlines) that the text of FILE (from plain) lacks as a whole word: not
+# preceded by a character of BEFORE nor followed by one of AFTER.
 missing() {
-    file=$1 before=$2 after=$3
-    shift 3
-    plain "$file" | awk -v words="$*" -v before="$before" -v after="$after" '
+    plain "$1" | awk -v words="$4" -v before="$2" -v after="$3" '
         function found(word,    s, p, b, a) {
             s = text
             while ((p = index(s, word)) > 0) {
@@ -91,7 +89,7 @@ check() {
         fail "${page#"$srcdir"/} is missing (it must name every $what of $source)"
         return
     fi
-    for name in $(missing "$page" "$before" "$after" $names); do
+    for name in $(missing "$page" "$before" "$after" "$names"); do
         fail "${page#"$srcdir"/} does not name the $what $name ($source)"
     done
 }
@@ -208,7 +206,7 @@ fi
 
 count() { printf '%s\n' "$1" | grep -c .; }
 if [ "$failures" -gt 0 ]; then
-    echo "$me: $failures item(s) undocumented" >&2
+    echo "$me: $failures failure(s)" >&2
     exit 1
 fi
 echo "$me: ok: $(count "$vars") variables and $(count "$flags") flags in mpiprof(1)," \
