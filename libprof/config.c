@@ -83,24 +83,32 @@ static int parse_model(const char *v)
     return (seen_lat && seen_bw) ? 0 : -1;
 }
 
-/* Select functions: every comma-separated glob must match some MPI function;
- * one that matches none is reported and skipped. */
+static int select_glob(const char *g, unsigned char *enabled, int nfn)
+{
+    int hits = 0;
+    for (int f = 0; f < nfn; f++)
+        if (fnmatch(g, prof_fn_name[f], FNM_CASEFOLD) == 0)
+            enabled[f] = 1, hits++;
+    return hits;
+}
+
+/* Select functions: a glob that matches no MPI function is reported and
+ * skipped; a value that selects nothing at all is invalid (one message). */
 static int parse_functions(const char *v, unsigned char *enabled, int nfn)
 {
     char list[4096], *save = NULL;
     int any = 0;
     snprintf(list, sizeof list, "%s", v);
     memset(enabled, 0, (size_t)nfn);
-    for (char *g = strtok_r(list, ",", &save); g; g = strtok_r(NULL, ",", &save)) {
-        int hits = 0;
-        for (int f = 0; f < nfn; f++)
-            if (fnmatch(g, prof_fn_name[f], FNM_CASEFOLD) == 0)
-                enabled[f] = 1, hits++;
-        if (hits == 0)
+    for (char *g = strtok_r(list, ",", &save); g; g = strtok_r(NULL, ",", &save))
+        any += select_glob(g, enabled, nfn);
+    if (!any)
+        return -1;
+    snprintf(list, sizeof list, "%s", v);
+    for (char *g = strtok_r(list, ",", &save); g; g = strtok_r(NULL, ",", &save))
+        if (select_glob(g, enabled, nfn) == 0)
             prof_log_once("MPIPROF_FUNCTIONS: '%s' matches no wrapped MPI function; ignored", g);
-        any += hits;
-    }
-    return any ? 0 : -1;
+    return 0;
 }
 
 static int parse(const struct option *o, const char *v, unsigned char *enabled, int nfn)

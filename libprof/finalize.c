@@ -40,12 +40,16 @@ static int by_total_time(const void *a, const void *b)
 
 static void choose_columns(struct prof_report_ctx *ctx, const struct prof_rank_data *rd)
 {
-    static double mine[PROF_FN_COUNT + 2], all[PROF_FN_COUNT + 2];
+    enum { OVERFLOW = PROF_FN_COUNT, UNTRACKED, FOREIGN, NVALUES };
+    static double mine[NVALUES], all[NVALUES];
     for (int f = 0; f < PROF_FN_COUNT; f++)
         mine[f] = rd->fn[f].calls ? rd->fn[f].ticks * rd->sec_per_tick + 1e-300 : 0;
-    mine[PROF_FN_COUNT] = (double)rd->overflow_calls;
-    mine[PROF_FN_COUNT + 1] = (double)prof_request_untracked();
-    PMPI_Allreduce(mine, all, PROF_FN_COUNT + 2, MPI_DOUBLE, MPI_SUM, prof_run.comm);
+    mine[OVERFLOW] = (double)rd->overflow_calls;
+    mine[UNTRACKED] = (double)prof_request_untracked();
+    mine[FOREIGN] = 0;
+    for (struct prof_thread *th = prof_thread_list(); th; th = th->next)
+        mine[FOREIGN] += (double)th->foreign;
+    PMPI_Allreduce(mine, all, NVALUES, MPI_DOUBLE, MPI_SUM, prof_run.comm);
     ctx->ncols = 0;
     for (int f = 0; f < PROF_FN_COUNT; f++)
         if (all[f] > 0)
@@ -53,14 +57,19 @@ static void choose_columns(struct prof_report_ctx *ctx, const struct prof_rank_d
     col_time = all;
     qsort(ctx->cols, (size_t)ctx->ncols, sizeof ctx->cols[0], by_total_time);
     size_t n = 0;
-    if (all[PROF_FN_COUNT] > 0)
+    if (all[OVERFLOW] > 0)
         n += snprintf(ctx->notes + n, sizeof ctx->notes - n,
                       "# note: %.0f calls found their thread's call-site table full; they are counted per function only\n",
-                      all[PROF_FN_COUNT]);
-    if (all[PROF_FN_COUNT + 1] > 0 && n < sizeof ctx->notes)
+                      all[OVERFLOW]);
+    if (all[UNTRACKED] > 0 && n < sizeof ctx->notes)
+        n += snprintf(ctx->notes + n, sizeof ctx->notes - n,
+                      "# note: %.0f requests were not tracked (too many pending at once): their partners at "
+                      "completion, their receive wait and, for persistent ones, MPI_Start traffic are missing\n",
+                      all[UNTRACKED]);
+    if (all[FOREIGN] > 0 && n < sizeof ctx->notes)
         snprintf(ctx->notes + n, sizeof ctx->notes - n,
-                 "# note: %.0f persistent requests were not tracked (too many live at once); MPI_Start bytes are too low\n",
-                 all[PROF_FN_COUNT + 1]);
+                 "# note: %.0f requests completed on another thread than the one that posted them: "
+                 "their receive wait is not given back to the posting call site\n", all[FOREIGN]);
 }
 
 static void first_line(struct prof_report_ctx *ctx)

@@ -65,7 +65,9 @@ const struct prof_comm_info *prof_comm_info(struct prof_thread *th, MPI_Comm com
  * is built on a communicator's first use (cold), then one load. */
 int prof_comm_world_rank(struct prof_thread *th, MPI_Comm comm, int peer);
 
-/* prof_handles_freed: a datatype or communicator was freed (any thread). */
+/* prof_handles_freed: a datatype or communicator is being freed (any
+ * thread; called by the wrappers of the freeing functions even when they are
+ * not profiled, so caches never outlive a handle). */
 void prof_handles_freed(void);
 
 #endif

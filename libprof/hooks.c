@@ -21,12 +21,6 @@ struct prof_record *prof_exit_record(struct prof_call *c, const struct prof_traf
     return r;
 }
 
-void prof_exit_handle_free(struct prof_call *c)
-{
-    prof_handles_freed();
-    prof_exit(c);
-}
-
 void prof_exit_rma_put(struct prof_call *c, int count, MPI_Datatype type)
 {
     prof_exit_bytes(c, prof_volume(c, count, type), 0);

@@ -67,6 +67,8 @@ void prof_exit_recv(struct prof_call *c, int count, MPI_Datatype type, int src, 
     if (req) {
         if (c->rc == MPI_SUCCESS)
             track(c, *req, r, comm, src, 1, 0, &tr);
+        if (tr.msgs_recv && src != MPI_ANY_SOURCE)   /* else known at completion */
+            partner(r, prof_comm_world_rank(c->th, comm, src), tr.bytes_recv, dt);
     } else if (tr.msgs_recv) {
         r->s.recv_wait_ticks += dt;
         partner(r, world_peer(c, comm, src, status), tr.bytes_recv, dt);
@@ -75,17 +77,18 @@ void prof_exit_recv(struct prof_call *c, int count, MPI_Datatype type, int src, 
 }
 
 /* MPI_Mrecv/MPI_Imrecv: the message handle does not name its communicator,
- * so the partner is not recorded; traffic and receive wait are. */
+ * so the partner is not recorded; traffic and receive wait are. A blocking
+ * receive of MPI_MESSAGE_NO_PROC (status source MPI_PROC_NULL) moves nothing. */
 void prof_exit_recv_matched(struct prof_call *c, int count, MPI_Datatype type, MPI_Status *status, MPI_Request *req)
 {
-    (void)status;
-    struct prof_traffic tr = { 0, prof_volume(c, count, type), 0, p2p_msgs(c, 0) };
+    int src = status && status != MPI_STATUS_IGNORE && c->rc == MPI_SUCCESS ? status->MPI_SOURCE : 0;
+    struct prof_traffic tr = { 0, p2p_volume(c, count, type, src), 0, p2p_msgs(c, src) };
     uint64_t dt;
     struct prof_record *r = prof_exit_record(c, &tr, &dt);
     if (req) {
         if (c->rc == MPI_SUCCESS)
             track(c, *req, r, MPI_COMM_NULL, MPI_PROC_NULL, 1, 0, &tr);
-    } else {
+    } else if (tr.msgs_recv) {
         r->s.recv_wait_ticks += dt;
     }
     prof_exit_done(c);

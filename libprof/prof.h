@@ -95,7 +95,6 @@ static inline uint64_t prof_volume(const struct prof_call *c, int64_t count, MPI
 
 /* Family hooks (families.def). Volumes count only successful calls; see
  * mpiprof-report(5) for each family's rule. */
-void prof_exit_handle_free(struct prof_call *c);
 void prof_exit_send(struct prof_call *c, int count, MPI_Datatype type, int dst, MPI_Comm comm, MPI_Request *req);
 void prof_exit_recv(struct prof_call *c, int count, MPI_Datatype type, int src, MPI_Comm comm,
                     MPI_Status *status, MPI_Request *req);

@@ -40,9 +40,14 @@ static int make_parents(const char *path)
     return 0;
 }
 
-/* Create a new directory base, base.1, base.2, ...; its name in out. */
-static int make_dir(const char *base, char *out, size_t outsz)
+/* Create a new directory base, base.1, base.2, ...; its name in out.
+ * Trailing slashes are not part of the name ("out/" is "out"). */
+static int make_dir(const char *given, char *out, size_t outsz)
 {
+    char base[4096];
+    snprintf(base, sizeof base, "%s", given);
+    for (size_t n = strlen(base); n > 1 && base[n - 1] == '/'; n--)
+        base[n - 1] = '\0';
     if (make_parents(base) != 0) {
         prof_log_once("cannot create the parent directories of '%s': %s; no report written", base, strerror(errno));
         return -1;

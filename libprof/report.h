@@ -56,7 +56,7 @@ extern const struct prof_writer prof_report_partners;
     X(rank) X(function) X(calls) X(time_s) X(min_s) X(max_s) X(bytes_sent) X(bytes_recv)
 #define PROF_BRANCHES_COLUMNS(X) \
     X(rank) X(brid) X(function) X(calls) X(time_s) X(self_pct) X(tot_pct) X(sends) X(recvs) \
-    X(avg_send) X(avg_recv) X(recv_wait_s) X(site) X(ancestors)
+    X(avg_send) X(avg_recv) X(bytes_sent) X(bytes_recv) X(recv_wait_s) X(site) X(ancestors)
 #define PROF_PARTNERS_COLUMNS(X) \
     X(rank) X(brid) X(function) X(partner) X(partner_brid) X(count) X(bytes) X(time_pct)
 

@@ -56,11 +56,12 @@ static void write_rows(struct prof_buf *b, const struct prof_report_ctx *ctx, co
     for (int i = 0; i < rd->nbranches; i++) {
         const struct prof_branch *br = &rd->branches[i];
         cum += br->s.ticks;
-        prof_buf_printf(b, "%d %d %s %llu %.9f %.2f %.2f %llu %llu %.0f %.0f %.9f %s %s\n", rd->rank, br->id,
+        prof_buf_printf(b, "%d %d %s %llu %.9f %.2f %.2f %llu %llu %.0f %.0f %llu %llu %.9f %s %s\n", rd->rank, br->id,
                         prof_fn_name[br->fn], (unsigned long long)br->s.calls, br->s.ticks * rd->sec_per_tick,
                         pct(br->s.ticks, rd->mpi_ticks), pct(cum, rd->mpi_ticks),
                         (unsigned long long)br->s.msgs_sent, (unsigned long long)br->s.msgs_recv,
                         avg(br->s.bytes_sent, br->s.msgs_sent), avg(br->s.bytes_recv, br->s.msgs_recv),
+                        (unsigned long long)br->s.bytes_sent, (unsigned long long)br->s.bytes_recv,
                         br->s.recv_wait_ticks * rd->sec_per_tick, br->site, br->ancestors);
     }
 }

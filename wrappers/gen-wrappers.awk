@@ -55,8 +55,8 @@ FILENAME ~ /families\.def$/ {
         fail("unknown class " $2 " (known: p2p coll rma io other)")
     fam_class[$1] = $2
     for (i = 3; i <= NF; i++) {
-        if (!match($i, /^(pre|post)=[A-Za-z_][A-Za-z0-9_]*\([a-z?,]*\)$/))
-            fail("hook '" $i "' is not pre=name(roles) or post=name(roles)")
+        if (!match($i, /^(always|pre|post)=[A-Za-z_][A-Za-z0-9_]*\([a-z?,]*\)$/))
+            fail("hook '" $i "' is not always=, pre= or post=name(roles)")
         when = substr($i, 1, index($i, "=") - 1)
         if ((when, $1) in fam_hook)
             fail("family " $1 " has two " when " hooks")
@@ -142,6 +142,7 @@ FNR == 1 {
     }
     fn_params[nfn] = substr(params, 3)
     fn_args[nfn] = substr(args, 3)
+    fn_always[nfn] = hook_call(name, family, "always")
     fn_pre[nfn] = hook_call(name, family, "pre")
     fn_post[nfn] = hook_call(name, family, "post")
     # A hook reading a status gets one even when the caller ignores it.
@@ -174,6 +175,8 @@ function hook_call(name, family, when,    nr, need, i, r, opt, args) {
         else
             fail(name ": family " family " needs an argument with role @" r)
     }
+    if (when == "always")
+        return fam_hook[when, family] "(" substr(args, 3) ")"
     return fam_hook[when, family] "(&c" args ")"
 }
 
@@ -240,6 +243,8 @@ END {
         sub(/, \.\.\.$/, "", wp)
         printf "\nstatic inline int w_%s(%s)\n{\n", n, wp > w
         print "    struct prof_call c;" > w
+        if (fn_always[i] != "")
+            printf "    %s;\n", fn_always[i] > w
         printf "    if (!prof_enter(&c, FN_%s, site))\n", n > w
         printf "        return P%s(%s);\n", n, fn_args[i] > w
         printf "%s", fn_subst[i] > w

@@ -53,6 +53,22 @@ PROF_EXPORT int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Stat
     return w_MPI_Waitall(PROF_SITE(), count, array_of_requests, array_of_statuses);
 }
 
+static inline int w_MPI_Type_free(void *site, MPI_Datatype *datatype)
+{
+    struct prof_call c;
+    prof_handles_freed();
+    if (!prof_enter(&c, FN_MPI_Type_free, site))
+        return PMPI_Type_free(datatype);
+    c.rc = PMPI_Type_free(datatype);
+    prof_exit(&c);
+    return c.rc;
+}
+
+PROF_EXPORT int MPI_Type_free(MPI_Datatype *datatype)
+{
+    return w_MPI_Type_free(PROF_SITE(), datatype);
+}
+
 static inline int w_MPI_Request_free(void *site, MPI_Request *request)
 {
     struct prof_call c;

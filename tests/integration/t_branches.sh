@@ -17,7 +17,7 @@ profile() {   # profile NAME DEPTH PROGRAM
 
 # rows REPORT FUNCTION SITE-REGEX: branches.txt rows of that function and site.
 rows() {
-    awk -v fn="$2" -v re="$3" '!/^#/ && $3 == fn && $13 ~ re' "$work/$1/branches.txt"
+    awk -v fn="$2" -v re="$3" '!/^#/ && $3 == fn && $15 ~ re' "$work/$1/branches.txt"
 }
 
 # One branch per site per rank, with the same id on every rank.
@@ -58,7 +58,7 @@ two_recv_branches() {   # two_recv_branches REPORT
 }
 
 ancestors() {   # ancestors REPORT FUNCTION SITE-REGEX: the callers' names (rank 0)
-    rows "$1" "$2" "$3" | awk '$1 == 0 { n = split($14, a, ";"); s = ""
+    rows "$1" "$2" "$3" | awk '$1 == 0 { n = split($16, a, ";"); s = ""
         for (i = 1; i <= n; i++) { sub(/@.*/, "", a[i]); s = s (i > 1 ? " " : "") a[i] } print s }'
 }
 
@@ -88,11 +88,11 @@ for depth in 1 5; do
     check "$r: Isend: 20 bytes to each neighbour" partners "$r" MPI_Isend '^main@' 1 20 1 20
     check "$r: Waitany completed 2 requests with each neighbour, 40 bytes" partners "$r" MPI_Waitany '^main@' 2 40 2 40
     check "$r: avg_send and avg_recv of the sites" sh -c "
-        [ \"\$(awk '!/^#/ && \$13 ~ /^send_alpha@/ { print \$10 }' '$work/$r/branches.txt' | sort -u)\" = 40 ] &&
-        [ \"\$(awk '!/^#/ && \$13 ~ /^recv_down@/ { n += \$9; b += \$9 * \$11 } END { print n, b }' '$work/$r/branches.txt')\" = '16 800' ]"
+        [ \"\$(awk '!/^#/ && \$15 ~ /^send_alpha@/ { print \$10 }' '$work/$r/branches.txt' | sort -u)\" = 40 ] &&
+        [ \"\$(awk '!/^#/ && \$15 ~ /^recv_down@/ { n += \$9; b += \$9 * \$11 } END { print n, b }' '$work/$r/branches.txt')\" = '16 800' ]"
 done
 check "d1: no ancestors at depth 1" test "$(ancestors d1 MPI_Recv '^recv_down@')" = "-"
-check "d1: ancestors column is '-'" test "$(rows d1 MPI_Recv '^recv_down@' | awk '{ print $14 }' | sort -u)" = "-"
+check "d1: ancestors column is '-'" test "$(rows d1 MPI_Recv '^recv_down@' | awk '{ print $16 }' | sort -u)" = "-"
 anc=$(ancestors d5 MPI_Recv '^recv_down@' | sort -u)
 case "$anc" in
     "recv_down recv_down main"*) ok "d5: recursion ancestors in order: $anc" ;;
