@@ -186,6 +186,9 @@ static void header(const struct opts *o)
     int len = 0;
     MPI_Get_library_version(version, &len);
     version[strcspn(version, "\n")] = '\0';
+    for (char *p = version; *p; p++)    /* MPICH's has tabs */
+        if (*p == '\t')
+            *p = ' ';
     const char *preload = getenv("LD_PRELOAD");
     int profiled = preload && strstr(preload, "mpiprof");
     const char *depth = getenv("MPIPROF_STACK_DEPTH");
