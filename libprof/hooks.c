@@ -5,7 +5,6 @@
  * Point-to-point hooks are in p2p.c, collective volumes in coll.c. */
 #include "config.h"
 #include "prof.h"
-#include "site.h"
 
 unsigned char prof_fn_on[PROF_FN_COUNT];
 
@@ -13,9 +12,9 @@ struct prof_record *prof_exit_record(struct prof_call *c, const struct prof_traf
 {
     uint64_t t1 = prof_clock();
     struct prof_thread *th = c->th;
-    void *frames[PROF_MAX_DEPTH];
-    uint32_t n = prof_site_frames(c->site, frames, th->table.depth);
-    struct prof_record *r = prof_table_record(&th->table, c->fn, frames, n);
+    struct prof_record *r = th->table.depth > 1
+                                ? prof_table_record(&th->table, c->fn, c->frames, c->nframes)
+                                : prof_table_record(&th->table, c->fn, &c->site, 1);
     *dt = t1 - c->t0;
     prof_stats_add(&r->s, *dt, tr);
     return r;

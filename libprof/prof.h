@@ -12,10 +12,15 @@
 #include <stdint.h>
 #include <mpi.h>
 #include "clock.h"
+#include "config.h"
 #include "fn_table.h"
+#include "site.h"
 #include "thread.h"
 
 #define PROF_EXPORT __attribute__((visibility("default")))
+/* Inlined into the MPI_ entry point, so that the call stack walked at
+ * depth > 1 starts right below the user's frame (site.c). */
+#define PROF_INLINE static inline __attribute__((always_inline))
 #define PROF_UNLIKELY(x) __builtin_expect(!!(x), 0)
 /* The call site: the return address into the caller of the MPI_ entry point. */
 #define PROF_SITE() __builtin_return_address(0)
@@ -26,13 +31,16 @@ struct prof_call {
     void *site;
     enum prof_fn fn;
     int rc;
+    uint32_t nframes;      /* depth > 1: the call stack, captured before the clock */
+    void **frames;         /* starts: nframes return addresses in stack[] */
+    void *stack[PROF_MAX_DEPTH + PROF_SITE_SLACK];
     MPI_Status status;     /* stands in for MPI_STATUS_IGNORE when a hook reads the status */
 };
 
 /* 1 for every function being profiled between MPI_Init and MPI_Finalize. */
 extern unsigned char prof_fn_on[PROF_FN_COUNT];
 
-static inline bool prof_enter(struct prof_call *c, enum prof_fn fn, void *site)
+PROF_INLINE bool prof_enter(struct prof_call *c, enum prof_fn fn, void *site)
 {
     if (PROF_UNLIKELY(!prof_fn_on[fn]))
         return false;
@@ -45,6 +53,8 @@ static inline bool prof_enter(struct prof_call *c, enum prof_fn fn, void *site)
     c->th = th;
     c->fn = fn;
     c->site = site;
+    if (th->table.depth > 1)
+        c->nframes = prof_site_capture(site, c->stack, th->table.depth, &c->frames);
     c->t0 = prof_clock();
     return true;
 }

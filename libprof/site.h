@@ -1,13 +1,21 @@
 /* site.h: call-site capture (hot). Depth 1 is the return address the
- * wrapper already has; deeper stacks come from libunwind's unw_backtrace
- * (no signal-mask system calls, unlike unw_step). */
+ * wrapper already has (no call here at all); deeper stacks come from
+ * libunwind's unw_backtrace (no signal-mask system calls, unlike unw_step),
+ * taken in prof_enter, as close to the user's frame as possible. */
 #ifndef PROF_SITE_H
 #define PROF_SITE_H
 
 #include <stdint.h>
 
-/* prof_site_frames: fill frames[0..depth-1] with the call site and its
- * callers, innermost first; returns how many were found (>= 1). */
-uint32_t prof_site_frames(void *site, void **frames, uint32_t depth);
+/* PROF_SITE_SLACK: frames between the capture and the user's call: the
+ * capture itself and the MPI_ entry point (the generated w_ function and
+ * prof_enter are inlined into it). Each frame walked costs ~5-10 ns. */
+#define PROF_SITE_SLACK 2
+
+/* prof_site_capture: walk the stack into buf (room for depth +
+ * PROF_SITE_SLACK frames); *frames then points at the call site, followed
+ * by its callers, innermost first; returns how many (>= 1). Called from the
+ * MPI_ entry point through the inlined prof_enter. */
+uint32_t prof_site_capture(void *site, void **buf, uint32_t depth, void ***frames);
 
 #endif

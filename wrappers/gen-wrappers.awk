@@ -241,7 +241,7 @@ END {
         p = fn_params[i]
         wp = (p == "") ? "void *site" : "void *site, " p
         sub(/, \.\.\.$/, "", wp)
-        printf "\nstatic inline int w_%s(%s)\n{\n", n, wp > w
+        printf "\nPROF_INLINE int w_%s(%s)\n{\n", n, wp > w
         print "    struct prof_call c;" > w
         if (fn_always[i] != "")
             printf "    %s;\n", fn_always[i] > w

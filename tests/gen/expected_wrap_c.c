@@ -4,7 +4,7 @@
 /* Deprecated MPI functions (MPI_Attr_get ...) are wrapped like any other. */
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 
-static inline int w_MPI_Send(void *site, const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+PROF_INLINE int w_MPI_Send(void *site, const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
     struct prof_call c;
     if (!prof_enter(&c, FN_MPI_Send, site))
@@ -19,7 +19,7 @@ PROF_EXPORT int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int 
     return w_MPI_Send(PROF_SITE(), buf, count, datatype, dest, tag, comm);
 }
 
-static inline int w_MPI_Recv(void *site, void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status *status)
+PROF_INLINE int w_MPI_Recv(void *site, void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
     struct prof_call c;
     if (!prof_enter(&c, FN_MPI_Recv, site))
@@ -36,7 +36,7 @@ PROF_EXPORT int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source
     return w_MPI_Recv(PROF_SITE(), buf, count, datatype, source, tag, comm, status);
 }
 
-static inline int w_MPI_Waitall(void *site, int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[])
+PROF_INLINE int w_MPI_Waitall(void *site, int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[])
 {
     struct prof_call c;
     if (!prof_enter(&c, FN_MPI_Waitall, site))
@@ -53,7 +53,7 @@ PROF_EXPORT int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Stat
     return w_MPI_Waitall(PROF_SITE(), count, array_of_requests, array_of_statuses);
 }
 
-static inline int w_MPI_Type_free(void *site, MPI_Datatype *datatype)
+PROF_INLINE int w_MPI_Type_free(void *site, MPI_Datatype *datatype)
 {
     struct prof_call c;
     prof_handles_freed();
@@ -69,7 +69,7 @@ PROF_EXPORT int MPI_Type_free(MPI_Datatype *datatype)
     return w_MPI_Type_free(PROF_SITE(), datatype);
 }
 
-static inline int w_MPI_Request_free(void *site, MPI_Request *request)
+PROF_INLINE int w_MPI_Request_free(void *site, MPI_Request *request)
 {
     struct prof_call c;
     if (!prof_enter(&c, FN_MPI_Request_free, site))
@@ -85,7 +85,7 @@ PROF_EXPORT int MPI_Request_free(MPI_Request *request)
     return w_MPI_Request_free(PROF_SITE(), request);
 }
 
-static inline int w_MPI_Barrier(void *site, MPI_Comm comm)
+PROF_INLINE int w_MPI_Barrier(void *site, MPI_Comm comm)
 {
     struct prof_call c;
     if (!prof_enter(&c, FN_MPI_Barrier, site))
@@ -100,7 +100,7 @@ PROF_EXPORT int MPI_Barrier(MPI_Comm comm)
     return w_MPI_Barrier(PROF_SITE(), comm);
 }
 
-static inline int w_MPI_Pcontrol(void *site, const int level)
+PROF_INLINE int w_MPI_Pcontrol(void *site, const int level)
 {
     struct prof_call c;
     if (!prof_enter(&c, FN_MPI_Pcontrol, site))
