@@ -11,18 +11,33 @@
 #include "request.h"
 #include "run.h"
 
-/* Sum every thread's call sites and overflow records per function. */
+/* Sum every thread's call sites and overflow records per function, per
+ * thread (threads.txt) and for the rank. */
 static void merge_threads(struct prof_rank_data *rd)
 {
+    static struct prof_thread_data *per_thread;
+    int n = 0;
+    for (struct prof_thread *th = prof_thread_list(); th; th = th->next)
+        n++;
+    per_thread = calloc((size_t)n + 1, sizeof *per_thread);
     for (struct prof_thread *th = prof_thread_list(); th; th = th->next) {
         const struct prof_table *t = &th->table;
+        struct prof_thread_data *td = per_thread ? &per_thread[th->index < n ? th->index : 0] : NULL;
+        struct prof_stats *fn = td ? td->fn : rd->fn;
         for (uint32_t i = 0; i < PROF_TABLE_SLOTS; i++)
             if (t->slots[i].key)
-                prof_stats_merge(&rd->fn[t->slots[i].fn], &t->slots[i].s);
+                prof_stats_merge(&fn[t->slots[i].fn], &t->slots[i].s);
         for (int f = 0; f < PROF_FN_COUNT; f++)
-            prof_stats_merge(&rd->fn[f], &t->overflow[f].s);
+            prof_stats_merge(&fn[f], &t->overflow[f].s);
         rd->overflow_calls += t->overflow_calls;
+        if (td)
+            td->index = th->index;
     }
+    for (int i = 0; per_thread && i < n; i++)
+        for (int f = 0; f < PROF_FN_COUNT; f++)
+            prof_stats_merge(&rd->fn[f], &per_thread[i].fn[f]);
+    rd->threads = per_thread;
+    rd->nthreads = per_thread ? n : 0;
     for (int f = 0; f < PROF_FN_COUNT; f++)
         rd->mpi_ticks += rd->fn[f].ticks;
 }
@@ -40,7 +55,7 @@ static int by_total_time(const void *a, const void *b)
 
 static void choose_columns(struct prof_report_ctx *ctx, const struct prof_rank_data *rd)
 {
-    enum { OVERFLOW = PROF_FN_COUNT, UNTRACKED, FOREIGN, NVALUES };
+    enum { OVERFLOW = PROF_FN_COUNT, UNTRACKED, FOREIGN, THREADS, NVALUES };
     static double mine[NVALUES], all[NVALUES];
     for (int f = 0; f < PROF_FN_COUNT; f++)
         mine[f] = rd->fn[f].calls ? rd->fn[f].ticks * rd->sec_per_tick + 1e-300 : 0;
@@ -49,7 +64,9 @@ static void choose_columns(struct prof_report_ctx *ctx, const struct prof_rank_d
     mine[FOREIGN] = 0;
     for (struct prof_thread *th = prof_thread_list(); th; th = th->next)
         mine[FOREIGN] += (double)th->foreign;
+    mine[THREADS] = rd->nthreads > 1;
     PMPI_Allreduce(mine, all, NVALUES, MPI_DOUBLE, MPI_SUM, prof_run.comm);
+    ctx->threaded = all[THREADS] > 0;
     ctx->ncols = 0;
     for (int f = 0; f < PROF_FN_COUNT; f++)
         if (all[f] > 0)
@@ -130,5 +147,6 @@ void prof_finish(void)
         snprintf(base, sizeof base, "mpiprof.%s.%dp", prof_run.app, prof_run.size);
     prof_report_write(prof_run.comm, &ctx, &rd, base, t_begin);
     prof_branches_free(&branches);
+    free((void *)rd.threads);
     PMPI_Comm_free(&prof_run.comm);
 }

@@ -15,6 +15,7 @@ static const struct prof_writer *const writers[] = {
     &prof_report_summary, &prof_report_functions,
     &prof_report_matrix_time, &prof_report_matrix_calls, &prof_report_matrix_bytes,
     &prof_report_branches, &prof_report_partners, &prof_report_branches_human,
+    &prof_report_threads,
 };
 #define NWRITERS (int)(sizeof writers / sizeof writers[0])
 
@@ -68,15 +69,15 @@ static int make_dir(const char *given, char *out, size_t outsz)
     return -1;
 }
 
-/* Rank 0: directory, files and their headers. Returns the number of files
- * opened (NWRITERS) or -1. */
-static int open_files(const struct prof_report_ctx *ctx, const char *base, char *dir, size_t dirsz, FILE **files)
+/* Rank 0: directory, files and their headers. Returns 0 or -1. */
+static int open_files(const struct prof_report_ctx *ctx, const char *base, char *dir, size_t dirsz,
+                      const struct prof_writer *const *use, int n, FILE **files)
 {
     if (make_dir(base, dir, dirsz) != 0)
         return -1;
-    for (int k = 0; k < NWRITERS; k++) {
+    for (int k = 0; k < n; k++) {
         char path[4200];
-        snprintf(path, sizeof path, "%s/%s", dir, writers[k]->file);
+        snprintf(path, sizeof path, "%s/%s", dir, use[k]->file);
         files[k] = fopen(path, "w");
         if (!files[k]) {
             prof_log_once("cannot write '%s': %s; no report written", path, strerror(errno));
@@ -86,42 +87,46 @@ static int open_files(const struct prof_report_ctx *ctx, const char *base, char 
         }
         struct prof_buf head = { 0 };
         prof_buf_printf(&head, "%s\n%s", ctx->first_line, ctx->notes);
-        writers[k]->columns(&head, ctx);
+        use[k]->columns(&head, ctx);
         fwrite(head.p, 1, head.len, files[k]);
         prof_buf_free(&head);
     }
-    return NWRITERS;
+    return 0;
 }
 
 int prof_report_write(MPI_Comm comm, const struct prof_report_ctx *ctx,
                       const struct prof_rank_data *rd, const char *base, uint64_t t_begin)
 {
     FILE *files[NWRITERS] = { 0 };
+    const struct prof_writer *use[NWRITERS];
     char dir[4096] = "";
-    int ok = 1;
+    int ok = 1, n = 0;
 
+    for (int k = 0; k < NWRITERS; k++)
+        if (!writers[k]->wanted || writers[k]->wanted(ctx))
+            use[n++] = writers[k];
     if (rd->rank == 0)
-        ok = open_files(ctx, base, dir, sizeof dir, files) == NWRITERS;
+        ok = open_files(ctx, base, dir, sizeof dir, use, n, files) == 0;
     PMPI_Bcast(&ok, 1, MPI_INT, 0, comm);
     if (!ok)
         return -1;
 
     struct prof_buf texts[NWRITERS];
     memset(texts, 0, sizeof texts);
-    for (int k = 0; k < NWRITERS; k++)
-        writers[k]->rows(&texts[k], ctx, rd);
+    for (int k = 0; k < n; k++)
+        use[k]->rows(&texts[k], ctx, rd);
     int failed = 0;
-    for (int k = 0; k < NWRITERS; k++)
+    for (int k = 0; k < n; k++)
         failed |= texts[k].failed;
     if (failed)
         prof_log_local("out of memory while formatting the report; its rows for this rank are incomplete");
 
-    int rc = prof_gather_write(comm, texts, NWRITERS, files);
-    for (int k = 0; k < NWRITERS; k++)
+    int rc = prof_gather_write(comm, texts, n, files);
+    for (int k = 0; k < n; k++)
         prof_buf_free(&texts[k]);
     if (rd->rank != 0)
         return 0;
-    for (int k = 0; k < NWRITERS; k++)
+    for (int k = 0; k < n; k++)
         rc |= fclose(files[k]);
     if (rc != 0) {
         prof_log_once("writing the report in '%s' failed (disk full?); it is incomplete", dir);

@@ -13,6 +13,12 @@
 #include "branch.h"
 #include <mpi.h>
 
+/* One thread's figures per function. */
+struct prof_thread_data {
+    int index;                         /* 0 = the first thread of the rank to call MPI */
+    struct prof_stats fn[PROF_FN_COUNT];
+};
+
 /* One rank's figures, merged over its threads and call sites. */
 struct prof_rank_data {
     int rank;
@@ -23,6 +29,8 @@ struct prof_rank_data {
     struct prof_stats fn[PROF_FN_COUNT];
     const struct prof_branch *branches; /* call sites, largest time first */
     int nbranches;
+    const struct prof_thread_data *threads; /* by index */
+    int nthreads;
 };
 
 /* What every rank agrees on. */
@@ -30,15 +38,18 @@ struct prof_report_ctx {
     int nranks;
     char first_line[8192];             /* "# mpiprof VERSION command=... ranks=... start=... options=..." */
     char notes[1024];                  /* "# note: ..." lines, or empty */
+    int threaded;                      /* some rank had more than one thread calling MPI */
     int ncols;                         /* matrix columns: functions used on any rank, */
     int cols[PROF_FN_COUNT];           /* by total time over all ranks, largest first */
 };
 
-/* A report file: its name, its column line, and its rows for one rank. */
+/* A report file: its name, its column line, its rows for one rank, and
+ * whether this run has one (NULL: always). */
 struct prof_writer {
     const char *file;
     void (*columns)(struct prof_buf *b, const struct prof_report_ctx *ctx);
     void (*rows)(struct prof_buf *b, const struct prof_report_ctx *ctx, const struct prof_rank_data *rd);
+    int (*wanted)(const struct prof_report_ctx *ctx);
 };
 
 extern const struct prof_writer prof_report_summary;
@@ -49,6 +60,7 @@ extern const struct prof_writer prof_report_matrix_bytes;
 extern const struct prof_writer prof_report_branches;
 extern const struct prof_writer prof_report_branches_human;
 extern const struct prof_writer prof_report_partners;
+extern const struct prof_writer prof_report_threads;
 
 /* Column lists: header lines, rows and mpiprof-report(5) follow them. */
 #define PROF_SUMMARY_COLUMNS(X) X(rank) X(elapsed_s) X(mpi_s) X(mpi_pct) X(compute_s) X(mpi_calls)
@@ -57,6 +69,8 @@ extern const struct prof_writer prof_report_partners;
 #define PROF_BRANCHES_COLUMNS(X) \
     X(rank) X(brid) X(function) X(calls) X(time_s) X(self_pct) X(tot_pct) X(sends) X(recvs) \
     X(avg_send) X(avg_recv) X(bytes_sent) X(bytes_recv) X(recv_wait_s) X(site) X(ancestors)
+#define PROF_THREADS_COLUMNS(X) \
+    X(rank) X(thread) X(function) X(calls) X(time_s) X(bytes_sent) X(bytes_recv)
 #define PROF_PARTNERS_COLUMNS(X) \
     X(rank) X(brid) X(function) X(partner) X(partner_brid) X(count) X(bytes) X(time_pct)
 

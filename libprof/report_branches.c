@@ -66,7 +66,7 @@ static void write_rows(struct prof_buf *b, const struct prof_report_ctx *ctx, co
     }
 }
 
-const struct prof_writer prof_report_branches = { "branches.txt", write_columns, write_rows };
+const struct prof_writer prof_report_branches = { .file = "branches.txt", .columns = write_columns, .rows = write_rows };
 
 static void partners_columns(struct prof_buf *b, const struct prof_report_ctx *ctx)
 {
@@ -90,7 +90,7 @@ static void partners_rows(struct prof_buf *b, const struct prof_report_ctx *ctx,
     }
 }
 
-const struct prof_writer prof_report_partners = { "partners.txt", partners_columns, partners_rows };
+const struct prof_writer prof_report_partners = { .file = "partners.txt", .columns = partners_columns, .rows = partners_rows };
 
 static void human_columns(struct prof_buf *b, const struct prof_report_ctx *ctx)
 {
@@ -132,4 +132,4 @@ static void human_rows(struct prof_buf *b, const struct prof_report_ctx *ctx, co
     }
 }
 
-const struct prof_writer prof_report_branches_human = { "branches.human", human_columns, human_rows };
+const struct prof_writer prof_report_branches_human = { .file = "branches.human", .columns = human_columns, .rows = human_rows };

@@ -40,4 +40,4 @@ static void write_rows(struct prof_buf *b, const struct prof_report_ctx *ctx, co
     }
 }
 
-const struct prof_writer prof_report_functions = { "functions.txt", write_columns, write_rows };
+const struct prof_writer prof_report_functions = { .file = "functions.txt", .columns = write_columns, .rows = write_rows };

@@ -32,7 +32,8 @@ static void rows(struct prof_buf *b, const struct prof_report_ctx *ctx, const st
     static void name##_columns(struct prof_buf *b, const struct prof_report_ctx *ctx) { columns(b, ctx, w); } \
     static void name##_rows(struct prof_buf *b, const struct prof_report_ctx *ctx, \
                             const struct prof_rank_data *rd) { rows(b, ctx, rd, w); } \
-    const struct prof_writer prof_report_matrix_##name = { "matrix." #name, name##_columns, name##_rows };
+    const struct prof_writer prof_report_matrix_##name = { \
+        .file = "matrix." #name, .columns = name##_columns, .rows = name##_rows };
 
 MATRIX(time, TIME)
 MATRIX(calls, CALLS)

@@ -22,4 +22,4 @@ static void write_rows(struct prof_buf *b, const struct prof_report_ctx *ctx, co
                     elapsed > 0 ? 100.0 * mpi / elapsed : 0.0, elapsed - mpi, (unsigned long long)calls);
 }
 
-const struct prof_writer prof_report_summary = { "summary.txt", write_columns, write_rows };
+const struct prof_writer prof_report_summary = { .file = "summary.txt", .columns = write_columns, .rows = write_rows };

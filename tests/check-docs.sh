@@ -14,7 +14,7 @@
 #       PROF_SUMMARY_COLUMNS and PROF_FUNCTIONS_COLUMNS) that
 #       man/mpiprof-report.5 does not name;
 #   (d) a report file of the writers in libprof/report.c and
-#       libprof/report_*.c (the first field of each struct prof_writer
+#       libprof/report_*.c (the .file of each struct prof_writer
 #       initialiser, and each MATRIX(name, ...) use) that
 #       man/mpiprof-report.5 does not name;
 #   (e) README.md without "./quickstart demo" or "./quickstart test".
@@ -156,7 +156,7 @@ for l in PROF_SUMMARY_COLUMNS PROF_FUNCTIONS_COLUMNS; do
 done
 check "column" "$man5" "PROF_*_COLUMNS in libprof/report.h" "$ident" "$ident" "$columns"
 
-# (d) Report files: "name" of each struct prof_writer initialiser, and
+# (d) Report files: the .file = "name" of each struct prof_writer, and
 # MATRIX(name, ...) uses (the file is the macro's string prefix + name).
 files=$(for f in "$srcdir"/libprof/report.c "$srcdir"/libprof/report_*.c; do
     [ -f "$f" ] || continue
@@ -179,11 +179,12 @@ files=$(for f in "$srcdir"/libprof/report.c "$srcdir"/libprof/report_*.c; do
         }
         END {
             s = text
-            while (match(s, /struct[ \t]+prof_writer[ \t]+[A-Za-z_][A-Za-z0-9_]*[ \t]*=[ \t]*\{[ \t]*"[^"]*"/)) {
+            while (match(s, /\.file[ \t]*=[ \t]*"[^"]*"/)) {
                 name = substr(s, RSTART, RLENGTH)
                 sub(/^[^"]*"/, "", name)
                 sub(/"$/, "", name)
-                print name
+                if (name !~ /[.]$/)     # "matrix." #name: the MATRIX prefix
+                    print name
                 s = substr(s, RSTART + RLENGTH)
             }
             if (prefix == "")

@@ -64,6 +64,10 @@ check "second run with the same -o writes twice.1" complete "$work/twice.1"
 check "first report untouched" test "$(cat "$work/twice"/* | cksum)" = "$sum1"
 check "-q: no message on stderr" test ! -s "$work/twice.err"
 
+# A trailing slash names the same directory.
+run "$np" "$launcher" -q -o "$work/slash/" "$mix" > /dev/null 2>&1
+check "-o DIR/ writes DIR" complete "$work/slash"
+
 # Parent directories are created.
 run "$np" "$launcher" -q -o "$work/a/b/c" "$mix" > /dev/null 2>&1
 check "parent directories created" complete "$work/a/b/c"

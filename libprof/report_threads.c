@@ -1,0 +1,33 @@
+/* report_threads.c: threads.txt, one line per rank, thread and MPI
+ * function, written only when some rank had more than one thread calling
+ * MPI (MPI_THREAD_MULTIPLE or SERIALIZED programs) (cold). */
+#include "report.h"
+
+#define NAME(c) #c,
+static const char *const columns[] = { PROF_THREADS_COLUMNS(NAME) };
+
+static void write_columns(struct prof_buf *b, const struct prof_report_ctx *ctx)
+{
+    (void)ctx;
+    prof_report_column_line(b, columns, sizeof columns / sizeof columns[0]);
+}
+
+static void write_rows(struct prof_buf *b, const struct prof_report_ctx *ctx, const struct prof_rank_data *rd)
+{
+    (void)ctx;
+    for (int t = 0; t < rd->nthreads; t++)
+        for (int f = 0; f < PROF_FN_COUNT; f++) {
+            const struct prof_stats *s = &rd->threads[t].fn[f];
+            if (s->calls)
+                prof_buf_printf(b, "%d %d %s %llu %.9f %llu %llu\n", rd->rank, rd->threads[t].index,
+                                prof_fn_name[f], (unsigned long long)s->calls, s->ticks * rd->sec_per_tick,
+                                (unsigned long long)s->bytes_sent, (unsigned long long)s->bytes_recv);
+        }
+}
+
+static int several_threads(const struct prof_report_ctx *ctx)
+{
+    return ctx->threaded;
+}
+
+const struct prof_writer prof_report_threads = { .file = "threads.txt", .columns = write_columns, .rows = write_rows, .wanted = several_threads };
