@@ -120,6 +120,14 @@ check "stripped: sites are module+offset, same ids on every rank" \
 check "stripped: two distinct MPI_Send branches" \
     test "$(awk '!/^#/ && $1 == 0 && $3 == "MPI_Send"' "$work/stripped/branches.txt" | wc -l)" -eq 2
 
+# Many sites (bench/mpiprof-sites): 1000 branches per rank, 1000 distinct
+# ids, the same set on both ranks.
+run 2 "$launcher" -q -o "$work/sites" "$top_builddir/bench/mpiprof-sites" > /dev/null
+check "1000 call sites: 1000 MPI_Comm_rank branches per rank with the same 1000 ids" awk '
+    !/^#/ && $3 == "MPI_Comm_rank" { n[$1]++; if ($4 != 1) bad = 1; ids[$2]++ }
+    END { k = 0; for (i in ids) { k++; if (ids[i] != 2) bad = 1 }
+          exit bad || n[0] != 1000 || n[1] != 1000 || k != 1000 }' "$work/sites/branches.txt"
+
 # MPIPROF_PARTNERS=0: no partner rows.
 MPIPROF_PARTNERS=0 run "$np" "$launcher" -q -o "$work/nop" "$prog" > /dev/null
 check "MPIPROF_PARTNERS=0: partners.txt has no rows" test "$(grep -vc '^#' "$work/nop/partners.txt")" -eq 0

@@ -1,0 +1,41 @@
+/* sites.c: mpiprof-sites, a workload with many distinct call sites, for
+ * timing the report at MPI_Finalize (bench/report-time.sh). Each rank makes
+ * -s N (default 1000, at most 1000) MPI_Comm_rank calls, each from its own
+ * call site (its own call instruction), then finalizes. Known answer: N
+ * branches of MPI_Comm_rank per rank in branches.txt. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <mpi.h>
+
+#define SITE(k) if (k < n) MPI_Comm_rank(MPI_COMM_WORLD, &r);
+#define SITES10(k) SITE(k) SITE(k + 1) SITE(k + 2) SITE(k + 3) SITE(k + 4) \
+                   SITE(k + 5) SITE(k + 6) SITE(k + 7) SITE(k + 8) SITE(k + 9)
+#define SITES100(k) SITES10(k) SITES10(k + 10) SITES10(k + 20) SITES10(k + 30) SITES10(k + 40) \
+                    SITES10(k + 50) SITES10(k + 60) SITES10(k + 70) SITES10(k + 80) SITES10(k + 90)
+#define SITES1000 SITES100(0) SITES100(100) SITES100(200) SITES100(300) SITES100(400) \
+                  SITES100(500) SITES100(600) SITES100(700) SITES100(800) SITES100(900)
+
+int main(int argc, char **argv)
+{
+    int r, rank, n = 1000;
+    MPI_Init(&argc, &argv);
+    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    for (int i = 1; i < argc; i++) {
+        char *end;
+        long v = i + 1 < argc ? strtol(argv[i + 1], &end, 10) : -1;
+        if (strcmp(argv[i], "-s") == 0 && i + 1 < argc && *end == '\0' && v >= 1 && v <= 1000) {
+            n = (int)v;
+            i++;
+        } else {
+            if (rank == 0)
+                fprintf(stderr, "mpiprof-sites: bad argument '%s': usage: mpiprof-sites [-s N], N = 1..1000\n",
+                        argv[i]);
+            MPI_Finalize();
+            return 2;
+        }
+    }
+    SITES1000
+    MPI_Finalize();
+    return 0;
+}
