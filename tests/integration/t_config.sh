@@ -56,6 +56,18 @@ check "unwritable directory: exactly one message, naming the directory" \
     test "$(grep -c "^mpiprof: cannot create .*$work/plainfile.*: Not a directory; no report written\$" "$work/unw.err")" -eq 1 -a \
          "$(grep -c '^mpiprof:' "$work/unw.err")" -eq 1
 
+# A program that exits without MPI_Finalize: one message, nothing written,
+# its output and exit status unchanged.
+nofin="$top_builddir/tests/integration/nofinalize"
+"$MPIRUN" -np 2 "$nofin" > "$work/nofin-plain.out" 2>/dev/null
+plain_status=$?
+"$MPIRUN" -np 2 "$launcher" -o "$work/nofin" "$nofin" > "$work/nofin.out" 2> "$work/nofin.err"
+status=$?
+check "no MPI_Finalize: same output" cmp "$work/nofin-plain.out" "$work/nofin.out"
+check "no MPI_Finalize: same exit status ($plain_status)" test "$status" -eq "$plain_status" -a "$status" -ne 0
+check "no MPI_Finalize: one message" test "$(grep -c '^mpiprof: the program exited without calling MPI_Finalize; no report written$' "$work/nofin.err")" -eq 1
+check "no MPI_Finalize: no report directory" test ! -e "$work/nofin"
+
 # Twice with the same -o: the first report is kept as it was, the second is rep.1.
 run "$np" "$launcher" -q -o "$work/twice" "$mix" > /dev/null 2>&1
 sum1=$(cat "$work/twice"/* | cksum)
