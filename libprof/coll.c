@@ -98,6 +98,22 @@ void prof_exit_coll_reduce_scatter_block(struct prof_call *c, int rcount, MPI_Da
     prof_exit_bytes(c, prof_volume(c, (int64_t)rcount * ci->size, type), prof_volume(c, rcount, type));
 }
 
+/* A rooted collective: the root moves all blocks (all), and on an
+ * intracommunicator its own block (own) the other way; a leaf moves its
+ * block (leaf). to_root: data flows to the root (gather) or from it. */
+static void rooted(struct prof_call *c, const struct where *w, int to_root, uint64_t all, uint64_t own,
+                   uint64_t leaf)
+{
+    uint64_t at_root = w->is_root ? all : 0;
+    uint64_t mine = w->is_root ? (w->ci->inter ? 0 : own) : w->is_leaf ? leaf : 0;
+    if (to_root)
+        prof_exit_bytes(c, mine, at_root);
+    else
+        prof_exit_bytes(c, at_root, mine);
+}
+
+/* Arguments not significant at this rank are never read (they may be
+ * garbage, and an invalid datatype would make PMPI_Type_size fail). */
 void prof_exit_coll_gather(struct prof_call *c, const void *sbuf, int scount, MPI_Datatype stype,
                            int rcount, MPI_Datatype rtype, int root, MPI_Comm comm)
 {
@@ -106,15 +122,10 @@ void prof_exit_coll_gather(struct prof_call *c, const void *sbuf, int scount, MP
         return;
     }
     struct where w = locate(c, comm, root);
-    uint64_t sent = 0, recv = 0;
-    if (w.is_root) {
-        recv = prof_volume(c, (int64_t)rcount * w.peers, rtype);
-        if (!w.ci->inter)
-            sent = in_place(sbuf) ? prof_volume(c, rcount, rtype) : prof_volume(c, scount, stype);
-    } else if (w.is_leaf) {
-        sent = prof_volume(c, scount, stype);
-    }
-    prof_exit_bytes(c, sent, recv);
+    int own = w.is_root && !w.ci->inter;
+    rooted(c, &w, 1, w.is_root ? prof_volume(c, (int64_t)rcount * w.peers, rtype) : 0,
+           own ? (in_place(sbuf) ? prof_volume(c, rcount, rtype) : prof_volume(c, scount, stype)) : 0,
+           w.is_leaf ? prof_volume(c, scount, stype) : 0);
 }
 
 void prof_exit_coll_gatherv(struct prof_call *c, const void *sbuf, int scount, MPI_Datatype stype,
@@ -125,15 +136,10 @@ void prof_exit_coll_gatherv(struct prof_call *c, const void *sbuf, int scount, M
         return;
     }
     struct where w = locate(c, comm, root);
-    uint64_t sent = 0, recv = 0;
-    if (w.is_root) {
-        recv = prof_volume(c, sum(rcounts, w.peers), rtype);
-        if (!w.ci->inter)
-            sent = in_place(sbuf) ? prof_volume(c, rcounts[w.ci->rank], rtype) : prof_volume(c, scount, stype);
-    } else if (w.is_leaf) {
-        sent = prof_volume(c, scount, stype);
-    }
-    prof_exit_bytes(c, sent, recv);
+    int own = w.is_root && !w.ci->inter;
+    rooted(c, &w, 1, w.is_root ? prof_volume(c, sum(rcounts, w.peers), rtype) : 0,
+           own ? (in_place(sbuf) ? prof_volume(c, rcounts[w.ci->rank], rtype) : prof_volume(c, scount, stype)) : 0,
+           w.is_leaf ? prof_volume(c, scount, stype) : 0);
 }
 
 void prof_exit_coll_scatter(struct prof_call *c, int scount, MPI_Datatype stype, const void *rbuf,
@@ -144,15 +150,10 @@ void prof_exit_coll_scatter(struct prof_call *c, int scount, MPI_Datatype stype,
         return;
     }
     struct where w = locate(c, comm, root);
-    uint64_t sent = 0, recv = 0;
-    if (w.is_root) {
-        sent = prof_volume(c, (int64_t)scount * w.peers, stype);
-        if (!w.ci->inter)
-            recv = in_place(rbuf) ? prof_volume(c, scount, stype) : prof_volume(c, rcount, rtype);
-    } else if (w.is_leaf) {
-        recv = prof_volume(c, rcount, rtype);
-    }
-    prof_exit_bytes(c, sent, recv);
+    int own = w.is_root && !w.ci->inter;
+    rooted(c, &w, 0, w.is_root ? prof_volume(c, (int64_t)scount * w.peers, stype) : 0,
+           own ? (in_place(rbuf) ? prof_volume(c, scount, stype) : prof_volume(c, rcount, rtype)) : 0,
+           w.is_leaf ? prof_volume(c, rcount, rtype) : 0);
 }
 
 void prof_exit_coll_scatterv(struct prof_call *c, const int *scounts, MPI_Datatype stype, const void *rbuf,
@@ -163,15 +164,10 @@ void prof_exit_coll_scatterv(struct prof_call *c, const int *scounts, MPI_Dataty
         return;
     }
     struct where w = locate(c, comm, root);
-    uint64_t sent = 0, recv = 0;
-    if (w.is_root) {
-        sent = prof_volume(c, sum(scounts, w.peers), stype);
-        if (!w.ci->inter)
-            recv = in_place(rbuf) ? prof_volume(c, scounts[w.ci->rank], stype) : prof_volume(c, rcount, rtype);
-    } else if (w.is_leaf) {
-        recv = prof_volume(c, rcount, rtype);
-    }
-    prof_exit_bytes(c, sent, recv);
+    int own = w.is_root && !w.ci->inter;
+    rooted(c, &w, 0, w.is_root ? prof_volume(c, sum(scounts, w.peers), stype) : 0,
+           own ? (in_place(rbuf) ? prof_volume(c, scounts[w.ci->rank], stype) : prof_volume(c, rcount, rtype)) : 0,
+           w.is_leaf ? prof_volume(c, rcount, rtype) : 0);
 }
 
 void prof_exit_coll_allgather(struct prof_call *c, const void *sbuf, int scount, MPI_Datatype stype,

@@ -119,26 +119,27 @@ void prof_exit_sendrecv_replace(struct prof_call *c, int count, MPI_Datatype typ
 
 /* Persistent requests: the traffic belongs to each MPI_Start, not to the
  * MPI_*_init call that describes it. */
-void prof_exit_send_init(struct prof_call *c, int count, MPI_Datatype type, int dst, MPI_Comm comm, MPI_Request *req)
+static void persistent(struct prof_call *c, const struct prof_traffic *tr, MPI_Comm comm, int peer, int is_recv,
+                       MPI_Request *req)
 {
-    struct prof_traffic tr = { p2p_volume(c, count, type, dst), 0, p2p_msgs(c, dst), 0 };
     struct prof_traffic none = { 0 };
     uint64_t dt;
     struct prof_record *r = prof_exit_record(c, &none, &dt);
     if (c->rc == MPI_SUCCESS)
-        track(c, *req, r, comm, dst, 0, 1, &tr);
+        track(c, *req, r, comm, peer, is_recv, 1, tr);
     prof_exit_done(c);
+}
+
+void prof_exit_send_init(struct prof_call *c, int count, MPI_Datatype type, int dst, MPI_Comm comm, MPI_Request *req)
+{
+    struct prof_traffic tr = { p2p_volume(c, count, type, dst), 0, p2p_msgs(c, dst), 0 };
+    persistent(c, &tr, comm, dst, 0, req);
 }
 
 void prof_exit_recv_init(struct prof_call *c, int count, MPI_Datatype type, int src, MPI_Comm comm, MPI_Request *req)
 {
     struct prof_traffic tr = { 0, p2p_volume(c, count, type, src), 0, p2p_msgs(c, src) };
-    struct prof_traffic none = { 0 };
-    uint64_t dt;
-    struct prof_record *r = prof_exit_record(c, &none, &dt);
-    if (c->rc == MPI_SUCCESS)
-        track(c, *req, r, comm, src, 1, 1, &tr);
-    prof_exit_done(c);
+    persistent(c, &tr, comm, src, 1, req);
 }
 
 void prof_exit_startall(struct prof_call *c, int n, MPI_Request *reqs)
