@@ -209,6 +209,6 @@ void prof_config_load(unsigned char *enabled, int nfn)
         size_t n = strlen(prof_config.options);
         if (given[i] && options[i].dst != prof_config.preload)
             snprintf(prof_config.options + n, sizeof prof_config.options - n, "%s%s=%s",
-                     n ? "," : "", options[i].name + strlen("MPIPROF_"), given[i]);
+                     n ? ";" : "", options[i].name + strlen("MPIPROF_"), given[i]);
     }
 }

@@ -30,7 +30,7 @@ struct prof_config {
     bool eval_collective_wait;
     char model[256];
     char preload[4096];
-    char options[1024];   /* "NAME=value,..." of the variables set, for report headers */
+    char options[1024];   /* "NAME=value;..." of the variables set, for report headers */
 };
 
 extern struct prof_config prof_config;
