@@ -1,0 +1,245 @@
+/* mpi1.c: mpiprof-mpi1, the IMB-MPI1 suite (Intel MPI Benchmarks 3.0 guide,
+ * sections 3, 5, 6, 7) as a program whose tables compare with IMB-MPI1's:
+ * the list of the 13 benchmarks, and for each selected one, each process
+ * count and each message length: warm-up, barriers, the timed loop, the
+ * reduction of the times and one table row.
+ *
+ * MPI calls per process besides the patterns (so that a profile of a run
+ * can be checked exactly; idle processes run only these):
+ *   start: MPI_Comm_dup, 1 or 2 MPI_Bcast (the command line);
+ *   per benchmark and process count: MPI_Comm_split, MPI_Comm_free (active),
+ *     MPI_Gather + MPI_Scatter (agreeing that the buffers were allocated);
+ *   per message length: 2 MPI_Barrier on MY_COMM (active), MPI_Gather (the
+ *     times); with -time also 2 MPI_Barrier (active), one more pattern
+ *     execution (active), MPI_Gather + MPI_Scatter;
+ *   pattern executions: 2 warm-up at the largest length, then the
+ *     repetitions of each length;
+ *   end: MPI_Comm_free (the duplicate). */
+#include <stdint.h>
+#include <stdlib.h>
+#include "mpi1.h"
+
+#define PROG "mpiprof-mpi1"
+#define MAX_NPROCS_STEPS 40
+#define OVERALL_VOL (40L * 1048576)    /* the guide's samples: 40 MiB (not 4) */
+
+enum mpi1_class { SINGLE, PARALLEL, COLLECTIVE };
+
+/* One benchmark: its class, element size (4: MPI_FLOAT reductions; lengths
+ * 0 < x < 4 are left out), throughput factor n_msg (0: no throughput), time
+ * divisor (PingPong reports half the round trip), and buffer sizes in units
+ * of x: send x (s1 + sq Q), receive x (r1 + rq Q) for Q processes. */
+struct mpi1_bench {
+    const char *name;
+    enum mpi1_class cls;
+    long unit;
+    int n_msg, time_div, no_bytes;
+    int s1, sq, r1, rq;
+    mpi1_kernel *kernel;
+};
+
+static const struct mpi1_bench benches[] = {
+    /* name             class       unit n_msg div no_bytes s1 sq r1 rq kernel */
+    { "PingPong",        SINGLE,     1, 1, 2, 0, 1, 0, 1, 0, mpi1_pingpong },
+    { "PingPing",        SINGLE,     1, 1, 1, 0, 1, 0, 1, 0, mpi1_pingping },
+    { "Sendrecv",        PARALLEL,   1, 2, 1, 0, 1, 0, 1, 0, mpi1_sendrecv },
+    { "Exchange",        PARALLEL,   1, 4, 1, 0, 1, 0, 2, 0, mpi1_exchange },
+    { "Bcast",           COLLECTIVE, 1, 0, 1, 0, 1, 0, 1, 0, mpi1_bcast },
+    { "Allgather",       COLLECTIVE, 1, 0, 1, 0, 1, 0, 0, 1, mpi1_allgather },
+    { "Allgatherv",      COLLECTIVE, 1, 0, 1, 0, 1, 0, 0, 1, mpi1_allgatherv },
+    { "Alltoall",        COLLECTIVE, 1, 0, 1, 0, 0, 1, 0, 1, mpi1_alltoall },
+    { "Alltoallv",       COLLECTIVE, 1, 0, 1, 0, 0, 1, 0, 1, mpi1_alltoallv },
+    { "Reduce",          COLLECTIVE, 4, 0, 1, 0, 1, 0, 1, 0, mpi1_reduce },
+    { "Reduce_scatter",  COLLECTIVE, 4, 0, 1, 0, 1, 0, 1, 0, mpi1_reduce_scatter },
+    { "Allreduce",       COLLECTIVE, 4, 0, 1, 0, 1, 0, 1, 0, mpi1_allreduce },
+    { "Barrier",         COLLECTIVE, 1, 0, 1, 1, 0, 0, 0, 0, mpi1_barrier },
+};
+#define N_BENCHES (sizeof benches / sizeof benches[0])
+
+static const char *names[N_BENCHES + 1];   /* filled from benches[] in main */
+
+static const char *const header[] = {
+    "MPI_Datatype                   : MPI_BYTE",
+    "MPI_Datatype for reductions    : MPI_FLOAT",
+    "MPI_Op                         : MPI_SUM",
+    NULL,
+};
+
+static const struct bench_suite suite = {
+    .prog = PROG,
+    .title = "MPI-1 part",
+    .names = names,
+    .msgspersample = 1000,
+    .overall_vol = OVERALL_VOL,
+    .minmsglog = 0,
+    .maxmsglog = 22,
+    .header = header,
+};
+
+/* need: the buffer bytes of length x on q processes; 0 when a count or a
+ * displacement would not fit an int. */
+static int need(const struct mpi1_bench *b, long x, int q, size_t *s, size_t *r)
+{
+    uint64_t sb = (uint64_t)x * (uint64_t)(b->s1 + b->sq * q);
+    uint64_t rb = (uint64_t)x * (uint64_t)(b->r1 + b->rq * q);
+    *s = (size_t)sb;
+    *r = (size_t)rb;
+    return sb <= INT32_MAX && rb <= INT32_MAX;
+}
+
+/* runnable: the lengths of lens that fit -mem and int counts, in place;
+ * rank 0 notes each one left out. Returns how many remain. */
+static int runnable(const struct bench_run *r, const struct mpi1_bench *b, int q, long *lens, int n)
+{
+    double cap = r->opt.mem_gib > 0 ? r->opt.mem_gib * 1073741824.0 : -1;
+    int kept = 0;
+    for (int i = 0; i < n; i++) {
+        size_t s, rb;
+        if (!need(b, lens[i], q, &s, &rb))
+            bench_print_note(r, "%ld bytes: not run, a count would exceed 2^31-1 bytes", lens[i]);
+        else if (cap >= 0 && (double)(s + rb) > cap)
+            bench_print_note(r, "%ld bytes: not run, needs %zu bytes of buffers per process, more than -mem %g GiB",
+                             lens[i], s + rb, r->opt.mem_gib);
+        else
+            lens[kept++] = lens[i];
+    }
+    return kept;
+}
+
+/* The -time probe: one execution of the pattern. */
+struct probe {
+    const struct mpi1_bench *b;
+    struct mpi1_ctx *c;
+    long x;
+};
+
+static void probe_run(void *arg)
+{
+    struct probe *p = arg;
+    p->b->kernel(p->c, p->x, 1);
+}
+
+/* alloc_ctx: MY_COMM's buffers for the largest length; 0 when out of memory. */
+static int alloc_ctx(struct mpi1_ctx *c, const struct mpi1_bench *b, long xmax)
+{
+    size_t s, r;
+    need(b, xmax, c->size, &s, &r);
+    c->sbuf = malloc(s ? s : 1);
+    c->rbuf = malloc(r ? r : 1);
+    c->counts = malloc((size_t)c->size * sizeof *c->counts);
+    c->displs = malloc((size_t)c->size * sizeof *c->displs);
+    if (!c->sbuf || !c->rbuf || !c->counts || !c->displs)
+        return 0;
+    bench_buf_fill(c->sbuf, s, c->rank);
+    return 1;
+}
+
+static void free_ctx(struct mpi1_ctx *c)
+{
+    free(c->sbuf);
+    free(c->rbuf);
+    free(c->counts);
+    free(c->displs);
+}
+
+/* run_table: benchmark b on groups of q processes: one table. */
+static void run_table(struct bench_run *r, const struct mpi1_bench *b, int q, long *lens, int n,
+                      struct bench_stat *rows)
+{
+    struct bench_group g;
+    struct mpi1_ctx c = { .run = r, .check = r->opt.check };
+    struct bench_layout l = { 0, b->n_msg, b->no_bytes };
+    long xmax = 0;
+
+    bench_group_create(r, q, r->opt.multi >= 0, &g);
+    l.t_single = b->cls == SINGLE && g.n_groups == 1;
+    bench_print_title(r, &g, b->name);
+    n = runnable(r, b, q, lens, n);
+    for (int i = 0; i < n; i++)
+        xmax = lens[i] > xmax ? lens[i] : xmax;
+    c.comm = g.comm;
+    c.rank = g.rank;
+    c.size = q;
+    int ok = g.comm == MPI_COMM_NULL || alloc_ctx(&c, b, xmax);
+    if (!bench_world_min(r, ok)) {
+        bench_print_note(r, "not run: cannot allocate the buffers of %ld bytes on some process", xmax);
+        n = 0;
+    }
+    if (n > 0)
+        bench_print_columns(r, &l);
+    if (n > 0 && g.comm != MPI_COMM_NULL)
+        b->kernel(&c, xmax, BENCH_N_WARMUP);
+    for (int i = 0; i < n; i++) {
+        long x = lens[i], reps = bench_reps(r, x), bad = 0;
+        double t_us = 0;
+        struct probe p = { b, &c, x };
+        reps = bench_time_cap(r, &g, reps, probe_run, &p);
+        bench_barriers(&g);
+        if (g.comm != MPI_COMM_NULL) {
+            double t0 = MPI_Wtime();
+            bad = b->kernel(&c, x, reps);
+            t_us = (MPI_Wtime() - t0) / (double)reps / b->time_div * 1e6;
+        }
+        int nrows = bench_stats(r, &g, t_us, (double)bad, rows, r->wsize);
+        for (int k = 0; k < nrows; k++)
+            bench_print_row(r, &l, x, reps, &rows[k]);
+    }
+    if (g.comm != MPI_COMM_NULL)
+        free_ctx(&c);
+    bench_group_free(&g);
+}
+
+/* run_bench: b at every process count: 2 for single transfer, else the
+ * -npmin sequence. */
+static void run_bench(struct bench_run *r, const struct mpi1_bench *b, long *lens, struct bench_stat *rows)
+{
+    int qs[MAX_NPROCS_STEPS], nq;
+    if (b->cls == SINGLE) {
+        if (r->wsize < 2) {
+            bench_print_note(r, "%s needs 2 processes: not run", b->name);
+            return;
+        }
+        qs[0] = 2;
+        nq = 1;
+    } else {
+        nq = bench_nprocs(r, qs);
+    }
+    for (int k = 0; k < nq; k++) {
+        int n;
+        if (b->no_bytes) {
+            lens[0] = 0;
+            n = 1;
+        } else {
+            n = bench_lengths(&r->opt, b->unit, lens);
+        }
+        run_table(r, b, qs[k], lens, n, rows);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    struct bench_run r;
+
+    for (size_t i = 0; i < N_BENCHES; i++)
+        names[i] = benches[i].name;
+    MPI_Init(&argc, &argv);
+    int rc = bench_init(&r, &suite, argc, argv);
+    if (rc >= 0) {
+        MPI_Finalize();
+        return rc;
+    }
+    long *lens = malloc(((size_t)r.opt.n_lengths + 1) * sizeof *lens);
+    struct bench_stat *rows = malloc(((size_t)r.wsize + 1) * sizeof *rows);
+    if (!lens || !rows) {
+        fprintf(stderr, PROG ": out of memory\n");
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    bench_print_header(&r);
+    for (int i = 0; i < r.opt.n_selected; i++)
+        run_bench(&r, &benches[r.opt.selected[i]], lens, rows);
+    free(lens);
+    free(rows);
+    bench_fini(&r);
+    MPI_Finalize();
+    return 0;
+}
