@@ -54,6 +54,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <mpi.h>
+#include "intopts.h"
 
 #define PROG "mpiprof-jacobi"
 #define DEFAULT_POINTS 1500000L
@@ -138,54 +139,21 @@ static void usage(FILE *f)
             RESIDUAL_EVERY, MAX_POINTS, DEFAULT_POINTS, MAX_ITERS, DEFAULT_ITERS);
 }
 
-/* parse_long: s as a decimal integer in lo..hi, or -1 with a message in err. */
-static long parse_long(char opt, const char *s, long lo, long hi, char *err, size_t errlen)
-{
-    char *end;
-    long v = strtol(s, &end, 10);
-    if (*s == '\0' || *end != '\0' || v < lo || v > hi) {
-        snprintf(err, errlen, PROG ": -%c: '%s' is not an integer in %ld..%ld", opt, s, lo, hi);
-        return -1;
-    }
-    return v;
-}
-
 /* parse: 0 to run, 1 for -h, 2 on a bad command line (message in err). */
 static int parse(int argc, char **argv, int nranks, struct opts *o, char *err, size_t errlen)
 {
-    int c;
     o->points = DEFAULT_POINTS;
     o->iters = DEFAULT_ITERS;
-    opterr = 0;
-    while ((c = getopt(argc, argv, ":n:i:h")) != -1) {
-        switch (c) {
-        case 'n':
-            if ((o->points = parse_long('n', optarg, nranks, MAX_POINTS, err, errlen)) < 0)
-                return 2;
-            break;
-        case 'i':
-            if ((o->iters = parse_long('i', optarg, 1, MAX_ITERS, err, errlen)) < 0)
-                return 2;
-            break;
-        case 'h':
-            return 1;
-        case ':':
-            snprintf(err, errlen, PROG ": option -%c needs a value (try -h)", optopt);
-            return 2;
-        default:
-            snprintf(err, errlen, PROG ": unknown option '-%c' (try -h)", optopt);
-            return 2;
-        }
-    }
-    if (optind < argc) {
-        snprintf(err, errlen, PROG ": unexpected argument '%s' (try -h)", argv[optind]);
-        return 2;
-    }
-    if (o->points < nranks) {
+    const struct bench_intopt opts[] = {
+        { 'n', nranks, MAX_POINTS, &o->points },
+        { 'i', 1, MAX_ITERS, &o->iters },
+    };
+    int rc = bench_intopts_parse(PROG, argc, argv, opts, 2, err, errlen);
+    if (rc == 0 && o->points < nranks) {
         snprintf(err, errlen, PROG ": -n: %ld points cannot be split over %d ranks", o->points, nranks);
         return 2;
     }
-    return 0;
+    return rc;
 }
 
 int main(int argc, char **argv)

@@ -29,6 +29,7 @@
 #include <unistd.h>
 #include <libunwind.h>
 #include <mpi.h>
+#include "intopts.h"
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 #include <x86intrin.h>
@@ -260,50 +261,16 @@ static void usage(FILE *f)
             MAX_CALLS, DEFAULT_CALLS, MAX_REPS, DEFAULT_REPS);
 }
 
-/* parse_long: s as a decimal integer in lo..hi, or -1 with a message in err. */
-static long parse_long(char opt, const char *s, long lo, long hi, char *err, size_t errlen)
-{
-    char *end;
-    long v = strtol(s, &end, 10);
-    if (*s == '\0' || *end != '\0' || v < lo || v > hi) {
-        snprintf(err, errlen, PROG ": -%c: '%s' is not an integer in %ld..%ld", opt, s, lo, hi);
-        return -1;
-    }
-    return v;
-}
-
 /* parse: 0 to run, 1 for -h, 2 on a bad command line (message in err). */
 static int parse(int argc, char **argv, struct opts *o, char *err, size_t errlen)
 {
-    int c;
     o->calls = DEFAULT_CALLS;
     o->reps = DEFAULT_REPS;
-    opterr = 0;
-    while ((c = getopt(argc, argv, ":n:r:h")) != -1) {
-        switch (c) {
-        case 'n':
-            if ((o->calls = parse_long('n', optarg, 1, MAX_CALLS, err, errlen)) < 0)
-                return 2;
-            break;
-        case 'r':
-            if ((o->reps = parse_long('r', optarg, 1, MAX_REPS, err, errlen)) < 0)
-                return 2;
-            break;
-        case 'h':
-            return 1;
-        case ':':
-            snprintf(err, errlen, PROG ": option -%c needs a value (try -h)", optopt);
-            return 2;
-        default:
-            snprintf(err, errlen, PROG ": unknown option '-%c' (try -h)", optopt);
-            return 2;
-        }
-    }
-    if (optind < argc) {
-        snprintf(err, errlen, PROG ": unexpected argument '%s' (try -h)", argv[optind]);
-        return 2;
-    }
-    return 0;
+    const struct bench_intopt opts[] = {
+        { 'n', 1, MAX_CALLS, &o->calls },
+        { 'r', 1, MAX_REPS, &o->reps },
+    };
+    return bench_intopts_parse(PROG, argc, argv, opts, 2, err, errlen);
 }
 
 int main(int argc, char **argv)

@@ -4,9 +4,8 @@
  * call site (its own call instruction), then finalizes. Known answer: N
  * branches of MPI_Comm_rank per rank in branches.txt. */
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <mpi.h>
+#include "intopts.h"
 
 #define SITE(k) if (k < n) MPI_Comm_rank(MPI_COMM_WORLD, &r);
 #define SITES10(k) SITE(k) SITE(k + 1) SITE(k + 2) SITE(k + 3) SITE(k + 4) \
@@ -18,22 +17,20 @@
 
 int main(int argc, char **argv)
 {
-    int r, rank, n = 1000;
+    int r, rank;
+    long n = 1000;
+    char err[256];
+    const struct bench_intopt opts[] = { { 's', 1, 1000, &n } };
     MPI_Init(&argc, &argv);
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    for (int i = 1; i < argc; i++) {
-        char *end;
-        long v = i + 1 < argc ? strtol(argv[i + 1], &end, 10) : -1;
-        if (strcmp(argv[i], "-s") == 0 && i + 1 < argc && *end == '\0' && v >= 1 && v <= 1000) {
-            n = (int)v;
-            i++;
-        } else {
-            if (rank == 0)
-                fprintf(stderr, "mpiprof-sites: bad argument '%s': usage: mpiprof-sites [-s N], N = 1..1000\n",
-                        argv[i]);
-            MPI_Finalize();
-            return 2;
-        }
+    int rc = bench_intopts_parse("mpiprof-sites", argc, argv, opts, 1, err, sizeof err);
+    if (rc != 0) {
+        if (rank == 0)
+            fprintf(rc == 1 ? stdout : stderr, "%s\n",
+                    rc == 1 ? "Usage: mpirun -np N mpiprof-sites [-s SITES]: MPI_Comm_rank from SITES "
+                              "(1..1000, default 1000) distinct call sites" : err);
+        MPI_Finalize();
+        return rc == 1 ? 0 : 2;
     }
     SITES1000
     MPI_Finalize();
