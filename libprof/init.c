@@ -1,10 +1,12 @@
 /* init.c: the hand-written MPI_Init, MPI_Init_thread and MPI_Finalize
  * (flag "custom" in wrappers/misc.tbl): start profiling after PMPI_Init,
- * write the report before PMPI_Finalize (cold). */
+ * write the report before PMPI_Finalize (cold). The Fortran ones, in
+ * fortran.c, call prof_start and prof_finish the same way. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "config.h"
+#include "fortran.h"
 #include "log.h"
 #include "prof.h"
 #include "run.h"
@@ -37,10 +39,11 @@ static void at_exit(void)
         prof_log_once("the program exited without calling MPI_Finalize; no report written");
 }
 
-static void start(int thread_level)
+void prof_start(int thread_level)
 {
     static unsigned char enabled[PROF_FN_COUNT];
 
+    prof_fortran_init();
     PMPI_Comm_rank(MPI_COMM_WORLD, &prof_run.rank);
     PMPI_Comm_size(MPI_COMM_WORLD, &prof_run.size);
     prof_log_set_rank(prof_run.rank);
@@ -63,7 +66,7 @@ PROF_EXPORT int MPI_Init(int *argc, char ***argv)
 {
     int rc = PMPI_Init(argc, argv);
     if (rc == MPI_SUCCESS)
-        start(MPI_THREAD_SINGLE);
+        prof_start(MPI_THREAD_SINGLE);
     return rc;
 }
 
@@ -71,7 +74,7 @@ PROF_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *prov
 {
     int rc = PMPI_Init_thread(argc, argv, required, provided);
     if (rc == MPI_SUCCESS)
-        start(*provided);
+        prof_start(*provided);
     return rc;
 }
 

@@ -4,8 +4,9 @@
 #
 # Reads families.def (family -> hook and the roles it needs), then each table
 # (one MPI function per line: name, family, flags, arguments "C declaration
-# @role" separated by commas). Writes DIR/fn_table.h, DIR/fn_table.c and
-# DIR/wrap_c.c, byte-for-byte reproducibly. A bad line stops the run with
+# @role" separated by commas). Writes DIR/fn_table.h, DIR/fn_table.c,
+# DIR/wrap_c.c (C entries) and DIR/wrap_f.c (Fortran entries, which include
+# wrap_c.c), byte-for-byte reproducibly. A bad line stops the run with
 # "file:line: message" and exit status 1, writing nothing usable.
 
 function fail(msg) {
@@ -34,6 +35,10 @@ BEGIN {
     split("custom nofortran", fl, " ")
     for (i in fl)
         known_flag[fl[i]] = 1
+    nhandle = split("Comm:MPI_Comm Type:MPI_Datatype Group:MPI_Group Request:MPI_Request Op:MPI_Op " \
+                    "Info:MPI_Info Errhandler:MPI_Errhandler Win:MPI_Win File:MPI_File Message:MPI_Message", hl, " ")
+    for (i = 1; i <= nhandle; i++)
+        f_handle[substr(hl[i], index(hl[i], ":") + 1)] = substr(hl[i], 1, index(hl[i], ":") - 1)
     nclass = split("p2p coll rma io other", cl, " ")
     for (i = 1; i <= nclass; i++)
         known_class[cl[i]] = 1
@@ -153,6 +158,185 @@ FNR == 1 {
     if (("statuses" in role_arg) && uses_role(family, "statuses"))
         fn_subst[nfn] = fn_subst[nfn] sprintf("    %s = prof_statuses(&c, %s, %s);\n", \
                                               role_arg["statuses"], role_arg["statuses"], role_arg["nreq"])
+    fn_fortran[nfn] = ""
+    if (!fn_custom[nfn] && ("," flags ",") !~ /,nofortran,/)
+        fn_fortran[nfn] = fortran_entry(name, rest)
+}
+
+# --- Fortran entry points (wrap_f.c) -----------------------------------------
+# Each argument's C declaration decides its Fortran form and conversion:
+#   void *x                    choice buffer: Fortran MPI_BOTTOM/MPI_IN_PLACE mapped
+#   int x                      MPI_Fint *x, passed as *x
+#   int *x, int x[], x[][3]    MPI_Fint *x, passed as is (MPI_Fint is int); role
+#                              index/indices: 0-based C index made 1-based after
+#   MPI_Aint/Offset/Count x    the same C type by reference (Fortran KINDs match)
+#   MPI_Comm x (any handle)    MPI_Fint *x, PMPI_Comm_f2c(*x)
+#   MPI_Comm *x                in and out: f2c before, c2f after only if the call
+#                              changed it (else the Fortran value is right already, and
+#                              a handle left unwritten, as by MPI_Improbe, is never read)
+#   MPI_Request x[]            f2c into a scratch array as long as the @nreq (else
+#                              the int count) argument, c2f back unless const
+#   MPI_Status *x              MPI_Status_f2c/c2f by direction (const: in; @status:
+#                              out; else both); MPI_F_STATUS_IGNORE -> MPI_STATUS_IGNORE
+#   MPI_Status x[]             out, as many as @outcount, or @nreq (when int *flag: if set)
+# Anything else (strings, callbacks, varargs) makes the line fail unless the
+# table says nofortran: those calls then go to the MPI library's own binding.
+
+# fparse(decl): split a C declaration into P_const, P_type, P_ptr (stars),
+# P_dims ("", "[]", "[][3]") and P_name.
+function fparse(decl,    d, t) {
+    d = decl
+    P_const = sub(/^const[ \t]+/, "", d)
+    match(d, /[A-Za-z_][A-Za-z0-9_]*(\[[^]]*\])*$/)
+    P_name = substr(d, RSTART, RLENGTH)
+    P_dims = P_name
+    sub(/^[^[]*/, "", P_dims)
+    sub(/\[.*$/, "", P_name)
+    t = substr(d, 1, RSTART - 1)
+    P_ptr = gsub(/\*/, "", t)
+    P_type = trim(t)
+}
+
+function fortran_fail(name, decl, why) {
+    fail(name ": " why (decl != "" ? " ('" decl "')" : "") "; give the function the nofortran flag")
+}
+
+# The Fortran entry of one function: its definition, or "" after fail().
+function fortran_entry(name, rest,    na, a, i, at, n, t, x, len, outc, flg, fp, alloc, pre, args, post, rel, \
+                       lower, upper, s, extra, cnt, cast, one, ind) {
+    na = (rest == "void") ? 0 : split(rest, a, ",")
+    len = ""; outc = ""; flg = ""
+    for (i = 1; i <= na; i++) {
+        if (trim(a[i]) == "...")
+            fortran_fail(name, "", "a variable argument list has no Fortran conversion")
+        at = index(a[i], "@")
+        F_decl[i] = trim(substr(a[i], 1, at - 1))
+        F_role[i] = trim(substr(a[i], at + 1))
+        fparse(F_decl[i])
+        F_const[i] = P_const; F_type[i] = P_type; F_ptr[i] = P_ptr; F_dims[i] = P_dims; F_name[i] = P_name
+        if (F_role[i] == "nreq")
+            len = P_name
+        if (P_type == "int" && P_ptr == 0 && P_dims == "" && P_name == "count" && len == "")
+            len = P_name
+        if (F_role[i] == "outcount")
+            outc = P_name
+        if (P_type == "int" && P_ptr == 1 && P_name == "flag")
+            flg = P_name
+    }
+    fp = ""; alloc = ""; pre = ""; args = ""; post = ""; rel = ""
+    for (i = 1; i <= na; i++) {
+        n = F_name[i]; t = F_type[i]
+        one = (F_ptr[i] + (F_dims[i] != "") == 1)
+        if (t == "void" && F_ptr[i] == 1 && F_dims[i] == "") {
+            fp = fp ", void *" n
+            args = args ", prof_f_buf(" n ")"
+        } else if (t == "int" && F_ptr[i] == 0 && F_dims[i] == "") {
+            fp = fp ", MPI_Fint *" n
+            args = args ", *" n
+        } else if (t == "int" && one) {
+            fp = fp ", MPI_Fint *" n
+            extra = F_dims[i]
+            sub(/^\[[^]]*\]/, "", extra)
+            cast = (extra == "") ? "" : "(" (F_const[i] ? "const " : "") "int (*)" extra ")"
+            args = args ", " cast n
+            if (F_role[i] == "index")
+                post = post sprintf("    prof_f_index(rc, %s);\n", n)
+            if (F_role[i] == "indices") {
+                if (outc == "")
+                    fortran_fail(name, F_decl[i], "@indices without an @outcount argument")
+                post = post sprintf("    prof_f_indices(rc, *%s, %s);\n", outc, n)
+            }
+        } else if (t ~ /^MPI_(Aint|Offset|Count)$/ && F_ptr[i] + (F_dims[i] != "") <= 1) {
+            fp = fp ", " t " *" n
+            args = args ", " (F_ptr[i] + (F_dims[i] != "") == 0 ? "*" : "") n
+        } else if ((t in f_handle) && F_ptr[i] == 0 && F_dims[i] == "") {
+            fp = fp ", MPI_Fint *" n
+            args = args sprintf(", PMPI_%s_f2c(*%s)", f_handle[t], n)
+        } else if ((t in f_handle) && F_ptr[i] == 1 && F_dims[i] == "") {
+            fp = fp ", MPI_Fint *" n
+            x = f_handle[t]
+            if (F_const[i]) {
+                pre = pre sprintf("    %s %s_c = PMPI_%s_f2c(*%s);\n", t, n, x, n)
+            } else {
+                pre = pre sprintf("    const %s %s_in = PMPI_%s_f2c(*%s);\n    %s %s_c = %s_in;\n", t, n, x, n, t, n, n)
+                post = post sprintf("    if (%s_c != %s_in)\n        *%s = PMPI_%s_c2f(%s_c);\n", n, n, n, x, n)
+            }
+            args = args ", &" n "_c"
+        } else if ((t in f_handle) && F_ptr[i] == 0 && F_dims[i] == "[]") {
+            if (len == "")
+                fortran_fail(name, F_decl[i], "a handle array needs its length in an @nreq or int count argument")
+            fp = fp ", MPI_Fint *" n
+            x = f_handle[t]
+            alloc = alloc sprintf("    %s %s_s[PROF_F_SMALL];\n    %s *%s_c = prof_f_scratch(%s_s, *%s, sizeof %s_s[0], &nomem);\n", \
+                                  t, n, t, n, n, len, n)
+            pre = pre sprintf("    for (int i = 0; i < *%s; i++)\n        %s_c[i] = PMPI_%s_f2c(%s[i]);\n", len, n, x, n)
+            if (!F_const[i])
+                post = post sprintf("    for (int i = 0; i < *%s; i++)\n        %s[i] = PMPI_%s_c2f(%s_c[i]);\n", len, n, x, n)
+            rel = rel sprintf("    prof_f_release(%s_c, %s_s);\n", n, n)
+            args = args ", " n "_c"
+        } else if (t == "MPI_Status" && F_ptr[i] == 1 && F_dims[i] == "") {
+            fp = fp ", MPI_Fint *" n
+            if (F_const[i]) {
+                pre = pre sprintf("    MPI_Status %s_s;\n", n)
+                args = args sprintf(", prof_f_status_in(%s, &%s_s)", n, n)
+            } else {
+                pre = pre sprintf("    MPI_Status %s_s, *%s_c = prof_f_status_%s(%s, &%s_s);\n", \
+                                  n, n, (F_role[i] == "status" ? "out" : "in"), n, n)
+                args = args ", " n "_c"
+                s = sprintf("prof_f_status_c2f(rc, %s_c, %s);\n", n, n)
+                post = post (flg != "" && F_role[i] == "status" ? sprintf("    if (*%s)\n        %s", flg, s) : "    " s)
+            }
+        } else if (t == "MPI_Status" && F_ptr[i] == 0 && F_dims[i] == "[]" && !F_const[i]) {
+            if (len == "")
+                fortran_fail(name, F_decl[i], "a status array needs its length in an @nreq argument")
+            fp = fp ", MPI_Fint *" n
+            alloc = alloc sprintf("    MPI_Status %s_s[PROF_F_SMALL];\n    MPI_Status *%s_c = prof_f_statuses_out(%s, %s_s, *%s, &nomem);\n", \
+                                  n, n, n, n, len)
+            cnt = (outc != "") ? "*" outc : (flg != "") ? sprintf("*%s ? *%s : 0", flg, len) : "*" len
+            post = post sprintf("    prof_f_statuses_c2f(rc, %s_c, %s, %s);\n", n, n, cnt)
+            rel = rel sprintf("    prof_f_release_statuses(%s_c, %s_s);\n", n, n)
+            args = args ", " n "_c"
+        } else {
+            fortran_fail(name, F_decl[i], "no Fortran conversion for this argument")
+        }
+    }
+    lower = tolower(name)
+    upper = toupper(name)
+    fp = substr(fp ", MPI_Fint *ierr", 3)
+    s = ""
+    if (alloc != "") {
+        # Scratch arrays beyond PROF_F_SMALL come from malloc; without memory the
+        # call goes to the MPI library's own Fortran binding, unprofiled.
+        s = s sprintf("\nextern void p%s_(%s) __attribute__((weak));\n", lower, fp)
+    }
+    s = s sprintf("\nPROF_EXPORT void %s_(%s)\n{\n", lower, fp)
+    if (alloc != "") {
+        ind = rel
+        gsub(/    prof_f_release/, "        prof_f_release", ind)
+        s = s "    int nomem = 0;\n" alloc
+        s = s "    if (PROF_UNLIKELY(nomem)) {\n        MPI_Fint e = MPI_ERR_NO_MEM;\n" ind
+        s = s sprintf("        if (p%s_)\n            p%s_(%s);\n", lower, lower, fortran_names(fp))
+        s = s "        if (ierr)\n            *ierr = e;\n        return;\n    }\n"
+    }
+    s = s pre
+    s = s sprintf("    int rc = w_%s(PROF_SITE()%s);\n", name, args)
+    s = s post rel
+    s = s "    if (ierr)\n        *ierr = rc;\n}\n"
+    s = s sprintf("PROF_F_NAMES(%s, %s)\n", lower, upper)
+    return s
+}
+
+# fortran_names("void *buf, MPI_Fint *count, MPI_Fint *ierr"): the fallback
+# call's arguments "buf, count, &e".
+function fortran_names(fp,    n, p, i, s, w) {
+    n = split(fp, p, ",")
+    s = ""
+    for (i = 1; i < n; i++) {
+        w = p[i]
+        sub(/^.*[* ]/, "", w)
+        s = s w ", "
+    }
+    return s "&e"
 }
 
 function uses_role(family, role) {
@@ -257,4 +441,15 @@ END {
         printf "    return w_%s(PROF_SITE()%s);\n}\n", n, (fn_args[i] == "" ? "" : ", " fn_args[i]) > w
     }
     close(w)
+
+    # One translation unit for both languages: the Fortran entries call the
+    # static inline w_ functions of wrap_c.c, which this file includes.
+    f = outdir "/wrap_f.c"
+    header(f, "Fortran entry points (mpif.h, use mpi; use mpi_f08 with Open MPI): convert the arguments, then call the C entry's w_ function.")
+    print "#include \"wrap_c.c\"" > f
+    print "#include \"fortran.h\"" > f
+    for (i = 1; i <= nfn; i++)
+        if (fn_fortran[i] != "")
+            printf "%s", fn_fortran[i] > f
+    close(f)
 }

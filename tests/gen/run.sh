@@ -4,7 +4,8 @@
 #   run.sh SRCDIR        (AWK from the environment, default awk)
 #   run.sh               (as under make check: SRCDIR is $top_srcdir)
 #
-# sample.tbl must generate exactly expected_wrap_c.c; each bad_*.tbl must make
+# sample.tbl must generate exactly expected_wrap_c.c, sample_f.tbl exactly
+# expected_wrap_f.c (Fortran entries); each bad_*.tbl must make
 # the generator exit non-zero, write no wrap_c.c, and name "bad_x.tbl:LINE:"
 # on stderr, LINE taken from the file's first line "# expect: LINE".
 # One line per check; exit 1 if any check fails.
@@ -36,6 +37,17 @@ elif ! diff -u "$dir/expected_wrap_c.c" "$tmp/sample/wrap_c.c" > "$tmp/sample.di
     cat "$tmp/sample.diff"
 else
     pass "sample.tbl: wrap_c.c equals expected_wrap_c.c"
+fi
+
+# (a2) the Fortran entries: sample_f.tbl must generate exactly expected_wrap_f.c
+mkdir "$tmp/sample_f"
+if ! $awk -v outdir="$tmp/sample_f" -f "$gen" "$fam" "$dir/sample_f.tbl" 2> "$tmp/sample_f.err"; then
+    fail "sample_f.tbl: generator failed: $(cat "$tmp/sample_f.err")"
+elif ! diff -u "$dir/expected_wrap_f.c" "$tmp/sample_f/wrap_f.c" > "$tmp/sample_f.diff"; then
+    fail "sample_f.tbl: wrap_f.c differs from expected_wrap_f.c:"
+    cat "$tmp/sample_f.diff"
+else
+    pass "sample_f.tbl: wrap_f.c equals expected_wrap_f.c"
 fi
 
 # (b) each bad table fails at its line

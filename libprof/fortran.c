@@ -1,0 +1,149 @@
+/* fortran.c: the Fortran MPI_Init, MPI_Init_thread and MPI_Finalize (flag
+ * custom in misc.tbl; the other Fortran entries are generated into
+ * wrap_f.c), the Fortran sentinels, the cold half of the conversions, and
+ * the note for MPICH's use mpi_f08. The library's own Fortran binding
+ * (pmpi_init_ ...) still initializes MPI: it sets up what its Fortran layer
+ * needs. Cold. */
+#define _GNU_SOURCE            /* RTLD_NEXT */
+#include <dlfcn.h>
+#include <stdlib.h>
+#include "fortran.h"
+#include "log.h"
+#include "run.h"
+
+struct prof_fortran prof_fortran;
+
+/* Open MPI: each sentinel is a common block of its own (mpif-sentinels.h),
+ * one symbol for mpif.h, use mpi and use mpi_f08 alike. */
+extern char mpi_fortran_bottom_ __attribute__((weak));
+extern char mpi_fortran_in_place_ __attribute__((weak));
+/* MPICH: libmpichfort records where its common blocks are when its Fortran
+ * layer is first used (mpirinitf_, flagged by MPIR_F_NeedInit). */
+extern int MPIR_F_NeedInit __attribute__((weak));
+extern void *MPIR_F_MPI_BOTTOM __attribute__((weak));
+extern void *MPIR_F_MPI_IN_PLACE __attribute__((weak));
+extern void mpirinitf_(void) __attribute__((weak));
+
+void prof_fortran_init(void)
+{
+    if (&mpi_fortran_bottom_ && &mpi_fortran_in_place_) {
+        prof_fortran.bottom = &mpi_fortran_bottom_;
+        prof_fortran.in_place = &mpi_fortran_in_place_;
+    } else if (&MPIR_F_MPI_BOTTOM && &MPIR_F_MPI_IN_PLACE) {
+        /* A C main program with Fortran parts: do what MPICH's own Fortran
+         * entries do on their first call. This also sets MPI_F_STATUS_IGNORE. */
+        if (&MPIR_F_NeedInit && MPIR_F_NeedInit && mpirinitf_) {
+            mpirinitf_();
+            MPIR_F_NeedInit = 0;
+        }
+        prof_fortran.bottom = MPIR_F_MPI_BOTTOM;
+        prof_fortran.in_place = MPIR_F_MPI_IN_PLACE;
+    }
+}
+
+void *prof_f_alloc(void *stack, int n, size_t size, int *nomem)
+{
+    void *p = malloc((size_t)n * size);
+    if (p)
+        return p;
+    *nomem = 1;
+    return stack;
+}
+
+/* The library's Fortran binding (weak: a C program has none). */
+extern void pmpi_init_(MPI_Fint *ierr) __attribute__((weak));
+extern void pmpi_init_thread_(MPI_Fint *required, MPI_Fint *provided, MPI_Fint *ierr) __attribute__((weak));
+extern void pmpi_finalize_(MPI_Fint *ierr) __attribute__((weak));
+
+/* With MPICH, pmpi_init_ calls the C MPI_Init, whose wrapper has started
+ * profiling already; with Open MPI it calls PMPI_Init. */
+PROF_EXPORT void mpi_init_(MPI_Fint *ierr)
+{
+    MPI_Fint rc;
+    if (pmpi_init_)
+        pmpi_init_(&rc);
+    else
+        rc = PMPI_Init(NULL, NULL);
+    if (rc == MPI_SUCCESS && !prof_run.started)
+        prof_start(MPI_THREAD_SINGLE);
+    if (ierr)
+        *ierr = rc;
+}
+PROF_F_NAMES(mpi_init, MPI_INIT)
+
+PROF_EXPORT void mpi_init_thread_(MPI_Fint *required, MPI_Fint *provided, MPI_Fint *ierr)
+{
+    MPI_Fint rc;
+    if (pmpi_init_thread_) {
+        pmpi_init_thread_(required, provided, &rc);
+    } else {
+        int p = MPI_THREAD_SINGLE;
+        rc = PMPI_Init_thread(NULL, NULL, *required, &p);
+        *provided = p;
+    }
+    if (rc == MPI_SUCCESS && !prof_run.started)
+        prof_start(*provided);
+    if (ierr)
+        *ierr = rc;
+}
+PROF_F_NAMES(mpi_init_thread, MPI_INIT_THREAD)
+
+/* The report is written before the library's MPI_Finalize; with MPICH that
+ * then calls the C MPI_Finalize, whose wrapper finds the report written. */
+PROF_EXPORT void mpi_finalize_(MPI_Fint *ierr)
+{
+    MPI_Fint rc;
+    if (prof_run.started && !prof_run.finished)
+        prof_finish();
+    if (pmpi_finalize_)
+        pmpi_finalize_(&rc);
+    else
+        rc = PMPI_Finalize();
+    if (ierr)
+        *ierr = rc;
+}
+PROF_F_NAMES(mpi_finalize, MPI_FINALIZE)
+
+#ifdef MPICH
+/* MPICH's use mpi_f08 binding calls PMPI_ functions directly and passes
+ * choice buffers as array descriptors: its calls are not profiled. Its
+ * MPI_Init says so once, rather than the run ending without a report. */
+static void f08_not_profiled(MPI_Fint rc)
+{
+    int rank = -1;
+    if (rc == MPI_SUCCESS && PMPI_Comm_rank(MPI_COMM_WORLD, &rank) == MPI_SUCCESS) {
+        prof_log_set_rank(rank);
+        prof_log_once("MPI calls through MPICH's use mpi_f08 binding are not profiled; no report will be written");
+    }
+}
+
+PROF_EXPORT void mpi_init_f08_(MPI_Fint *ierr)
+{
+    void (*init)(MPI_Fint *) = (void (*)(MPI_Fint *))dlsym(RTLD_NEXT, "mpi_init_f08_");
+    MPI_Fint rc;
+    if (init)
+        init(&rc);
+    else
+        rc = PMPI_Init(NULL, NULL);
+    f08_not_profiled(rc);
+    if (ierr)
+        *ierr = rc;
+}
+
+PROF_EXPORT void mpi_init_thread_f08_(MPI_Fint *required, MPI_Fint *provided, MPI_Fint *ierr)
+{
+    void (*init)(MPI_Fint *, MPI_Fint *, MPI_Fint *) =
+        (void (*)(MPI_Fint *, MPI_Fint *, MPI_Fint *))dlsym(RTLD_NEXT, "mpi_init_thread_f08_");
+    MPI_Fint rc;
+    if (init) {
+        init(required, provided, &rc);
+    } else {
+        int p = MPI_THREAD_SINGLE;
+        rc = PMPI_Init_thread(NULL, NULL, *required, &p);
+        *provided = p;
+    }
+    f08_not_profiled(rc);
+    if (ierr)
+        *ierr = rc;
+}
+#endif
