@@ -39,10 +39,6 @@ extern struct prof_fortran prof_fortran;
  * Fortran call can pass a buffer (cold; not thread safe: MPI_Init runs once). */
 void prof_fortran_init(void);
 
-/* prof_start: start profiling after a successful MPI_Init or
- * MPI_Init_thread; defined in init.c, called from the C and Fortran entries. */
-void prof_start(int thread_level);
-
 /* prof_f_alloc: malloc n elements of size bytes; on failure set *nomem and
  * return stack (so that releasing it is harmless). Cold. */
 void *prof_f_alloc(void *stack, int n, size_t size, int *nomem);

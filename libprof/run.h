@@ -19,6 +19,10 @@ struct prof_run {
 
 extern struct prof_run prof_run;
 
+/* prof_start: start profiling after a successful MPI_Init or
+ * MPI_Init_thread (C or Fortran entry; init.c). */
+void prof_start(int thread_level);
+
 /* prof_finish: stop profiling and write the report (collective over the
  * tool communicator); called by MPI_Finalize before PMPI_Finalize. */
 void prof_finish(void);
