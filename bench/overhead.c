@@ -29,11 +29,8 @@
 #include <unistd.h>
 #include <libunwind.h>
 #include <mpi.h>
+#include "clock.h"      /* libprof's clock, linked in: rdtsc and the choice between clocks */
 #include "intopts.h"
-#if defined(__x86_64__) || defined(__i386__)
-#include <cpuid.h>
-#include <x86intrin.h>
-#endif
 
 #define PROG "mpiprof-overhead"
 #define DEFAULT_CALLS 10000
@@ -60,25 +57,12 @@ static int rank, peer;
 static volatile uint64_t sink;       /* results of the loops, so none is optimised away */
 static volatile int keep_frames;     /* work after each nested call: no tail calls */
 
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-/* The clock libprof/clock.c chooses: the TSC when it is invariant. */
+/* The clock libprof/clock.c chooses (the same code, linked in): the TSC
+ * when it is invariant. */
 static int uses_tsc(void)
 {
-#if defined(__x86_64__) || defined(__i386__)
-    unsigned a, b, c, d;
-    if (__get_cpuid_max(0x80000000u, 0) < 0x80000007u)
-        return 0;
-    __cpuid(0x80000007u, a, b, c, d);
-    return (d >> 8) & 1;
-#else
-    return 0;
-#endif
+    prof_clock_start();
+    return prof_clock_use_tsc;
 }
 
 static __attribute__((noinline)) void loop_pingpong(long n)
@@ -171,9 +155,9 @@ static __attribute__((noinline)) double measure(const struct bench *b, const str
     b->loop(o->calls);
     for (long r = 0; r < o->reps; r++) {
         MPI_Barrier(MPI_COMM_WORLD);
-        uint64_t t0 = now_ns();
+        uint64_t t0 = prof_clock_mono_ns();
         b->loop(o->calls);
-        uint64_t t1 = now_ns();
+        uint64_t t1 = prof_clock_mono_ns();
         t[r] = (double)(t1 - t0) / ((double)o->calls * b->per_iter);
     }
     qsort(t, (size_t)o->reps, sizeof *t, cmp_double);
