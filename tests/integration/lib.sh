@@ -42,6 +42,17 @@ check() {
     if "$@"; then ok "$what"; else fail "$what"; fi
 }
 
+# same_rows WHAT: $work/expected and $work/actual (sorted rows) are equal;
+# an empty expected list fails too.
+same_rows() {
+    if [ -s "$work/expected" ] && diff "$work/expected" "$work/actual" > "$work/diff"; then
+        ok "$1: exact ($(wc -l < "$work/expected") rows)"
+    else
+        fail "$1: rows differ (< expected, > actual):"
+        cat "$work/diff"
+    fi
+}
+
 finish() {
     if [ "$failures" -ne 0 ]; then
         echo "$failures check(s) failed"

@@ -57,12 +57,7 @@ expected() {
 }
 expected > "$work/expected" && [ -s "$work/expected" ] || fail "expected counts computed"
 grep -v '^#' "$work/rep/functions.txt" | awk '{ print $1, $2, $3, $7, $8 }' | sort > "$work/actual"
-if diff "$work/expected" "$work/actual" > "$work/diff"; then
-    ok "functions.txt: every count and byte total exact ($(wc -l < "$work/expected") rows)"
-else
-    fail "functions.txt differs from the expected counts (< expected, > actual):"
-    cat "$work/diff"
-fi
+same_rows "functions.txt: every count and byte total"
 
 # Times: min <= time/calls <= max, all non-negative; header and columns.
 check "functions.txt: min <= mean <= max for every row" awk '
