@@ -1,61 +1,21 @@
-/* branch.c: finalize-time branches: merge the threads' tables, symbolize,
- * and number them the same way on every rank (cold). */
+/* branch.c: finalize-time branches: merge the threads' tables, name each
+ * distinct frame of the job once (on one rank), merge the branches whose
+ * stacks print the same, and number them the same way on every rank (cold).
+ * Every exchange is a binomial-tree union of sorted keys (tree_union). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "branch.h"
+#include "buf.h"
+#include "clock.h"
+#include "config.h"
 #include "fn_table.h"
 #include "symbolize.h"
 #include "thread.h"
 
 #define TEXT_MAX 1024
 
-/* --- symbolization, once per distinct address --------------------------- */
-
-struct addr_entry {
-    void *addr;
-    uint64_t ident;        /* hash of module name and offset */
-    char text[TEXT_MAX];
-    char func[256];
-};
-
-struct addr_map {
-    struct addr_entry *v;
-    size_t cap;            /* power of two */
-};
-
-static uint64_t fnv(uint64_t h, const void *p, size_t n)
-{
-    const unsigned char *s = p;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ s[i]) * 0x100000001b3ULL;
-    return h;
-}
-#define FNV0 0xcbf29ce484222325ULL
-
-static struct addr_entry *describe(struct addr_map *m, void *addr)
-{
-    size_t i = ((uintptr_t)addr * 0x9e3779b97f4a7c15ULL >> 20) & (m->cap - 1);
-    for (;; i = (i + 1) & (m->cap - 1)) {
-        struct addr_entry *e = &m->v[i];
-        if (e->addr == addr)
-            return e;
-        if (e->addr == NULL) {
-            struct prof_frame_info fi;
-            prof_symbolize(addr, &fi);
-            e->addr = addr;
-            e->ident = fnv(fnv(FNV0, fi.module, strlen(fi.module)), &fi.offset, sizeof fi.offset);
-            prof_frame_text(&fi, e->text, sizeof e->text);
-            const char *f = fi.func[0] ? fi.func : e->text;
-            size_t n = strlen(f) < sizeof e->func - 1 ? strlen(f) : sizeof e->func - 1;
-            memcpy(e->func, f, n);
-            e->func[n] = '\0';
-            return e;
-        }
-    }
-}
-
-/* --- collecting ------------------------------------------------------------ */
+/* --- one entry per key ------------------------------------------------------ */
 
 static int by_key(const void *a, const void *b)
 {
@@ -65,108 +25,433 @@ static int by_key(const void *a, const void *b)
     return (int)x->fn - (int)y->fn;
 }
 
-static char *join(struct addr_map *m, void *const *frames, uint32_t from, uint32_t n, int names)
+static void free_branch(struct prof_branch *br)
 {
-    size_t size = 2 + (size_t)(n > from ? n - from : 0) * (TEXT_MAX + 1);
-    char *s = malloc(size), *p = s;
-    if (!s)
-        return NULL;
-    if (from >= n)
-        return strcpy(s, names ? "" : "-");
-    for (uint32_t i = from; i < n; i++) {
-        struct addr_entry *e = describe(m, frames[i]);
-        p += sprintf(p, "%s%s", i > from ? (names ? " " : ";") : "", names ? e->func : e->text);
-    }
-    return s;
+    free(br->frames);
+    free(br->site);
+    free(br->ancestors);
+    free(br->names);
 }
 
-/* One branch from a record and its frames (none for an overflow record). */
-static int make(struct prof_branch *br, struct addr_map *m, const struct prof_record *r,
-                void *const *frames, uint32_t n)
+/* Entries with the same key and function: one, their figures merged. */
+static void merge_equal(struct prof_branches *b)
 {
-    const char *name = prof_fn_name[r->fn];
-    memset(br, 0, sizeof *br);
-    br->fn = r->fn;
-    br->s = r->s;
-    br->partners = r->partners;
-    br->key = fnv(FNV0, name, strlen(name));
-    for (uint32_t i = 0; i < n; i++) {
-        uint64_t ident = describe(m, frames[i])->ident;
-        br->key = fnv(br->key, &ident, sizeof ident);
-    }
-    br->site = n ? strdup(describe(m, frames[0])->text) : strdup("(table-full)");
-    br->ancestors = join(m, frames, 1, n, 0);
-    br->names = join(m, frames, 1, n, 1);
-    return br->site && br->ancestors && br->names ? 0 : -1;
-}
-
-void prof_branches_free(struct prof_branches *b)
-{
-    for (int i = 0; i < b->n; i++) {
-        free(b->v[i].site);
-        free(b->v[i].ancestors);
-        free(b->v[i].names);
-    }
-    free(b->v);
-    b->v = NULL;
-    b->n = 0;
-}
-
-int prof_branches_collect(struct prof_branches *b)
-{
-    size_t nrec = 0, nframes = 0;
-    memset(b, 0, sizeof *b);
-    for (struct prof_thread *th = prof_thread_list(); th; th = th->next) {
-        nrec += th->table.used + PROF_FN_COUNT;
-        nframes += (size_t)th->table.used * th->table.depth;
-    }
-    struct addr_map m = { NULL, 64 };
-    while (m.cap < 2 * nframes + 2)
-        m.cap *= 2;
-    m.v = calloc(m.cap, sizeof *m.v);
-    b->v = calloc(nrec ? nrec : 1, sizeof *b->v);
-    if (!m.v || !b->v) {
-        free(m.v);
-        free(b->v);
-        b->v = NULL;
-        return -1;
-    }
-    int rc = 0;
-    prof_symbolize_begin();
-    for (struct prof_thread *th = prof_thread_list(); th; th = th->next) {
-        const struct prof_table *t = &th->table;
-        for (uint32_t i = 0; i < PROF_TABLE_SLOTS; i++) {
-            const struct prof_record *r = &t->slots[i];
-            if (r->key)
-                rc |= make(&b->v[b->n++], &m, r, prof_table_frames(t, r), r->depth);
-        }
-        for (int f = 0; f < PROF_FN_COUNT; f++)
-            if (t->overflow[f].s.calls)
-                rc |= make(&b->v[b->n++], &m, &t->overflow[f], NULL, 0);
-    }
-    prof_symbolize_end();
-    free(m.v);
-
-    /* The same branch seen by several threads: one entry. */
     qsort(b->v, (size_t)b->n, sizeof *b->v, by_key);
     int out = 0;
     for (int i = 0; i < b->n; i++) {
         if (out > 0 && b->v[out - 1].key == b->v[i].key && b->v[out - 1].fn == b->v[i].fn) {
             prof_stats_merge(&b->v[out - 1].s, &b->v[i].s);
             prof_partners_merge(&b->v[out - 1].partners, &b->v[i].partners);
-            free(b->v[i].site);
-            free(b->v[i].ancestors);
-            free(b->v[i].names);
+            free_branch(&b->v[i]);
         } else {
             b->v[out++] = b->v[i];
         }
     }
     b->n = out;
+}
+
+void prof_branches_free(struct prof_branches *b)
+{
+    for (int i = 0; i < b->n; i++)
+        free_branch(&b->v[i]);
+    free(b->v);
+    b->v = NULL;
+    b->n = 0;
+}
+
+/* --- collecting ------------------------------------------------------------ */
+
+/* One branch from a record and its frames (none for an overflow record),
+ * keyed by its addresses until prof_branches_describe names them. */
+static int make(struct prof_branch *br, const struct prof_record *r, void *const *frames, uint32_t n)
+{
+    memset(br, 0, sizeof *br);
+    br->fn = r->fn;
+    br->s = r->s;
+    br->partners = r->partners;
+    br->depth = n;
+    br->key = prof_fnv(prof_fnv(PROF_FNV0, &r->fn, sizeof r->fn), frames, n * sizeof *frames);
+    if (!n)
+        return 0;
+    br->frames = malloc(n * sizeof *frames);
+    if (!br->frames)
+        return -1;
+    memcpy(br->frames, frames, n * sizeof *frames);
+    return 0;
+}
+
+int prof_branches_collect(struct prof_branches *b)
+{
+    size_t nrec = 0;
+    memset(b, 0, sizeof *b);
+    for (struct prof_thread *th = prof_thread_list(); th; th = th->next)
+        nrec += th->table.used + PROF_FN_COUNT;
+    b->v = calloc(nrec ? nrec : 1, sizeof *b->v);
+    if (!b->v)
+        return -1;
+    int rc = 0;
+    for (struct prof_thread *th = prof_thread_list(); th; th = th->next) {
+        const struct prof_table *t = &th->table;
+        for (uint32_t i = 0; i < PROF_TABLE_SLOTS; i++) {
+            const struct prof_record *r = &t->slots[i];
+            if (r->key)
+                rc |= make(&b->v[b->n++], r, prof_table_frames(t, r), r->depth);
+        }
+        for (int f = 0; f < PROF_FN_COUNT; f++)
+            if (t->overflow[f].s.calls)
+                rc |= make(&b->v[b->n++], &t->overflow[f], NULL, 0);
+    }
+    /* The same stack seen by several threads: one entry. */
+    merge_equal(b);
     if (rc) {
         prof_branches_free(b);
         return -1;
     }
     return 0;
+}
+
+/* --- the union of every rank's keys ---------------------------------------- */
+
+/* A kind of key: its size, its order, and what to do with two equal ones. */
+struct key_kind {
+    size_t size;
+    int (*cmp)(const void *, const void *);
+    void (*combine)(void *into, const void *from);   /* NULL: keep into */
+};
+
+/* Sort n keys and keep one of each (combined); returns how many. */
+static int sort_unique(const struct key_kind *k, char *v, int n)
+{
+    qsort(v, (size_t)n, k->size, k->cmp);
+    int u = 0;
+    for (int i = 0; i < n; i++) {
+        if (u > 0 && k->cmp(v + (size_t)(u - 1) * k->size, v + (size_t)i * k->size) == 0) {
+            if (k->combine)
+                k->combine(v + (size_t)(u - 1) * k->size, v + (size_t)i * k->size);
+        } else if (u++ != i) {
+            memcpy(v + (size_t)(u - 1) * k->size, v + (size_t)i * k->size, k->size);
+        }
+    }
+    return u;
+}
+
+/* Union of two sorted unique arrays into out (room for na + nb). */
+static int merge(const struct key_kind *k, const char *a, int na, const char *b, int nb, char *out)
+{
+    int i = 0, j = 0, n = 0;
+    size_t s = k->size;
+    while (i < na || j < nb) {
+        int c = i == na ? 1 : j == nb ? -1 : k->cmp(a + i * s, b + j * s);
+        char *o = out + (size_t)n++ * s;
+        if (c <= 0)
+            memcpy(o, a + (size_t)i++ * s, s);
+        if (c > 0)
+            memcpy(o, b + (size_t)j++ * s, s);
+        else if (c == 0 && k->combine)
+            k->combine(o, b + (size_t)j++ * s);
+        else if (c == 0)
+            j++;
+    }
+    return n;
+}
+
+/* Keys travel in chunks, so a rank without memory can still drain them. */
+#define CHUNK (64u << 10)
+static char scratch[CHUNK];
+
+static int chunk(size_t bytes, size_t off)
+{
+    return (int)(bytes - off < CHUNK ? bytes - off : CHUNK);
+}
+
+static void send_keys(const char *keys, int n, size_t size, int to, MPI_Comm comm)
+{
+    size_t bytes = n > 0 ? (size_t)n * size : 0;
+    PMPI_Send(&n, 1, MPI_INT, to, 0, comm);
+    for (size_t off = 0; off < bytes; off += CHUNK)
+        PMPI_Send(keys + off, chunk(bytes, off), MPI_BYTE, to, 1, comm);
+}
+
+/* Receive into a new array; NULL (after draining) when out of memory, with
+ * *n = -1 when the sender itself had failed. */
+static char *recv_keys(int *n, size_t size, int from, MPI_Comm comm)
+{
+    PMPI_Recv(n, 1, MPI_INT, from, 0, comm, MPI_STATUS_IGNORE);
+    if (*n < 0)
+        return NULL;
+    size_t bytes = (size_t)*n * size;
+    char *keys = malloc(bytes + 1);
+    for (size_t off = 0; off < bytes; off += CHUNK)
+        PMPI_Recv(keys ? keys + off : scratch, chunk(bytes, off), MPI_BYTE, from, 1, comm, MPI_STATUS_IGNORE);
+    return keys;
+}
+
+/* all_agree: collective; whether ok is true on every rank. */
+static int all_agree(int ok, MPI_Comm comm)
+{
+    int all;
+    PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm);
+    return all;
+}
+
+/* tree_union: collective over comm. keys: this rank's n sorted unique keys
+ * (malloc'd, taken over; n < 0 when this rank failed). Binomial tree: each
+ * rank merges its children's unions into its own, then sends that to its
+ * parent (n = -1 if it failed); rank 0 broadcasts the result. Returns the
+ * union on every rank, its length in *total, or NULL on every rank when
+ * some rank failed. Rank 0 holds the union only, never ranks x keys. */
+static void *tree_union(MPI_Comm comm, const struct key_kind *k, char *keys, int n, int *total)
+{
+    int rank, size, ok = n >= 0 && keys;
+    PMPI_Comm_rank(comm, &rank);
+    PMPI_Comm_size(comm, &size);
+    for (int mask = 1; mask < size; mask <<= 1) {
+        if (rank & mask) {
+            send_keys(keys, ok ? n : -1, k->size, rank - mask, comm);
+            break;
+        }
+        if (rank + mask >= size)
+            continue;
+        int m;
+        char *theirs = recv_keys(&m, k->size, rank + mask, comm);
+        char *both = theirs && ok ? malloc(((size_t)n + m + 1) * k->size) : NULL;
+        if (both) {
+            n = merge(k, keys, n, theirs, m, both);
+            free(keys);
+            keys = both;
+        } else {
+            ok = 0;
+        }
+        free(theirs);
+    }
+    *total = ok ? n : -1;
+    PMPI_Bcast(total, 1, MPI_INT, 0, comm);
+    if (rank != 0) {
+        free(keys);
+        keys = *total >= 0 ? malloc((size_t)*total * k->size + 1) : NULL;
+    }
+    if (!all_agree(*total >= 0 && keys != NULL, comm)) {
+        free(keys);
+        *total = -1;
+        return NULL;
+    }
+    size_t bytes = (size_t)*total * k->size;
+    for (size_t off = 0; off < bytes; off += CHUNK)
+        PMPI_Bcast(keys + off, chunk(bytes, off), MPI_BYTE, 0, comm);
+    return keys;
+}
+
+/* --- naming: each distinct frame of the job by one rank --------------------- */
+
+/* A distinct frame of the job, named by the lowest rank that has it. */
+struct frame_key {
+    uint64_t module, offset;   /* struct prof_frame_id */
+    int64_t owner;
+};
+
+static int cmp_frame(const void *a, const void *b)
+{
+    const struct frame_key *x = a, *y = b;
+    if (x->module != y->module)
+        return x->module < y->module ? -1 : 1;
+    return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+static void lowest_owner(void *into, const void *from)
+{
+    struct frame_key *x = into;
+    const struct frame_key *y = from;
+    if (y->owner < x->owner)
+        x->owner = y->owner;
+}
+
+static const struct key_kind frame_kind = { sizeof(struct frame_key), cmp_frame, lowest_owner };
+
+static int cmp_ptr(const void *a, const void *b)
+{
+    uintptr_t x = (uintptr_t)*(void *const *)a, y = (uintptr_t)*(void *const *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* This rank's distinct return addresses (sorted, into *addrs) and their
+ * identities (sorted unique, returned, their count in *nkeys); NULL when
+ * out of memory. */
+static struct frame_key *local_frames(const struct prof_branches *b, int rank, void ***addrs, int *naddrs,
+                                      int *nkeys)
+{
+    size_t nf = 0;
+    for (int i = 0; i < b->n; i++)
+        nf += b->v[i].depth;
+    void **a = malloc((nf + 1) * sizeof *a);
+    struct frame_key *keys = malloc((nf + 1) * sizeof *keys);
+    *addrs = a;
+    if (!a || !keys) {
+        free(keys);
+        return NULL;
+    }
+    int n = 0;
+    for (int i = 0; i < b->n; i++)
+        for (uint32_t f = 0; f < b->v[i].depth; f++)
+            a[n++] = b->v[i].frames[f];
+    qsort(a, (size_t)n, sizeof *a, cmp_ptr);
+    int u = 0;
+    for (int i = 0; i < n; i++)
+        if (u == 0 || a[u - 1] != a[i])
+            a[u++] = a[i];
+    *naddrs = u;
+    for (int i = 0; i < u; i++) {
+        struct prof_frame_id id;
+        prof_frame_identify(a[i], &id);
+        keys[i] = (struct frame_key){ id.module, id.offset, rank };
+    }
+    *nkeys = sort_unique(&frame_kind, (char *)keys, u);
+    return keys;
+}
+
+/* Name the frames this rank owns: records "index\0text\0func\0", index
+ * into the union. where[i]: the union index of addrs[i]. */
+static void name_owned(void *const *addrs, const int *where, int naddrs, const struct frame_key *all, int rank,
+                       char *done, struct prof_buf *out)
+{
+    int open = 0;
+    for (int i = 0; i < naddrs; i++) {
+        int w = where[i];
+        if (all[w].owner != rank || done[w])
+            continue;
+        done[w] = 1;
+        if (!open && all[w].module != PROF_MODULE_ANON) {
+            prof_symbolize_begin();
+            open = 1;
+        }
+        struct prof_frame_info fi;
+        char text[TEXT_MAX];
+        prof_symbolize(addrs[i], &fi);
+        prof_frame_text(&fi, text, sizeof text);
+        prof_buf_printf(out, "%d%c%s%c%s%c", w, 0, text, 0, fi.func[0] ? fi.func : text, 0);
+    }
+    if (open)
+        prof_symbolize_end();
+}
+
+/* Every rank's records to every rank; *len is the total (or -1 on every
+ * rank when one failed). */
+static char *share_names(MPI_Comm comm, const struct prof_buf *mine, int *len)
+{
+    int size;
+    PMPI_Comm_size(comm, &size);
+    int *lens = malloc(2 * (size_t)size * sizeof *lens);
+    *len = -1;
+    if (!all_agree(lens && !mine->failed && mine->len < CHUNK * 16384u, comm)) {
+        free(lens);
+        return NULL;
+    }
+    int n = (int)mine->len;
+    PMPI_Allgather(&n, 1, MPI_INT, lens, 1, MPI_INT, comm);
+    size_t total = 0;
+    for (int r = 0; r < size; r++) {
+        lens[size + r] = (int)total;
+        total += (size_t)lens[r];
+    }
+    char *all = total < (size_t)1 << 30 ? malloc(total + 1) : NULL;
+    int all_have = all_agree(all != NULL, comm);
+    if (all_have)
+        PMPI_Allgatherv(mine->p ? mine->p : "", n, MPI_CHAR, all, lens, lens + size, MPI_CHAR, comm);
+    free(lens);
+    if (!all_have) {
+        free(all);
+        return NULL;
+    }
+    *len = (int)total;
+    return all;
+}
+
+/* Text of frames[from..n-1], joined by sep; the function names (func) or
+ * the full texts. empty when there are none. */
+static char *join(char *const *text, const int *idx, uint32_t from, uint32_t n, char sep, const char *empty)
+{
+    size_t size = strlen(empty) + 1;
+    for (uint32_t i = from; i < n; i++)
+        size += strlen(text[idx[i]]) + 1;
+    char *s = malloc(size), *p = s;
+    if (!s)
+        return NULL;
+    if (from >= n)
+        return strcpy(s, empty);
+    for (uint32_t i = from; i < n; i++)
+        p += sprintf(p, "%s%s", i > from ? (char[]){ sep, 0 } : "", text[idx[i]]);
+    return s;
+}
+
+/* A branch's key, site, ancestors and names from its frames' names. */
+static int rename_branch(struct prof_branch *br, void *const *addrs, int naddrs, const int *where,
+                         char *const *text, char *const *func)
+{
+    const char *name = prof_fn_name[br->fn];
+    int idx[PROF_MAX_DEPTH + 1];
+    br->key = prof_fnv(PROF_FNV0, name, strlen(name));
+    for (uint32_t f = 0; f < br->depth; f++) {
+        void *const *at = bsearch(&br->frames[f], addrs, (size_t)naddrs, sizeof *addrs, cmp_ptr);
+        idx[f] = where[at - addrs];
+        br->key = prof_fnv(br->key, text[idx[f]], strlen(text[idx[f]]) + 1);
+    }
+    br->site = br->depth ? strdup(text[idx[0]]) : strdup("(table-full)");
+    br->ancestors = join(text, idx, 1, br->depth, ';', "-");
+    br->names = join(func, idx, 1, br->depth, ' ', "");
+    return br->site && br->ancestors && br->names ? 0 : -1;
+}
+
+int prof_branches_describe(MPI_Comm comm, struct prof_branches *b, uint64_t *symbolize_ns)
+{
+    int rank, naddrs = 0, nkeys = 0, nall;
+    void **addrs = NULL;
+    PMPI_Comm_rank(comm, &rank);
+    *symbolize_ns = 0;
+    int ok = prof_modules_begin() == 0;
+    struct frame_key *keys = ok ? local_frames(b, rank, &addrs, &naddrs, &nkeys) : NULL;
+    struct frame_key *all = tree_union(comm, &frame_kind, (char *)keys, keys ? nkeys : -1, &nall);
+    uint64_t t0 = prof_clock_mono_ns();
+    int *where = all ? malloc(((size_t)naddrs + 1) * sizeof *where) : NULL;
+    char *done = all ? calloc((size_t)nall + 1, 1) : NULL;
+    struct prof_buf mine = { 0 };
+    mine.failed = !where || !done;
+    for (int i = 0; !mine.failed && i < naddrs; i++) {
+        struct prof_frame_id id;
+        prof_frame_identify(addrs[i], &id);
+        struct frame_key k = { id.module, id.offset, 0 };
+        where[i] = (int)((struct frame_key *)bsearch(&k, all, (size_t)nall, sizeof k, cmp_frame) - all);
+    }
+    if (!mine.failed)
+        name_owned(addrs, where, naddrs, all, rank, done, &mine);
+    free(done);
+    prof_modules_end();
+    int rc = -1, len = -1;
+    char *names = all ? share_names(comm, &mine, &len) : NULL;
+    prof_buf_free(&mine);
+    char **text = names ? calloc(2 * (size_t)nall + 1, sizeof *text) : NULL;
+    if (text) {
+        char **func = text + nall;
+        for (char *p = names; p < names + len;) {
+            int w = atoi(p);
+            p += strlen(p) + 1;
+            if (w >= 0 && w < nall)
+                text[w] = p, func[w] = p + strlen(p) + 1;
+            p += strlen(p) + 1;
+            p += strlen(p) + 1;
+        }
+        rc = 0;
+        for (int i = 0; i < naddrs; i++)
+            rc |= text[where[i]] ? 0 : -1;
+        for (int i = 0; rc == 0 && i < b->n; i++)
+            rc |= rename_branch(&b->v[i], addrs, naddrs, where, text, func);
+        merge_equal(b);
+    }
+    *symbolize_ns = prof_clock_mono_ns() - t0;
+    free(text);
+    free(names);
+    free(where);
+    free(all);
+    free(addrs);
+    return rc;
 }
 
 /* --- numbering ---------------------------------------------------------- */
@@ -177,97 +462,17 @@ static int cmp_u64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* Union of two sorted unique arrays into out (room for na + nb). */
-static int merge(const uint64_t *a, int na, const uint64_t *b, int nb, uint64_t *out)
+static const struct key_kind branch_kind = { sizeof(uint64_t), cmp_u64, NULL };
+
+int prof_branches_number(MPI_Comm comm, struct prof_branches *b, int failed)
 {
-    int i = 0, j = 0, n = 0;
-    while (i < na || j < nb) {
-        if (j == nb || (i < na && a[i] < b[j]))
-            out[n++] = a[i++];
-        else if (i == na || b[j] < a[i])
-            out[n++] = b[j++];
-        else
-            out[n++] = a[i++], j++;
-    }
-    return n;
-}
-
-/* Keys travel in chunks, so a rank without memory can still drain them. */
-#define KEY_CHUNK 8192
-static uint64_t scratch[KEY_CHUNK];
-
-static void send_keys(const uint64_t *keys, int n, int to, MPI_Comm comm)
-{
-    PMPI_Send(&n, 1, MPI_INT, to, 0, comm);
-    for (int off = 0; off < n; off += KEY_CHUNK)
-        PMPI_Send(keys + off, n - off < KEY_CHUNK ? n - off : KEY_CHUNK, MPI_UINT64_T, to, 1, comm);
-}
-
-/* Receive into a new array; NULL (after draining) when out of memory, with
- * *n = -1 when the sender itself had failed. */
-static uint64_t *recv_keys(int *n, int from, MPI_Comm comm)
-{
-    PMPI_Recv(n, 1, MPI_INT, from, 0, comm, MPI_STATUS_IGNORE);
-    if (*n < 0)
-        return NULL;
-    uint64_t *keys = malloc(((size_t)*n + 1) * sizeof *keys);
-    for (int off = 0; off < *n; off += KEY_CHUNK)
-        PMPI_Recv(keys ? keys + off : scratch, *n - off < KEY_CHUNK ? *n - off : KEY_CHUNK, MPI_UINT64_T,
-                  from, 1, comm, MPI_STATUS_IGNORE);
-    return keys;
-}
-
-int prof_branches_number(MPI_Comm comm, struct prof_branches *b)
-{
-    int rank, size, n = 0;
-    PMPI_Comm_rank(comm, &rank);
-    PMPI_Comm_size(comm, &size);
-    uint64_t *keys = malloc(((size_t)b->n + 1) * sizeof *keys);
-    int ok = keys != NULL;
-    for (int i = 0; ok && i < b->n; i++)
-        keys[n++] = b->v[i].key;
-    if (ok)
-        qsort(keys, (size_t)n, sizeof *keys, cmp_u64);
-    int u = 0;
-    for (int i = 0; i < n; i++)
-        if (u == 0 || keys[u - 1] != keys[i])
-            keys[u++] = keys[i];
-    n = u;
-
-    /* Binomial tree: each rank merges its children's unions into its own,
-     * then sends that to its parent; a failed rank sends n = -1. */
-    for (int mask = 1; mask < size; mask <<= 1) {
-        if (rank & mask) {
-            send_keys(keys, ok ? n : -1, rank - mask, comm);
-            break;
-        }
-        if (rank + mask >= size)
-            continue;
-        int m;
-        uint64_t *theirs = recv_keys(&m, rank + mask, comm);
-        uint64_t *both = theirs && ok ? malloc(((size_t)n + m + 1) * sizeof *both) : NULL;
-        if (both) {
-            n = merge(keys, n, theirs, m, both);
-            free(keys);
-            keys = both;
-        } else {
-            ok = 0;
-        }
-        free(theirs);
-    }
-    int total = ok ? n : -1;
-    PMPI_Bcast(&total, 1, MPI_INT, 0, comm);
-    if (rank != 0) {
-        free(keys);
-        keys = total >= 0 ? malloc(((size_t)total + 1) * sizeof *keys) : NULL;
-    }
-    int have = total >= 0 && keys != NULL, all_have;
-    PMPI_Allreduce(&have, &all_have, 1, MPI_INT, MPI_MIN, comm);
-    if (!all_have) {
-        free(keys);
+    uint64_t *keys = failed ? NULL : malloc(((size_t)b->n + 1) * sizeof *keys);
+    for (int i = 0; keys && i < b->n; i++)
+        keys[i] = b->v[i].key;
+    int n = keys ? sort_unique(&branch_kind, (char *)keys, b->n) : -1, total;
+    keys = tree_union(comm, &branch_kind, (char *)keys, n, &total);
+    if (!keys)
         return -1;
-    }
-    PMPI_Bcast(keys, total, MPI_UINT64_T, 0, comm);
     for (int i = 0; i < b->n; i++) {
         uint64_t *at = bsearch(&b->v[i].key, keys, (size_t)total, sizeof *keys, cmp_u64);
         b->v[i].id = at ? (int)(at - keys) + 1 : 0;

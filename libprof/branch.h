@@ -1,6 +1,7 @@
 /* branch.h: call sites ("branches") at finalize: the threads' records
- * merged per (function, call stack), described as text, and numbered with
- * ids that are the same on every rank for the same call stack (cold). */
+ * merged per (function, call stack), named once per job, merged again per
+ * printed call stack, and numbered with ids that are the same on every rank
+ * for the same printed stack (cold). */
 #ifndef PROF_BRANCH_H
 #define PROF_BRANCH_H
 
@@ -9,11 +10,13 @@
 #include "record.h"
 
 struct prof_branch {
-    uint64_t key;          /* hash of the function and each frame's module+offset */
+    uint64_t key;          /* hash of the function and each frame's text (after describe) */
     int id;                /* global branch id, 1.. (prof_branches_number) */
     uint32_t fn;
     struct prof_stats s;
     struct prof_partners partners;
+    void **frames;         /* this rank's return addresses, innermost first */
+    uint32_t depth;        /* how many; 0 for an overflow record */
     char *site;            /* the call site: "func@file:line" (see symbolize.h) */
     char *ancestors;       /* the callers, innermost first, ';'-separated; "-" if none */
     char *names;           /* the callers' function names, space-separated (branches.human) */
@@ -25,14 +28,25 @@ struct prof_branches {
 };
 
 /* prof_branches_collect: merge every thread's call sites into b, one entry
- * per distinct (function, stack), symbolizing each distinct address once.
- * Returns 0, or -1 when out of memory (b is then empty). */
+ * per distinct (function, return addresses); no names yet. Local. Returns
+ * 0, or -1 when out of memory (b is then empty). */
 int prof_branches_collect(struct prof_branches *b);
+
+/* prof_branches_describe: collective over comm; name every frame and merge
+ * the branches whose stacks print the same. The distinct frames of all
+ * ranks (module key + offset, symbolize.h) are united along a binomial
+ * tree; each is named by the lowest rank that has it, and the names are
+ * shared with every rank. Memory: O(distinct frames of the job) per rank.
+ * *symbolize_ns gets the time spent naming and sharing names. Returns 0, or
+ * -1 on every rank when some rank ran out of memory before the names were
+ * shared, or on this rank alone after. */
+int prof_branches_describe(MPI_Comm comm, struct prof_branches *b, uint64_t *symbolize_ns);
 
 /* prof_branches_number: collective over comm; set every branch's id to its
  * position (from 1) in the sorted union of all ranks' keys. Rank 0 holds
- * the union only: O(distinct branches), not O(ranks x branches). */
-int prof_branches_number(MPI_Comm comm, struct prof_branches *b);
+ * the union only: O(distinct branches), not O(ranks x branches). A rank
+ * with failed set takes part and makes every rank return -1. */
+int prof_branches_number(MPI_Comm comm, struct prof_branches *b, int failed);
 
 void prof_branches_free(struct prof_branches *b);
 

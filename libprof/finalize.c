@@ -10,6 +10,7 @@
 #include "report.h"
 #include "request.h"
 #include "run.h"
+#include "wait.h"
 
 /* Sum every thread's call sites and overflow records per function, per
  * thread (threads.txt) and for the rank. */
@@ -116,6 +117,7 @@ void prof_finish(void)
     static struct prof_rank_data rd;
     static struct prof_report_ctx ctx;
     uint64_t t_end = prof_clock();
+    prof_wait_barrier(prof_run.comm);   /* the last rank's arrival, waited for without spinning */
 
     memset(prof_fn_on, 0, sizeof prof_fn_on);
     prof_run.finished = 1;
@@ -130,9 +132,12 @@ void prof_finish(void)
     choose_columns(&ctx, &rd);
     first_line(&ctx);
 
+    struct prof_finalize_times times = { .t_begin = t_begin };
     int failed = prof_branches_collect(&branches) != 0, any_failed;
     PMPI_Allreduce(&failed, &any_failed, 1, MPI_INT, MPI_MAX, prof_run.comm);
-    if (!any_failed && prof_branches_number(prof_run.comm, &branches) == 0) {
+    if (!any_failed)
+        failed = prof_branches_describe(prof_run.comm, &branches, &times.symbolize_ns) != 0;
+    if (!any_failed && prof_branches_number(prof_run.comm, &branches, failed) == 0) {
         qsort(branches.v, (size_t)branches.n, sizeof *branches.v, by_branch_time);
         rd.branches = branches.v;
         rd.nbranches = branches.n;
@@ -145,7 +150,8 @@ void prof_finish(void)
         snprintf(base, sizeof base, "%s", prof_config.output);
     else
         snprintf(base, sizeof base, "mpiprof.%s.%dp", prof_run.app, prof_run.size);
-    prof_report_write(prof_run.comm, &ctx, &rd, base, t_begin);
+    times.merge_ns = prof_clock_mono_ns() - t_begin - times.symbolize_ns;
+    prof_report_write(prof_run.comm, &ctx, &rd, base, &times);
     prof_branches_free(&branches);
     free((void *)rd.threads);
     PMPI_Comm_free(&prof_run.comm);

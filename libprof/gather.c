@@ -3,6 +3,7 @@
  * (cold: finalize). Only PMPI_ calls. */
 #include <stdint.h>
 #include "gather.h"
+#include "wait.h"
 
 enum { TAG_GO = 1, TAG_LEN, TAG_TEXT };
 #define MAX_FILES 16
@@ -16,7 +17,9 @@ static void send_text(MPI_Comm comm, const struct prof_buf *texts, int n)
 {
     uint64_t len[MAX_FILES];
     int go;
-    PMPI_Recv(&go, 1, MPI_INT, 0, TAG_GO, comm, MPI_STATUS_IGNORE);
+    MPI_Request req;
+    PMPI_Irecv(&go, 1, MPI_INT, 0, TAG_GO, comm, &req);
+    prof_wait(&req);   /* rank 0 is busy with the ranks before: sleep */
     for (int k = 0; k < n; k++)
         len[k] = texts[k].len;
     PMPI_Send(len, n, MPI_UINT64_T, 0, TAG_LEN, comm);
@@ -29,11 +32,16 @@ static void send_text(MPI_Comm comm, const struct prof_buf *texts, int n)
 
 static char chunk[PROF_GATHER_CHUNK];
 
-static int recv_text(MPI_Comm comm, int from, int n, FILE *const *files)
+/* Rank from's text; the next rank is told to go first (if there is one),
+ * so that it wakes up while this one's text arrives: one rank ahead, no more. */
+static int recv_text(MPI_Comm comm, int from, int next, int n, FILE *const *files)
 {
     uint64_t len[MAX_FILES];
     int go = 1, rc = 0;
-    PMPI_Send(&go, 1, MPI_INT, from, TAG_GO, comm);
+    if (from == 1)
+        PMPI_Send(&go, 1, MPI_INT, from, TAG_GO, comm);
+    if (next)
+        PMPI_Send(&go, 1, MPI_INT, from + 1, TAG_GO, comm);
     PMPI_Recv(len, n, MPI_UINT64_T, from, TAG_LEN, comm, MPI_STATUS_IGNORE);
     for (int k = 0; k < n; k++)
         for (uint64_t off = 0; off < len[k]; off += PROF_GATHER_CHUNK) {
@@ -58,6 +66,6 @@ int prof_gather_write(MPI_Comm comm, const struct prof_buf *texts, int n, FILE *
     for (int k = 0; k < n; k++)
         rc |= write_all(files[k], texts[k].p ? texts[k].p : "", texts[k].len);
     for (int r = 1; r < size; r++)
-        rc |= recv_text(comm, r, n, files);
+        rc |= recv_text(comm, r, r + 1 < size, n, files);
     return rc;
 }

@@ -95,8 +95,9 @@ static int open_files(const struct prof_report_ctx *ctx, const char *base, char 
 }
 
 int prof_report_write(MPI_Comm comm, const struct prof_report_ctx *ctx,
-                      const struct prof_rank_data *rd, const char *base, uint64_t t_begin)
+                      const struct prof_rank_data *rd, const char *base, struct prof_finalize_times *times)
 {
+    uint64_t t0 = prof_clock_mono_ns();
     FILE *files[NWRITERS] = { 0 };
     const struct prof_writer *use[NWRITERS];
     char dir[4096] = "";
@@ -121,7 +122,9 @@ int prof_report_write(MPI_Comm comm, const struct prof_report_ctx *ctx,
     if (failed)
         prof_log_local("out of memory while formatting the report; its rows for this rank are incomplete");
 
+    uint64_t t1 = prof_clock_mono_ns();
     int rc = prof_gather_write(comm, texts, n, files);
+    uint64_t t2 = prof_clock_mono_ns();
     for (int k = 0; k < n; k++)
         prof_buf_free(&texts[k]);
     if (rd->rank != 0)
@@ -132,8 +135,13 @@ int prof_report_write(MPI_Comm comm, const struct prof_report_ctx *ctx,
         prof_log_once("writing the report in '%s' failed (disk full?); it is incomplete", dir);
         return -1;
     }
+    uint64_t t3 = prof_clock_mono_ns();
+    times->gather_ns = t2 - t1;
+    times->write_ns = (t1 - t0) + (t3 - t2);
     if (!prof_config.quiet)
-        prof_log_once("report written to %s (%d ranks, %.2f s at MPI_Finalize)", dir, ctx->nranks,
-                      (prof_clock_mono_ns() - t_begin) * 1e-9);
+        prof_log_once("report written to %s (%d rank%s, %.2f s at MPI_Finalize: merge %.2f, symbolize %.2f, "
+                      "gather %.2f, write %.2f)", dir, ctx->nranks, ctx->nranks == 1 ? "" : "s",
+                      (t3 - times->t_begin) * 1e-9, times->merge_ns * 1e-9, times->symbolize_ns * 1e-9,
+                      times->gather_ns * 1e-9, times->write_ns * 1e-9);
     return 0;
 }

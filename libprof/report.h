@@ -79,11 +79,21 @@ void prof_report_column_line(struct prof_buf *b, const char *const *names, int n
 
 #endif
 
+/* The phases of MPI_Finalize on this rank, for the message naming the
+ * report: when it began (CLOCK_MONOTONIC ns) and each phase's time (ns).
+ * finalize.c fills merge (threads, call sites, ids) and symbolize (naming
+ * call sites); prof_report_write adds gather (other ranks' rows to rank 0)
+ * and write (directory, formatting, files). */
+struct prof_finalize_times {
+    uint64_t t_begin;
+    uint64_t merge_ns, symbolize_ns, gather_ns, write_ns;
+};
+
 /* prof_report_write: collective over comm (the tool's communicator). Rank 0
  * creates a new directory from base (base, else base.1, base.2, ...: an
  * existing report is never touched) and writes every file; all ranks send
  * their rows. On failure rank 0 says why, once, and the application goes
- * on. t_begin (CLOCK_MONOTONIC ns) is when finalization began, for the
- * message naming the directory. Returns 0 when the report was written. */
+ * on. times: the phases so far; the message naming the directory gives
+ * them all. Returns 0 when the report was written. */
 int prof_report_write(MPI_Comm comm, const struct prof_report_ctx *ctx,
-                      const struct prof_rank_data *rd, const char *base, uint64_t t_begin);
+                      const struct prof_rank_data *rd, const char *base, struct prof_finalize_times *times);

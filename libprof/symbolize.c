@@ -1,11 +1,15 @@
-/* symbolize.c: addresses -> module+offset, function, file:line (cold:
- * finalize, once per distinct address). dladdr gives the module and the
- * exported symbols; libdw, when configured, adds static functions and
- * file:line from debug information. */
-#define _GNU_SOURCE            /* dladdr */
+/* symbolize.c: addresses -> module key and offset (the loaded modules'
+ * segments from dl_iterate_phdr, keyed by ELF build-id), function,
+ * file:line (cold: finalize). dladdr gives the exported symbols; libdw, when
+ * configured, adds static functions and file:line from debug information. */
+#define _GNU_SOURCE            /* dladdr, dl_iterate_phdr */
 #include <dlfcn.h>
+#include <elf.h>
+#include <link.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "symbolize.h"
 #ifdef HAVE_LIBDW
@@ -27,6 +31,152 @@ static void copy(char *dst, size_t size, const char *src)
         if (*p == ' ' || *p == '\t')
             *p = '_';
 }
+
+/* --- the loaded modules ---------------------------------------------------- */
+
+struct module {
+    uintptr_t base;        /* load address: offsets are from here */
+    uint64_t key;
+    char name[256];        /* basename */
+};
+
+struct segment {           /* one PT_LOAD of a module, [lo, hi) */
+    uintptr_t lo, hi;
+    int module;
+};
+
+static struct {
+    struct module *mods;
+    struct segment *segs;
+    int nmods, nsegs, cap_mods, cap_segs, failed;
+} loaded;
+
+/* The NT_GNU_BUILD_ID note in a mapped PT_NOTE segment: its hash, or 0. */
+static uint64_t build_id(const char *p, size_t size)
+{
+    const size_t word = 4;
+    while (size >= sizeof(ElfW(Nhdr))) {
+        const ElfW(Nhdr) *n = (const ElfW(Nhdr) *)p;
+        size_t name = (n->n_namesz + word - 1) & ~(word - 1), desc = (n->n_descsz + word - 1) & ~(word - 1);
+        size_t len = sizeof *n + name + desc;
+        if (len > size)
+            return 0;
+        if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 && memcmp(p + sizeof *n, "GNU", 4) == 0)
+            return prof_fnv(prof_fnv(PROF_FNV0, "build-id", 8), p + sizeof *n + name, n->n_descsz);
+        p += len;
+        size -= len;
+    }
+    return 0;
+}
+
+/* Without a build-id: the file's path, size and modification time. */
+static uint64_t file_key(const char *path)
+{
+    struct stat st;
+    uint64_t h = prof_fnv(PROF_FNV0, path, strlen(path));
+    if (stat(path, &st) == 0) {
+        h = prof_fnv(h, &st.st_size, sizeof st.st_size);
+        h = prof_fnv(h, &st.st_mtim, sizeof st.st_mtim);
+    }
+    return h;
+}
+
+static void *grow(void *v, int *cap, int need, size_t size)
+{
+    if (need <= *cap)
+        return v;
+    int n = *cap ? 2 * *cap : 64;
+    void *w = realloc(v, (size_t)n * size);
+    if (w)
+        *cap = n;
+    return w;
+}
+
+static int add_module(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size, (void)data;
+    struct module *mods = grow(loaded.mods, &loaded.cap_mods, loaded.nmods + 1, sizeof *mods);
+    struct segment *segs = grow(loaded.segs, &loaded.cap_segs, loaded.nsegs + info->dlpi_phnum, sizeof *segs);
+    loaded.mods = mods ? mods : loaded.mods;
+    loaded.segs = segs ? segs : loaded.segs;
+    if (!mods || !segs) {
+        loaded.failed = 1;
+        return 1;
+    }
+    struct module *m = &mods[loaded.nmods];
+    char exe[4096];
+    const char *path = info->dlpi_name;
+    if (!path[0]) {          /* the program itself */
+        ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+        exe[n > 0 ? n : 0] = '\0';
+        path = exe;
+    }
+    m->base = info->dlpi_addr;
+    m->key = 0;
+    copy(m->name, sizeof m->name, path[0] ? base_name(path) : "?");
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type == PT_LOAD && ph->p_memsz)
+            segs[loaded.nsegs++] = (struct segment){ info->dlpi_addr + ph->p_vaddr,
+                                                     info->dlpi_addr + ph->p_vaddr + ph->p_memsz, loaded.nmods };
+        else if (ph->p_type == PT_NOTE && !m->key)
+            m->key = build_id((const char *)(info->dlpi_addr + ph->p_vaddr), ph->p_memsz);
+    }
+    if (!m->key)
+        m->key = file_key(path);
+    if (m->key == PROF_MODULE_ANON)
+        m->key = 1;
+    loaded.nmods++;
+    return 0;
+}
+
+static int by_lo(const void *a, const void *b)
+{
+    const struct segment *x = a, *y = b;
+    return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+int prof_modules_begin(void)
+{
+    memset(&loaded, 0, sizeof loaded);
+    dl_iterate_phdr(add_module, NULL);
+    if (loaded.failed) {
+        prof_modules_end();
+        return -1;
+    }
+    qsort(loaded.segs, (size_t)loaded.nsegs, sizeof *loaded.segs, by_lo);
+    return 0;
+}
+
+void prof_modules_end(void)
+{
+    free(loaded.mods);
+    free(loaded.segs);
+    memset(&loaded, 0, sizeof loaded);
+}
+
+/* The module whose mapped segments hold a, or NULL. */
+static const struct module *module_of(uintptr_t a)
+{
+    int lo = 0, hi = loaded.nsegs;   /* the last segment starting at or below a */
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (loaded.segs[mid].lo <= a)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo > 0 && a < loaded.segs[lo - 1].hi ? &loaded.mods[loaded.segs[lo - 1].module] : NULL;
+}
+
+void prof_frame_identify(void *addr, struct prof_frame_id *id)
+{
+    const struct module *m = module_of((uintptr_t)addr);
+    id->module = m ? m->key : PROF_MODULE_ANON;
+    id->offset = m ? (uintptr_t)addr - m->base : 0;
+}
+
+/* --- names ------------------------------------------------------------------ */
 
 #ifdef HAVE_LIBDW
 static Dwfl *dwfl;
@@ -69,38 +219,38 @@ void prof_symbolize_end(void)
 #endif
 }
 
+/* A symbol name without its version ("@" separates the site's fields). */
+static void set_func(struct prof_frame_info *out, const char *name)
+{
+    copy(out->func, sizeof out->func, name);
+    out->func[strcspn(out->func, "@")] = '\0';
+}
+
 void prof_symbolize(void *addr, struct prof_frame_info *out)
 {
     uintptr_t a = (uintptr_t)addr;
-    Dl_info dl;
+    const struct module *mod = module_of(a);
     memset(out, 0, sizeof *out);
-    strcpy(out->module, "?");
-    out->offset = a;
-    if (dladdr(addr, &dl) && dl.dli_fname) {
-        copy(out->module, sizeof out->module, dl.dli_fname[0] ? base_name(dl.dli_fname) : "?");
-        out->offset = a - (uintptr_t)dl.dli_fbase;
-        if (dl.dli_sname) {
-            copy(out->func, sizeof out->func, dl.dli_sname);
-            out->func[strcspn(out->func, "@")] = '\0';
-        }
+    if (!mod) {
+        strcpy(out->module, "[anon]");
+        return;
     }
+    copy(out->module, sizeof out->module, mod->name);
+    out->offset = a - mod->base;
+    /* dladdr may name a symbol of another module (an address past a
+     * library's end): its answer counts only inside the same module. */
+    Dl_info dl;
+    if (dladdr(addr, &dl) && dl.dli_sname && module_of((uintptr_t)dl.dli_saddr) == mod)
+        set_func(out, dl.dli_sname);
 #ifdef HAVE_LIBDW
     /* The call instruction is just before the return address. */
     Dwarf_Addr pc = (Dwarf_Addr)a - 1;
     Dwfl_Module *m = dwfl ? dwfl_addrmodule(dwfl, pc) : NULL;
     if (!m)
         return;
-    Dwarf_Addr start;
-    const char *mname = dwfl_module_info(m, NULL, &start, NULL, NULL, NULL, NULL, NULL);
-    if (mname && strcmp(out->module, "?") == 0) {
-        copy(out->module, sizeof out->module, base_name(mname));
-        out->offset = a - start;
-    }
     const char *fname = dwfl_module_addrname(m, pc);
-    if (fname) {
-        copy(out->func, sizeof out->func, fname);
-        out->func[strcspn(out->func, "@")] = '\0';   /* symbol versions: '@' separates fields */
-    }
+    if (fname)
+        set_func(out, fname);
     Dwfl_Line *line = dwfl_module_getsrc(m, pc);
     int lineno = 0;
     const char *file = line ? dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL) : NULL;
@@ -113,7 +263,9 @@ void prof_symbolize(void *addr, struct prof_frame_info *out)
 
 void prof_frame_text(const struct prof_frame_info *fi, char *buf, unsigned size)
 {
-    if (fi->func[0] && fi->file[0])
+    if (strcmp(fi->module, "[anon]") == 0)
+        snprintf(buf, size, "[anon]");
+    else if (fi->func[0] && fi->file[0])
         snprintf(buf, size, "%s@%s:%d", fi->func, fi->file, fi->line);
     else if (fi->func[0])
         snprintf(buf, size, "%s@%s+0x%llx", fi->func, fi->module, (unsigned long long)fi->offset);

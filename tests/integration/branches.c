@@ -5,8 +5,8 @@
  *   recv_down(3) -> recv_down(2) -> recv_down(1) -> MPI_Recv: the 3 + 1 messages above
  *   2 x MPI_Irecv(MPI_ANY_SOURCE, tag 3, 5 ints), MPI_Isend of 5 ints to r-1
  *   and to r+1, then 4 x MPI_Waitany.
- * Not optimised: an unrolled or peeled loop makes distinct call
- * instructions, which are distinct call sites (rightly) on the same line. */
+ * Not optimised, so that each call is one call instruction (copies of a
+ * call on one line are one branch: t_unroll.sh). */
 #pragma GCC optimize("O0")
 #include <stdio.h>
 #include <mpi.h>

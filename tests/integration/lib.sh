@@ -53,6 +53,19 @@ same_rows() {
     fi
 }
 
+# one_branch REPORT FUNCTION SITE CALLS: in $work/REPORT/branches.txt, each
+# of the $np ranks has exactly one row of FUNCTION at SITE, with CALLS
+# calls, and all these rows have the same branch id.
+one_branch() {
+    awk -v fn="$2" -v site="$3" -v calls="$4" -v np="$np" '
+        !/^#/ && $3 == fn && $15 == site { n[$1]++; ids[$2] = 1
+            if ($4 != calls) { print "rank " $1 ": " $4 " calls"; bad = 1 } }
+        END { for (r = 0; r < np; r++) if (n[r] != 1) { print "rank " r ": " n[r] " rows"; bad = 1 }
+              k = 0; for (i in ids) k++
+              if (k != 1) { print k " ids"; bad = 1 }
+              exit bad }' "$work/$1/branches.txt"
+}
+
 finish() {
     if [ "$failures" -ne 0 ]; then
         echo "$failures check(s) failed"

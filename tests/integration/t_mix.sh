@@ -12,7 +12,7 @@ run "$np" "$mix" > "$work/plain.out" || fail "mix runs without the profiler"
 run "$np" "$launcher" -o "$work/rep" "$mix" "$work/testsome" > "$work/prof.out" 2> "$work/prof.err" ||
     fail "mix runs under the profiler"
 check "program output identical with and without the profiler" cmp "$work/plain.out" "$work/prof.out"
-check "report announced on stderr" grep -q "^mpiprof: report written to $work/rep (4 ranks, [0-9.]* s at MPI_Finalize)\$" "$work/prof.err"
+check "report announced on stderr" grep -q "^mpiprof: report written to $work/rep (4 ranks, [0-9.]* s at MPI_Finalize: merge [0-9.]*, symbolize [0-9.]*, gather [0-9.]*, write [0-9.]*)\$" "$work/prof.err"
 for f in summary.txt functions.txt matrix.time matrix.calls matrix.bytes; do
     check "$f written" test -s "$work/rep/$f"
 done
