@@ -51,10 +51,12 @@ static struct {
     int nmods, nsegs, cap_mods, cap_segs, failed;
 } loaded;
 
-/* The NT_GNU_BUILD_ID note in a mapped PT_NOTE segment: its hash, or 0. */
-static uint64_t build_id(const char *p, size_t size)
+/* The NT_GNU_BUILD_ID note in a mapped PT_NOTE segment: its hash, or 0.
+ * Notes are padded to the segment's alignment (4, or 8 for a segment of
+ * 8-aligned notes such as .note.gnu.property). */
+static uint64_t build_id(const char *p, size_t size, size_t align)
 {
-    const size_t word = 4;
+    const size_t word = align == 8 ? 8 : 4;
     while (size >= sizeof(ElfW(Nhdr))) {
         const ElfW(Nhdr) *n = (const ElfW(Nhdr) *)p;
         size_t name = (n->n_namesz + word - 1) & ~(word - 1), desc = (n->n_descsz + word - 1) & ~(word - 1);
@@ -120,7 +122,7 @@ static int add_module(struct dl_phdr_info *info, size_t size, void *data)
             segs[loaded.nsegs++] = (struct segment){ info->dlpi_addr + ph->p_vaddr,
                                                      info->dlpi_addr + ph->p_vaddr + ph->p_memsz, loaded.nmods };
         else if (ph->p_type == PT_NOTE && !m->key)
-            m->key = build_id((const char *)(info->dlpi_addr + ph->p_vaddr), ph->p_memsz);
+            m->key = build_id((const char *)(info->dlpi_addr + ph->p_vaddr), ph->p_memsz, ph->p_align);
     }
     if (!m->key)
         m->key = file_key(path);
