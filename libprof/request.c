@@ -32,7 +32,7 @@ struct slot {
 static struct {
     struct slot slots[PROF_REQUEST_SLOTS];
     uint64_t untracked;
-    uint64_t live;
+    int used;              /* an entry was ever put; atomic */
 } map;
 
 static inline uint64_t key_of(MPI_Request req)
@@ -76,7 +76,6 @@ static int take_slot(struct slot *s, uint64_t key, struct prof_request *info)
         *info = s->info;
     pass_over(key, (uint32_t)(s - map.slots), -1);
     __atomic_store_n(&s->key, EMPTY, __ATOMIC_RELEASE);
-    __atomic_sub_fetch(&map.live, 1, __ATOMIC_RELAXED);
     return 1;
 }
 
@@ -100,7 +99,8 @@ void prof_request_put(MPI_Request req, const struct prof_request *info)
             continue;
         pass_over(key, i, 1);
         s->info = *info;
-        __atomic_add_fetch(&map.live, 1, __ATOMIC_RELAXED);
+        if (__builtin_expect(!__atomic_load_n(&map.used, __ATOMIC_RELAXED), 0))
+            __atomic_store_n(&map.used, 1, __ATOMIC_RELAXED);
         __atomic_store_n(&s->key, key, __ATOMIC_RELEASE);
         return;
     }
@@ -140,7 +140,7 @@ void prof_request_activate(MPI_Request req, int on)
 
 int prof_request_any(void)
 {
-    return __atomic_load_n(&map.live, __ATOMIC_RELAXED) != 0;
+    return __atomic_load_n(&map.used, __ATOMIC_RELAXED);
 }
 
 uint64_t prof_request_untracked(void)

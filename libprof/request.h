@@ -44,7 +44,8 @@ int prof_request_get(MPI_Request req, struct prof_request *info);
 int prof_request_take(MPI_Request req, struct prof_request *info, int all);
 /* prof_request_activate: a persistent req was started (on 1) or completed. */
 void prof_request_activate(MPI_Request req, int on);
-/* prof_request_any: 0 when no request is in the map (a cheap early out). */
+/* prof_request_any: 0 when no request was ever put in the map (a cheap
+ * early out for programs without tracked requests). */
 int prof_request_any(void);
 /* prof_request_untracked: requests that did not fit. */
 uint64_t prof_request_untracked(void);
