@@ -12,7 +12,13 @@
  *              by MPI_Waitall (exit 77 without MPI_THREAD_MULTIPLE)
  *   freed N    N persistent receives and sends of 2 ints, each started
  *              once, waited, freed; then N exchanges of 1 int (MPI_Isend,
- *              MPI_Irecv, MPI_Waitall), which may get the freed handles */
+ *              MPI_Irecv, MPI_Waitall), which may get the freed handles
+ *   truncate N MPI_ERRORS_RETURN; per iteration MPI_Waitall over a receive
+ *              of 1 int that gets 2 (MPI_ERR_TRUNCATE), a receive of 1 int
+ *              and sends of 2 and 1 ints: MPI_ERR_IN_STATUS, the others
+ *              complete (MPI_SUCCESS) or stay pending (MPI_ERR_PENDING, as
+ *              MPICH leaves them), then a second MPI_Waitall completes
+ *              those; prints "truncate: ok" when the MPI behaved so */
 #include <mpi.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -99,6 +105,29 @@ static void freed(void)
     exchange((void *)(size_t)1);
 }
 
+static void truncate(int rank)
+{
+    int s[2] = { 1, 2 }, r[2], bad = 0;
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    for (int i = 0; i < n; i++) {
+        MPI_Request q[4];
+        MPI_Status st[4];
+        MPI_Irecv(&r[0], 1, MPI_INT, peer, 0, MPI_COMM_WORLD, &q[0]);
+        MPI_Irecv(&r[1], 1, MPI_INT, peer, 1, MPI_COMM_WORLD, &q[1]);
+        MPI_Isend(s, 2, MPI_INT, peer, 0, MPI_COMM_WORLD, &q[2]);
+        MPI_Isend(s, 1, MPI_INT, peer, 1, MPI_COMM_WORLD, &q[3]);
+        if (MPI_Waitall(4, q, st) != MPI_ERR_IN_STATUS || st[0].MPI_ERROR == MPI_SUCCESS ||
+            q[0] != MPI_REQUEST_NULL)
+            bad = 1;
+        for (int k = 1; k < 4; k++)
+            if (st[k].MPI_ERROR != MPI_SUCCESS && st[k].MPI_ERROR != MPI_ERR_PENDING)
+                bad = 1;
+        if (MPI_Waitall(4, q, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
+            bad = 1;
+    }
+    printf("%d truncate: %s\n", rank, bad ? "unexpected MPI behaviour" : "ok");
+}
+
 int main(int argc, char **argv)
 {
     int provided, rank, size;
@@ -132,9 +161,11 @@ int main(int argc, char **argv)
             pthread_join(t[k], NULL);
     } else if (strcmp(mode, "freed") == 0) {
         freed();
+    } else if (strcmp(mode, "truncate") == 0) {
+        truncate(rank);
     } else {
         if (rank == 0)
-            fprintf(stderr, "usage: issue_24_requests poll|shared|persist|threads|freed N\n");
+            fprintf(stderr, "usage: issue_24_requests poll|shared|persist|threads|freed|truncate N\n");
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     MPI_Finalize();

@@ -61,6 +61,14 @@ check "freed: MPI_Waitall rows exact (persistent 60 x 8 bytes, then 60 x 4)" awk
 prof persist persist 40 || fail "persist runs under the profiler"
 check "persist: MPI_Waitall completed 80 requests" partners persist MPI_Waitall 80 320
 
+# Item 1: partial success. MPI_Waitall returns MPI_ERR_IN_STATUS (one
+# truncated receive); the requests whose status says MPI_SUCCESS count, the
+# MPI_ERR_PENDING ones stay tracked for the second MPI_Waitall: 3 requests
+# (4 + 8 + 4 bytes) per iteration, the truncated one none.
+prof truncate truncate 20 || fail "truncate runs under the profiler"
+check "truncate: the MPI returned MPI_ERR_IN_STATUS as expected" test "$(grep -c '^[01] truncate: ok$' "$work/truncate.out")" -eq 2
+check "truncate: MPI_Waitall completed 60 requests" partners truncate MPI_Waitall 60 320
+
 # Item 3: MPI_THREAD_MULTIPLE, two threads per rank posting and completing
 # at once: no request is taken for another thread's.
 [ "$MPI_FLAVOR" = mpich ] && titers=100 || titers=2000
