@@ -52,8 +52,8 @@ prof freed freed 30 MPI_Isend,MPI_Irecv,MPI_Waitall,MPI_Send_init,MPI_Recv_init,
     fail "freed runs under the profiler"
 check "freed: MPI_Waitall rows exact (persistent 60 x 8 bytes, then 60 x 4)" awk '
     /^#/ { next }
-    $3 == "MPI_Waitall" { rows[$1] = rows[$1] " " $6 ":" $7 }
-    END { for (r = 0; r < 2; r++) if (rows[r] != " 60:480 60:240") { print "rank " r ":" rows[r]; bad = 1 }
+    $3 == "MPI_Waitall" { rows[$1]++; seen[$1, $6 ":" $7]++ }
+    END { for (r = 0; r < 2; r++) if (rows[r] != 2 || seen[r, "60:480"] != 1 || seen[r, "60:240"] != 1) { print "rank " r; bad = 1 }
           exit bad }' "$work/freed/partners.txt"
 
 # Item 4: of 8 persistent requests one send and one receive are started per
