@@ -40,7 +40,7 @@ static int world_peer(struct prof_call *c, MPI_Comm comm, int peer, const MPI_St
 static void track(struct prof_call *c, MPI_Request req, struct prof_record *r, MPI_Comm comm, int peer,
                   int is_recv, int persistent, const struct prof_traffic *tr)
 {
-    struct prof_request info = { c->th, r, comm, prof_handle_epoch, peer, is_recv, persistent, *tr };
+    struct prof_request info = { c->th, r, comm, prof_handle_epoch, peer, is_recv, persistent, 0, *tr };
     if (peer >= 0)
         info.peer = prof_comm_world_rank(c->th, comm, peer);
     prof_request_put(req, &info);
@@ -167,13 +167,26 @@ void prof_exit_start(struct prof_call *c, MPI_Request *req)
     prof_exit_startall(c, 1, req);
 }
 
-void prof_enter_request_free(struct prof_call *c, MPI_Request *req)
+/* On every MPI_Start/Startall, profiled or not: the requests are active
+ * until a completion call reports them (an inactive one completes nothing). */
+void prof_started(struct prof_call *c, int n, MPI_Request *reqs)
 {
-    (void)c;
-    prof_request_forget(*req);
+    for (int i = 0; c->rc == MPI_SUCCESS && i < n && prof_request_any(); i++)
+        prof_request_activate(reqs[i], 1);
 }
 
-/* --- completion: Wait/Test variants ---------------------------------------- */
+void prof_started1(struct prof_call *c, MPI_Request *req)
+{
+    prof_started(c, 1, req);
+}
+
+/* --- completion: Wait/Test variants and MPI_Request_free --------------------
+ * On every call, profiled or not. Before the PMPI call, each request's entry
+ * is taken from the map onto the thread's stack (th->taken; a call made from
+ * inside this one pushes above it): once the call frees a handle, another
+ * thread may be given the same value at once. After it, the entries of the
+ * requests that did not complete go back (MPI_ERR_IN_STATUS: those whose
+ * status says MPI_ERR_PENDING), and a profiled call attributes the others. */
 
 MPI_Status *prof_statuses(struct prof_call *c, MPI_Status *statuses, int n)
 {
@@ -185,90 +198,142 @@ MPI_Status *prof_statuses(struct prof_call *c, MPI_Status *statuses, int n)
     return th->statuses;
 }
 
-/* Keep the handles: completion sets them to MPI_REQUEST_NULL. */
-void prof_enter_waitn(struct prof_call *c, int n, MPI_Request *reqs)
+/* all: MPI_Request_free, which takes persistent entries too. */
+static void take(struct prof_call *c, int n, const MPI_Request *reqs, int all)
 {
-    struct prof_thread *th = c->th;
-    th->nsaved = 0;
-    if (n > 0 && prof_thread_room((void **)&th->saved, &th->saved_cap, n, sizeof *th->saved) == 0) {
-        for (int i = 0; i < n; i++)
-            th->saved[i] = reqs[i];
-        th->nsaved = n;
+    c->rq_n = 0;
+    c->rq_done = 0;
+    if (n <= 0 || !prof_request_any())
+        return;
+    struct prof_thread *th = prof_tl;
+    if (PROF_UNLIKELY(!th) && !(th = prof_thread_attach()))
+        return;
+    int base = th->ntaken;
+    if (prof_thread_room((void **)&th->taken, &th->taken_cap, base + n, sizeof *th->taken) != 0)
+        return;
+    for (int i = 0; i < n; i++) {
+        struct prof_taken *t = &th->taken[base + i];
+        t->req = reqs[i];
+        t->state = reqs[i] == MPI_REQUEST_NULL ? 0 : prof_request_take(reqs[i], &t->info, all);
+        t->cand = 0;
+        t->done = 0;
+        t->status = NULL;
+    }
+    th->ntaken = base + n;
+    c->rq_base = base;
+    c->rq_n = n;
+}
+
+void prof_complete_take1(struct prof_call *c, MPI_Request *req)
+{
+    take(c, 1, req, 0);
+}
+
+void prof_complete_take(struct prof_call *c, int n, MPI_Request *reqs)
+{
+    take(c, n, reqs, 0);
+}
+
+void prof_complete_take_free(struct prof_call *c, MPI_Request *req)
+{
+    take(c, 1, req, 1);
+}
+
+/* The call reports request i complete, with status st (or none). */
+static void mark(struct prof_call *c, int i, const MPI_Status *st)
+{
+    if (i >= 0 && i < c->rq_n) {
+        struct prof_taken *t = &prof_tl->taken[c->rq_base + i];
+        t->cand = 1;
+        t->status = st == MPI_STATUS_IGNORE ? NULL : st;
     }
 }
 
-void prof_enter_wait(struct prof_call *c, MPI_Request *req)
+/* After the call: which requests completed (a non-persistent one is freed,
+ * so its handle is now MPI_REQUEST_NULL; a persistent one completed when the
+ * call says so and its status is not MPI_ERR_PENDING), which of those count
+ * (a successful call, or a status saying MPI_SUCCESS), and the entries of
+ * the others go back. Pops this call's requests. */
+static void settle(struct prof_call *c, const MPI_Request *now)
 {
-    prof_enter_waitn(c, 1, req);
+    struct prof_thread *th = prof_tl;
+    int rc = c->rc;
+    for (int i = 0; i < c->rq_n; i++) {
+        struct prof_taken *t = &th->taken[c->rq_base + i];
+        if (t->req == MPI_REQUEST_NULL)
+            continue;
+        int gone = now[i] == MPI_REQUEST_NULL;
+        int status_ok = t->status ? t->status->MPI_ERROR == MPI_SUCCESS : rc == MPI_SUCCESS;
+        int fin = t->state == 1 ? t->cand && t->info.active &&
+                                      !(rc == MPI_ERR_IN_STATUS && t->status && t->status->MPI_ERROR == MPI_ERR_PENDING)
+                                : gone;
+        if (t->state == 1 && fin)
+            prof_request_activate(t->req, 0);
+        c->rq_done += fin;
+        t->done = t->state != 0 && fin && (rc == MPI_SUCCESS || (rc == MPI_ERR_IN_STATUS && status_ok));
+        if (t->state == 2 && !gone)
+            prof_request_put(t->req, &t->info);
+    }
+    th->ntaken = c->rq_base;
 }
 
-/* The requests at indices idx[0..n-1] (statuses st[k], or none) completed. */
-static void completed(struct prof_call *c, int n, const int *idx, const MPI_Status *st, int st_by_k)
+void prof_complete_done1(struct prof_call *c, MPI_Request *req, int *flag, MPI_Status *status)
+{
+    if (!c->rq_n)
+        return;
+    if (c->rc == MPI_SUCCESS && (!flag || *flag))
+        mark(c, 0, status);
+    settle(c, req);
+}
+
+void prof_complete_done(struct prof_call *c, int n, MPI_Request *reqs, int *index, int *flag, int *outcount,
+                        int *indices, MPI_Status *status, MPI_Status *statuses)
+{
+    if (!c->rq_n)
+        return;
+    int ignored = statuses == MPI_STATUSES_IGNORE;
+    if ((c->rc == MPI_SUCCESS || c->rc == MPI_ERR_IN_STATUS) && (!flag || *flag)) {
+        if (outcount) {                       /* Waitsome, Testsome */
+            for (int k = 0; *outcount != MPI_UNDEFINED && k < *outcount; k++)
+                mark(c, indices[k], ignored ? NULL : &statuses[k]);
+        } else if (index) {                   /* Waitany, Testany */
+            if (*index != MPI_UNDEFINED)
+                mark(c, *index, status);
+        } else {                              /* Waitall, Testall */
+            for (int i = 0; i < n; i++)
+                mark(c, i, ignored ? NULL : &statuses[i]);
+        }
+    }
+    settle(c, reqs);
+}
+
+/* A profiled completion call: its time is split between the requests it
+ * completed; each tracked one gets its partner on this call's site, and a
+ * receive gives its share back to its posting site as receive wait. */
+void prof_exit_complete(struct prof_call *c)
 {
     struct prof_thread *th = c->th;
     struct prof_traffic none = { 0 };
     uint64_t dt;
     struct prof_record *r = prof_exit_record(c, &none, &dt);
-    uint64_t share = n > 0 ? dt / (uint64_t)n : 0;
-    for (int k = 0; c->rc == MPI_SUCCESS && k < n; k++) {
-        struct prof_request info;
-        int i = idx ? idx[k] : k;
-        if (i < 0 || i >= th->nsaved || th->saved[i] == MPI_REQUEST_NULL ||
-            !prof_request_complete(th->saved[i], &info))
+    uint64_t share = c->rq_done > 0 ? dt / (uint64_t)c->rq_done : 0;
+    for (int i = 0; i < c->rq_n; i++) {
+        const struct prof_taken *t = &th->taken[c->rq_base + i];
+        if (!t->done)
             continue;
-        const MPI_Status *s = st == MPI_STATUSES_IGNORE ? NULL : &st[st_by_k ? k : i];
-        int peer = info.peer;
-        if (peer == MPI_ANY_SOURCE && s && info.epoch == prof_handle_epoch)
-            peer = prof_comm_world_rank(th, info.comm, s->MPI_SOURCE);
-        partner(r, peer, info.tr.bytes_sent + info.tr.bytes_recv, share);
-        if (info.owner != th) {
+        const struct prof_request *info = &t->info;
+        int peer = info->peer;
+        if (peer == MPI_ANY_SOURCE && t->status && info->epoch == prof_handle_epoch)
+            peer = prof_comm_world_rank(th, info->comm, t->status->MPI_SOURCE);
+        partner(r, peer, info->tr.bytes_sent + info->tr.bytes_recv, share);
+        if (info->owner != th) {
             th->foreign++;
             continue;
         }
-        if (info.is_recv)
-            info.rec->s.recv_wait_ticks += share;
-        if (info.peer == MPI_ANY_SOURCE)
-            partner(info.rec, peer, info.tr.bytes_recv, 0);
+        if (info->is_recv)
+            info->rec->s.recv_wait_ticks += share;
+        if (info->peer == MPI_ANY_SOURCE)
+            partner(info->rec, peer, info->tr.bytes_recv, 0);
     }
     prof_exit_done(c);
-}
-
-static const int first_only[1] = { 0 };
-
-void prof_exit_wait(struct prof_call *c, MPI_Status *status)
-{
-    completed(c, 1, first_only, status, 1);
-}
-
-void prof_exit_test(struct prof_call *c, int *flag, MPI_Status *status)
-{
-    completed(c, c->rc == MPI_SUCCESS && *flag ? 1 : 0, first_only, status, 1);
-}
-
-void prof_exit_waitall(struct prof_call *c, int n, MPI_Status *statuses)
-{
-    completed(c, n, NULL, statuses, 0);
-}
-
-void prof_exit_testall(struct prof_call *c, int n, int *flag, MPI_Status *statuses)
-{
-    completed(c, c->rc == MPI_SUCCESS && *flag ? n : 0, NULL, statuses, 0);
-}
-
-void prof_exit_waitany(struct prof_call *c, int *index, MPI_Status *status)
-{
-    int done = c->rc == MPI_SUCCESS && *index != MPI_UNDEFINED;
-    completed(c, done, index, status, 1);
-}
-
-void prof_exit_testany(struct prof_call *c, int *index, int *flag, MPI_Status *status)
-{
-    int done = c->rc == MPI_SUCCESS && *flag && *index != MPI_UNDEFINED;
-    completed(c, done, index, status, 1);
-}
-
-void prof_exit_waitsome(struct prof_call *c, int *outcount, int *indices, MPI_Status *statuses)
-{
-    int done = c->rc == MPI_SUCCESS && *outcount != MPI_UNDEFINED ? *outcount : 0;
-    completed(c, done, indices, statuses, 1);
 }

@@ -35,6 +35,8 @@ struct prof_call {
     void **frames;         /* starts: nframes return addresses in stack[] */
     void *stack[PROF_MAX_DEPTH + PROF_SITE_SLACK];
     MPI_Status status;     /* stands in for MPI_STATUS_IGNORE when a hook reads the status */
+    int rq_base, rq_n;     /* completion calls: this call's requests in th->taken (p2p.c) */
+    int rq_done;           /* completion calls: requests completed, tracked or not */
 };
 
 /* 1 for every function being profiled between MPI_Init and MPI_Finalize. */
@@ -117,16 +119,17 @@ void prof_exit_send_init(struct prof_call *c, int count, MPI_Datatype type, int 
 void prof_exit_recv_init(struct prof_call *c, int count, MPI_Datatype type, int src, MPI_Comm comm, MPI_Request *req);
 void prof_exit_start(struct prof_call *c, MPI_Request *req);
 void prof_exit_startall(struct prof_call *c, int n, MPI_Request *reqs);
-void prof_enter_request_free(struct prof_call *c, MPI_Request *req);
-void prof_enter_wait(struct prof_call *c, MPI_Request *req);
-void prof_enter_waitn(struct prof_call *c, int n, MPI_Request *reqs);
-void prof_exit_wait(struct prof_call *c, MPI_Status *status);
-void prof_exit_test(struct prof_call *c, int *flag, MPI_Status *status);
-void prof_exit_waitall(struct prof_call *c, int n, MPI_Status *statuses);
-void prof_exit_testall(struct prof_call *c, int n, int *flag, MPI_Status *statuses);
-void prof_exit_waitany(struct prof_call *c, int *index, MPI_Status *status);
-void prof_exit_testany(struct prof_call *c, int *index, int *flag, MPI_Status *status);
-void prof_exit_waitsome(struct prof_call *c, int *outcount, int *indices, MPI_Status *statuses);
+void prof_started1(struct prof_call *c, MPI_Request *req);
+void prof_started(struct prof_call *c, int n, MPI_Request *reqs);
+/* Completion (Wait/Test variants, MPI_Request_free): the before= and after=
+ * hooks run on every call, profiled or not (p2p.c). */
+void prof_complete_take1(struct prof_call *c, MPI_Request *req);
+void prof_complete_take(struct prof_call *c, int n, MPI_Request *reqs);
+void prof_complete_take_free(struct prof_call *c, MPI_Request *req);
+void prof_complete_done1(struct prof_call *c, MPI_Request *req, int *flag, MPI_Status *status);
+void prof_complete_done(struct prof_call *c, int n, MPI_Request *reqs, int *index, int *flag, int *outcount,
+                        int *indices, MPI_Status *status, MPI_Status *statuses);
+void prof_exit_complete(struct prof_call *c);
 
 void prof_exit_coll_bcast(struct prof_call *c, int count, MPI_Datatype type, int root, MPI_Comm comm);
 void prof_exit_coll_reduce(struct prof_call *c, int count, MPI_Datatype type, int root, MPI_Comm comm);

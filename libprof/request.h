@@ -5,8 +5,9 @@
  * MPI_Request_free; each MPI_Start counts their traffic again.
  *
  * Process-wide and lock-free (a request may complete on another thread
- * than the one that posted it), bounded at PROF_REQUEST_SLOTS live requests;
- * requests beyond that are counted (prof_request_untracked) and reported. */
+ * than the one that posted it), bounded at PROF_REQUEST_SLOTS live requests
+ * (fewer when many handles hash close together); requests beyond that are
+ * counted (prof_request_untracked) and reported. */
 #ifndef PROF_REQUEST_H
 #define PROF_REQUEST_H
 
@@ -26,17 +27,26 @@ struct prof_request {
     int peer;                      /* world rank, MPI_ANY_SOURCE, or MPI_PROC_NULL */
     int is_recv;
     int persistent;
+    int active;                    /* persistent: started and not yet completed; atomic */
     struct prof_traffic tr;        /* per start */
 };
 
-/* prof_request_put: remember req (thread safe; hot for nonblocking calls). */
+/* prof_request_put: remember req (thread safe; hot for nonblocking calls).
+ * An older entry of the same handle is replaced, except that non-persistent
+ * entries of one handle stack (a shared, already complete request). */
 void prof_request_put(MPI_Request req, const struct prof_request *info);
 /* prof_request_get: copy what is known of req into info; 0 when unknown. */
 int prof_request_get(MPI_Request req, struct prof_request *info);
-/* prof_request_complete: like get, and forget req unless it is persistent. */
-int prof_request_complete(MPI_Request req, struct prof_request *info);
-/* prof_request_forget: req is being freed. */
-void prof_request_forget(MPI_Request req);
+/* prof_request_take: copy what is known of req into info and remove it from
+ * the map, except a persistent entry when !all (it stays, and 1 is
+ * returned); 2 when removed, 0 when unknown. Thread safe: of two threads
+ * taking one entry, one gets it. */
+int prof_request_take(MPI_Request req, struct prof_request *info, int all);
+/* prof_request_activate: a persistent req was started (on 1) or completed. */
+void prof_request_activate(MPI_Request req, int on);
+/* prof_request_any: 0 when no request was ever put in the map (a cheap
+ * early out for programs without tracked requests). */
+int prof_request_any(void);
 /* prof_request_untracked: requests that did not fit. */
 uint64_t prof_request_untracked(void);
 

@@ -7,7 +7,18 @@
 
 #include <stdint.h>
 #include "handles.h"
+#include "request.h"
 #include "table.h"
+
+/* A request of a running Wait/Test/Request_free call (p2p.c). */
+struct prof_taken {
+    MPI_Request req;               /* as the call got it */
+    int state;                     /* 0 unknown, 1 known (persistent, left in the map), 2 taken */
+    int cand;                      /* the call reports it complete (flag, index, indices) */
+    int done;                      /* after the call: completed and counted */
+    const MPI_Status *status;      /* its status after the call, or NULL */
+    struct prof_request info;
+};
 
 struct prof_thread {
     int busy;                      /* inside a wrapped call: nested MPI_ calls pass through */
@@ -16,8 +27,8 @@ struct prof_thread {
     struct prof_dtype_cache dtypes;
     struct prof_comm_cache comms;
     unsigned handle_epoch;         /* caches are valid for this prof_handle_epoch */
-    MPI_Request *saved;            /* request handles as a Wait/Test call got them */
-    int nsaved, saved_cap;
+    struct prof_taken *taken;      /* a stack: the requests of the completion calls running */
+    int ntaken, taken_cap;         /* (nested ones above); popped entries stay readable */
     MPI_Status *statuses;          /* statuses for callers that passed MPI_STATUSES_IGNORE */
     int statuses_cap;
     uint64_t foreign;              /* requests completed here but posted by another thread */

@@ -48,20 +48,20 @@ BEGIN {
     ntbl = 0
 }
 
-# families.def: family class [pre=hook(roles)] [post=hook(roles)]
+# families.def: family class [always=|before=|pre=|post=|after=hook(roles)]
 FILENAME ~ /families\.def$/ {
     if ($0 ~ /^[ \t]*(#|$)/)
         next
     if (NF < 2)
-        fail("family line needs: family class [pre=hook(roles)] [post=hook(roles)]")
+        fail("family line needs: family class [kind=hook(roles)] ...")
     if ($1 in fam_class)
         fail("family " $1 " defined twice")
     if (!($2 in known_class))
         fail("unknown class " $2 " (known: p2p coll rma io other)")
     fam_class[$1] = $2
     for (i = 3; i <= NF; i++) {
-        if (!match($i, /^(always|pre|post)=[A-Za-z_][A-Za-z0-9_]*\([a-z?,]*\)$/))
-            fail("hook '" $i "' is not always=, pre= or post=name(roles)")
+        if (!match($i, /^(always|before|pre|post|after)=[A-Za-z_][A-Za-z0-9_]*\([a-z?,]*\)$/))
+            fail("hook '" $i "' is not always=, before=, pre=, post= or after=name(roles)")
         when = substr($i, 1, index($i, "=") - 1)
         if ((when, $1) in fam_hook)
             fail("family " $1 " has two " when " hooks")
@@ -148,7 +148,9 @@ FNR == 1 {
     fn_params[nfn] = substr(params, 3)
     fn_args[nfn] = substr(args, 3)
     fn_always[nfn] = hook_call(name, family, "always")
+    fn_before[nfn] = hook_call(name, family, "before")
     fn_pre[nfn] = hook_call(name, family, "pre")
+    fn_after[nfn] = hook_call(name, family, "after")
     fn_post[nfn] = hook_call(name, family, "post")
     # A hook reading a status gets one even when the caller ignores it.
     fn_subst[nfn] = ""
@@ -340,7 +342,7 @@ function fortran_names(fp,    n, p, i, s, w) {
 }
 
 function uses_role(family, role) {
-    return ("," fam_roles["pre", family] "," fam_roles["post", family] ",") ~ ("," role "[?]?,")
+    return ("," fam_roles["pre", family] "," fam_roles["post", family] "," fam_roles["after", family] ",") ~ ("," role "[?]?,")
 }
 
 # The hook call for one function: "hook(&c, arg, ...)", or "" without a hook.
@@ -429,12 +431,20 @@ END {
         print "    struct prof_call c;" > w
         if (fn_always[i] != "")
             printf "    %s;\n", fn_always[i] > w
-        printf "    if (!prof_enter(&c, FN_%s, site))\n", n > w
-        printf "        return P%s(%s);\n", n, fn_args[i] > w
+        if (fn_before[i] != "")
+            printf "    %s;\n", fn_before[i] > w
+        printf "    if (!prof_enter(&c, FN_%s, site))%s\n", n, (fn_after[i] != "" ? " {" : "") > w
+        if (fn_after[i] != "") {
+            printf "        c.rc = P%s(%s);\n        %s;\n        return c.rc;\n    }\n", n, fn_args[i], fn_after[i] > w
+        } else {
+            printf "        return P%s(%s);\n", n, fn_args[i] > w
+        }
         printf "%s", fn_subst[i] > w
         if (fn_pre[i] != "")
             printf "    %s;\n", fn_pre[i] > w
         printf "    c.rc = P%s(%s);\n", n, fn_args[i] > w
+        if (fn_after[i] != "")
+            printf "    %s;\n", fn_after[i] > w
         printf "    %s;\n", (fn_post[i] != "" ? fn_post[i] : "prof_exit(&c)") > w
         print "    return c.rc;\n}" > w
         printf "\nPROF_EXPORT int %s(%s)\n{\n", n, (p == "" ? "void" : p) > w

@@ -39,12 +39,16 @@ PROF_EXPORT int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source
 PROF_INLINE int w_MPI_Waitall(void *site, int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[])
 {
     struct prof_call c;
-    if (!prof_enter(&c, FN_MPI_Waitall, site))
-        return PMPI_Waitall(count, array_of_requests, array_of_statuses);
+    prof_complete_take(&c, count, array_of_requests);
+    if (!prof_enter(&c, FN_MPI_Waitall, site)) {
+        c.rc = PMPI_Waitall(count, array_of_requests, array_of_statuses);
+        prof_complete_done(&c, count, array_of_requests, NULL, NULL, NULL, NULL, NULL, array_of_statuses);
+        return c.rc;
+    }
     array_of_statuses = prof_statuses(&c, array_of_statuses, count);
-    prof_enter_waitn(&c, count, array_of_requests);
     c.rc = PMPI_Waitall(count, array_of_requests, array_of_statuses);
-    prof_exit_waitall(&c, count, array_of_statuses);
+    prof_complete_done(&c, count, array_of_requests, NULL, NULL, NULL, NULL, NULL, array_of_statuses);
+    prof_exit_complete(&c);
     return c.rc;
 }
 
@@ -72,10 +76,14 @@ PROF_EXPORT int MPI_Type_free(MPI_Datatype *datatype)
 PROF_INLINE int w_MPI_Request_free(void *site, MPI_Request *request)
 {
     struct prof_call c;
-    if (!prof_enter(&c, FN_MPI_Request_free, site))
-        return PMPI_Request_free(request);
-    prof_enter_request_free(&c, request);
+    prof_complete_take_free(&c, request);
+    if (!prof_enter(&c, FN_MPI_Request_free, site)) {
+        c.rc = PMPI_Request_free(request);
+        prof_complete_done1(&c, request, NULL, NULL);
+        return c.rc;
+    }
     c.rc = PMPI_Request_free(request);
+    prof_complete_done1(&c, request, NULL, NULL);
     prof_exit(&c);
     return c.rc;
 }
