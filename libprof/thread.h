@@ -1,5 +1,5 @@
 /* thread.h: the state each thread that calls MPI owns: its call-site table,
- * its handle caches, its nesting flag. Reached through prof_tl (initial-exec
+ * its datatype-size cache, its nesting flag. Reached through prof_tl (initial-exec
  * TLS: one instruction); created on the thread's first wrapped call (cold)
  * and kept on a registry list that MPI_Finalize walks. */
 #ifndef PROF_THREAD_H
@@ -14,8 +14,6 @@ struct prof_thread {
     int index;                     /* 0 for the first thread to call MPI, then 1, 2, ... */
     struct prof_table table;
     struct prof_dtype_cache dtypes;
-    struct prof_comm_cache comms;
-    unsigned handle_epoch;         /* caches are valid for this prof_handle_epoch */
     MPI_Request *saved;            /* request handles as a Wait/Test call got them */
     int nsaved, saved_cap;
     MPI_Status *statuses;          /* statuses for callers that passed MPI_STATUSES_IGNORE */
