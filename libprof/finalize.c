@@ -55,15 +55,17 @@ static int by_total_time(const void *a, const void *b)
 
 static void choose_columns(struct prof_report_ctx *ctx, const struct prof_rank_data *rd)
 {
-    enum { OVERFLOW = PROF_FN_COUNT, UNTRACKED, FOREIGN, THREADS, NVALUES };
+    enum { OVERFLOW = PROF_FN_COUNT, UNTRACKED, FOREIGN, THREADS, ESCAPED, NVALUES };
     static double mine[NVALUES], all[NVALUES];
     for (int f = 0; f < PROF_FN_COUNT; f++)
         mine[f] = rd->fn[f].calls ? rd->fn[f].ticks * rd->sec_per_tick + 1e-300 : 0;
     mine[OVERFLOW] = (double)rd->overflow_calls;
     mine[UNTRACKED] = (double)prof_request_untracked();
-    mine[FOREIGN] = 0;
-    for (struct prof_thread *th = prof_thread_list(); th; th = th->next)
+    mine[FOREIGN] = mine[ESCAPED] = 0;
+    for (struct prof_thread *th = prof_thread_list(); th; th = th->next) {
         mine[FOREIGN] += (double)th->foreign;
+        mine[ESCAPED] += (double)th->escaped + (th->inside != 0);   /* + one left at the end */
+    }
     mine[THREADS] = rd->nthreads > 1;
     PMPI_Allreduce(mine, all, NVALUES, MPI_DOUBLE, MPI_SUM, prof_run.comm);
     ctx->threaded = all[THREADS] > 0;
@@ -84,9 +86,13 @@ static void choose_columns(struct prof_report_ctx *ctx, const struct prof_rank_d
                       "completion, their receive wait and, for persistent ones, MPI_Start traffic are missing\n",
                       all[UNTRACKED]);
     if (all[FOREIGN] > 0 && n < sizeof ctx->notes)
+        n += snprintf(ctx->notes + n, sizeof ctx->notes - n,
+                      "# note: %.0f requests completed on another thread than the one that posted them: "
+                      "their receive wait is not given back to the posting call site\n", all[FOREIGN]);
+    if (all[ESCAPED] > 0 && n < sizeof ctx->notes)
         snprintf(ctx->notes + n, sizeof ctx->notes - n,
-                 "# note: %.0f requests completed on another thread than the one that posted them: "
-                 "their receive wait is not given back to the posting call site\n", all[FOREIGN]);
+                 "# note: %.0f calls never returned to the profiler (an error handler longjmp'd or threw): "
+                 "they are not counted\n", all[ESCAPED]);
 }
 
 static void first_line(struct prof_report_ctx *ctx)

@@ -10,7 +10,9 @@
 #include "table.h"
 
 struct prof_thread {
-    int busy;                      /* inside a wrapped call: nested MPI_ calls pass through */
+    uintptr_t inside;              /* inside a wrapped call: the address of its struct
+                                      prof_call (nested MPI_ calls pass through); 0 outside */
+    uint64_t escaped;              /* calls that never returned through the profiler */
     int index;                     /* 0 for the first thread to call MPI, then 1, 2, ... */
     struct prof_table table;
     struct prof_dtype_cache dtypes;

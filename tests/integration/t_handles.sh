@@ -5,10 +5,7 @@
 # partners per function exact in partners.txt, output unchanged.
 . "$top_srcdir/tests/integration/lib.sh"
 
-prog="$top_builddir/tests/integration/handles"
-run 2 "$prog" | sort > "$work/plain.out" || fail "handles runs without the profiler"
-run 2 "$launcher" -q -o "$work/rep" "$prog" | sort > "$work/prof.out" || fail "handles runs under the profiler"
-check "program output identical with and without the profiler" cmp "$work/plain.out" "$work/prof.out"
+run_compare 2 "$top_builddir/tests/integration/handles"
 
 # rank function partner count, summed over the function's branches.
 cat > "$work/expected" <<'ROWS'
