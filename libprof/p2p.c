@@ -12,7 +12,7 @@
 #include "request.h"
 
 /* A message to or from peer: none for MPI_PROC_NULL or a failed call. */
-static inline uint32_t p2p_msgs(const struct prof_call *c, int peer)
+static inline uint64_t p2p_msgs(const struct prof_call *c, int peer)
 {
     return c->rc == MPI_SUCCESS && peer != MPI_PROC_NULL;
 }
@@ -101,7 +101,7 @@ void prof_exit_sendrecv(struct prof_call *c, int scount, MPI_Datatype stype, int
                                p2p_msgs(c, dst), p2p_msgs(c, src) };
     uint64_t dt;
     struct prof_record *r = prof_exit_record(c, &tr, &dt);
-    uint32_t peers = tr.msgs_sent + tr.msgs_recv;
+    uint64_t peers = tr.msgs_sent + tr.msgs_recv;
     if (tr.msgs_sent)
         partner(r, prof_comm_world_rank(comm, dst), tr.bytes_sent, dt / peers);
     if (tr.msgs_recv) {
@@ -155,7 +155,7 @@ void prof_exit_startall(struct prof_call *c, int n, MPI_Request *reqs)
         }
     uint64_t dt;
     struct prof_record *r = prof_exit_record(c, &sum, &dt);
-    uint32_t msgs = sum.msgs_sent + sum.msgs_recv;
+    uint64_t msgs = sum.msgs_sent + sum.msgs_recv;
     for (int i = 0; msgs && i < n; i++)
         if (prof_request_get(reqs[i], &info) && info.peer >= 0)
             partner(r, info.peer, info.tr.bytes_sent + info.tr.bytes_recv, dt / msgs);
