@@ -101,22 +101,26 @@ int main(int argc, char **argv)
         MPI_Finalize();
         return rc == 1 ? 0 : 2;
     }
-    /* comms[0] and comms[1] collide in the old slots: of 65 duplicates two
-     * do; the others are freed. */
+    /* comms[0] and comms[1] collide in the old slots on rank 0: of 65
+     * duplicates two do (handles may differ between ranks: rank 0 chooses
+     * for all); the others are freed. */
     MPI_Comm cand[OLD_SLOTS + 1];
-    int first = -1, second = -1;
-    for (int j = 0; second < 0 && j <= (int)OLD_SLOTS; j++) {
+    int pair[2] = { 0, 1 };
+    for (int j = 0; j <= (int)OLD_SLOTS; j++)
         MPI_Comm_dup(MPI_COMM_WORLD, &cand[j]);
-        for (int i = 0; second < 0 && i < j; i++)
+    int found = rank != 0;
+    for (int j = 1; !found && j <= (int)OLD_SLOTS; j++)
+        for (int i = 0; !found && i < j; i++)
             if (old_slot(cand[i]) == old_slot(cand[j])) {
-                first = i;
-                second = j;
+                pair[0] = i;
+                pair[1] = j;
+                found = 1;
             }
-    }
-    comms[0] = cand[first];
-    comms[1] = cand[second];
-    for (int i = 0; i < second; i++)
-        if (i != first)
+    MPI_Bcast(pair, 2, MPI_INT, 0, MPI_COMM_WORLD);
+    comms[0] = cand[pair[0]];
+    comms[1] = cand[pair[1]];
+    for (int i = 0; i <= (int)OLD_SLOTS; i++)
+        if (i != pair[0] && i != pair[1])
             MPI_Comm_free(&cand[i]);
     for (int i = 2; i < NCOMMS; i++)
         MPI_Comm_dup(MPI_COMM_WORLD, &comms[i]);

@@ -11,8 +11,16 @@
 #include "request.h"
 #include "run.h"
 
+/* threads.txt order: by thread number, the exited threads last. */
+static int by_thread(const void *a, const void *b)
+{
+    unsigned x = (unsigned)((const struct prof_thread_data *)a)->index;
+    unsigned y = (unsigned)((const struct prof_thread_data *)b)->index;
+    return (x > y) - (x < y);
+}
+
 /* Sum every thread's call sites and overflow records per function, per
- * thread (threads.txt) and for the rank. */
+ * thread (threads.txt; the exited threads are one) and for the rank. */
 static void merge_threads(struct prof_rank_data *rd)
 {
     static struct prof_thread_data *per_thread;
@@ -20,9 +28,10 @@ static void merge_threads(struct prof_rank_data *rd)
     for (struct prof_thread *th = prof_thread_list(); th; th = th->next)
         n++;
     per_thread = calloc((size_t)n + 1, sizeof *per_thread);
-    for (struct prof_thread *th = prof_thread_list(); th; th = th->next) {
+    int k = 0;
+    for (struct prof_thread *th = prof_thread_list(); th; th = th->next, k++) {
         const struct prof_table *t = &th->table;
-        struct prof_thread_data *td = per_thread ? &per_thread[th->index < n ? th->index : 0] : NULL;
+        struct prof_thread_data *td = per_thread ? &per_thread[k] : NULL;
         struct prof_stats *fn = td ? td->fn : rd->fn;
         for (uint32_t i = 0; i < PROF_TABLE_SLOTS; i++)
             if (t->slots[i].key)
@@ -36,6 +45,8 @@ static void merge_threads(struct prof_rank_data *rd)
     for (int i = 0; per_thread && i < n; i++)
         for (int f = 0; f < PROF_FN_COUNT; f++)
             prof_stats_merge(&rd->fn[f], &per_thread[i].fn[f]);
+    if (per_thread)
+        qsort(per_thread, (size_t)n, sizeof *per_thread, by_thread);
     rd->threads = per_thread;
     rd->nthreads = per_thread ? n : 0;
     for (int f = 0; f < PROF_FN_COUNT; f++)
@@ -154,5 +165,6 @@ void prof_finish(void)
     prof_report_write(prof_run.comm, &ctx, &rd, base, t_begin);
     prof_branches_free(&branches);
     free((void *)rd.threads);
+    prof_thread_list_done();
     PMPI_Comm_free(&prof_run.comm);
 }
