@@ -40,7 +40,7 @@ static int world_peer(MPI_Comm comm, int peer, const MPI_Status *st)
 static void track(struct prof_call *c, MPI_Request req, struct prof_record *r, MPI_Comm comm, int peer,
                   int is_recv, int persistent, const struct prof_traffic *tr)
 {
-    struct prof_request info = { c->th, r, comm, peer == MPI_ANY_SOURCE ? prof_comm_serial(comm) : 0, peer, is_recv, persistent, *tr };
+    struct prof_request info = { c->th->serial, r, comm, peer == MPI_ANY_SOURCE ? prof_comm_serial(comm) : 0, peer, is_recv, persistent, *tr };
     if (peer >= 0)
         info.peer = prof_comm_world_rank(comm, peer);
     prof_request_put(req, &info);
@@ -221,7 +221,7 @@ static void completed(struct prof_call *c, int n, const int *idx, const MPI_Stat
         if (peer == MPI_ANY_SOURCE && s)
             peer = prof_comm_world_rank_of(info.comm, info.comm_serial, s->MPI_SOURCE);
         partner(r, peer, info.tr.bytes_sent + info.tr.bytes_recv, share);
-        if (info.owner != th) {
+        if (info.owner != th->serial) {
             th->foreign++;
             continue;
         }

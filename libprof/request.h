@@ -19,7 +19,7 @@
 struct prof_thread;
 
 struct prof_request {
-    struct prof_thread *owner;     /* the thread whose table holds rec */
+    uint64_t owner;                /* serial of the thread whose table holds rec (thread.h) */
     struct prof_record *rec;       /* the call site that posted the request */
     MPI_Comm comm;                 /* to translate an MPI_ANY_SOURCE status */
     uint64_t comm_serial;          /* MPI_ANY_SOURCE: prof_comm_serial(comm) when posted */

@@ -62,6 +62,7 @@ struct prof_thread *prof_thread_attach(void)
     struct prof_thread *th = new_state();
     if (th) {
         th->index = reg.count++;
+        th->serial = (uint64_t)th->index + 1;
         th->next = reg.head;
         reg.head = th;
     }

@@ -16,6 +16,7 @@ struct prof_thread {
     uintptr_t inside;              /* inside a wrapped call: the address of its struct
                                       prof_call (nested MPI_ calls pass through); 0 outside */
     uint64_t escaped;              /* calls that never returned through the profiler */
+    uint64_t serial;               /* never reused, unlike the address of a freed state */
     int index;                     /* 0 for the first thread to call MPI, then 1, 2, ...;
                                       PROF_THREAD_EXITED: the threads that exited, folded */
     struct prof_table table;
