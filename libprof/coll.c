@@ -15,10 +15,10 @@ struct where {
     int is_leaf;     /* a non-root member */
 };
 
-static struct where locate(struct prof_call *c, MPI_Comm comm, int root)
+static struct where locate(MPI_Comm comm, int root)
 {
     struct where w;
-    w.ci = prof_comm_info(c->th, comm, 0);
+    w.ci = prof_comm_info(comm);
     w.peers = w.ci->inter ? w.ci->remote_size : w.ci->size;
     if (w.ci->inter) {
         w.is_root = root == MPI_ROOT;
@@ -59,14 +59,14 @@ static inline int ok(const struct prof_call *c)
 
 void prof_exit_coll_bcast(struct prof_call *c, int count, MPI_Datatype type, int root, MPI_Comm comm)
 {
-    struct where w = ok(c) ? locate(c, comm, root) : (struct where){ 0 };
+    struct where w = ok(c) ? locate(comm, root) : (struct where){ 0 };
     uint64_t n = prof_volume(c, count, type);
     prof_exit_bytes(c, w.is_root ? n : 0, w.is_leaf ? n : 0);
 }
 
 void prof_exit_coll_reduce(struct prof_call *c, int count, MPI_Datatype type, int root, MPI_Comm comm)
 {
-    struct where w = ok(c) ? locate(c, comm, root) : (struct where){ 0 };
+    struct where w = ok(c) ? locate(comm, root) : (struct where){ 0 };
     uint64_t n = prof_volume(c, count, type);
     int sends = w.ci && (w.ci->inter ? w.is_leaf : 1);
     prof_exit_bytes(c, sends ? n : 0, w.is_root ? n : 0);
@@ -84,7 +84,7 @@ void prof_exit_coll_reduce_scatter(struct prof_call *c, const int *rcounts, MPI_
         prof_exit(c);
         return;
     }
-    const struct prof_comm_info *ci = prof_comm_info(c->th, comm, 0);
+    const struct prof_comm_info *ci = prof_comm_info(comm);
     prof_exit_bytes(c, prof_volume(c, sum(rcounts, ci->size), type), prof_volume(c, rcounts[ci->rank], type));
 }
 
@@ -94,7 +94,7 @@ void prof_exit_coll_reduce_scatter_block(struct prof_call *c, int rcount, MPI_Da
         prof_exit(c);
         return;
     }
-    const struct prof_comm_info *ci = prof_comm_info(c->th, comm, 0);
+    const struct prof_comm_info *ci = prof_comm_info(comm);
     prof_exit_bytes(c, prof_volume(c, (int64_t)rcount * ci->size, type), prof_volume(c, rcount, type));
 }
 
@@ -121,7 +121,7 @@ void prof_exit_coll_gather(struct prof_call *c, const void *sbuf, int scount, MP
         prof_exit(c);
         return;
     }
-    struct where w = locate(c, comm, root);
+    struct where w = locate(comm, root);
     int own = w.is_root && !w.ci->inter;
     rooted(c, &w, 1, w.is_root ? prof_volume(c, (int64_t)rcount * w.peers, rtype) : 0,
            own ? (in_place(sbuf) ? prof_volume(c, rcount, rtype) : prof_volume(c, scount, stype)) : 0,
@@ -135,7 +135,7 @@ void prof_exit_coll_gatherv(struct prof_call *c, const void *sbuf, int scount, M
         prof_exit(c);
         return;
     }
-    struct where w = locate(c, comm, root);
+    struct where w = locate(comm, root);
     int own = w.is_root && !w.ci->inter;
     rooted(c, &w, 1, w.is_root ? prof_volume(c, sum(rcounts, w.peers), rtype) : 0,
            own ? (in_place(sbuf) ? prof_volume(c, rcounts[w.ci->rank], rtype) : prof_volume(c, scount, stype)) : 0,
@@ -149,7 +149,7 @@ void prof_exit_coll_scatter(struct prof_call *c, int scount, MPI_Datatype stype,
         prof_exit(c);
         return;
     }
-    struct where w = locate(c, comm, root);
+    struct where w = locate(comm, root);
     int own = w.is_root && !w.ci->inter;
     rooted(c, &w, 0, w.is_root ? prof_volume(c, (int64_t)scount * w.peers, stype) : 0,
            own ? (in_place(rbuf) ? prof_volume(c, scount, stype) : prof_volume(c, rcount, rtype)) : 0,
@@ -163,7 +163,7 @@ void prof_exit_coll_scatterv(struct prof_call *c, const int *scounts, MPI_Dataty
         prof_exit(c);
         return;
     }
-    struct where w = locate(c, comm, root);
+    struct where w = locate(comm, root);
     int own = w.is_root && !w.ci->inter;
     rooted(c, &w, 0, w.is_root ? prof_volume(c, sum(scounts, w.peers), stype) : 0,
            own ? (in_place(rbuf) ? prof_volume(c, scounts[w.ci->rank], stype) : prof_volume(c, rcount, rtype)) : 0,
@@ -177,7 +177,7 @@ void prof_exit_coll_allgather(struct prof_call *c, const void *sbuf, int scount,
         prof_exit(c);
         return;
     }
-    struct where w = locate(c, comm, MPI_PROC_NULL);
+    struct where w = locate(comm, MPI_PROC_NULL);
     prof_exit_bytes(c, in_place(sbuf) ? prof_volume(c, rcount, rtype) : prof_volume(c, scount, stype),
                     prof_volume(c, (int64_t)rcount * w.peers, rtype));
 }
@@ -189,7 +189,7 @@ void prof_exit_coll_allgatherv(struct prof_call *c, const void *sbuf, int scount
         prof_exit(c);
         return;
     }
-    struct where w = locate(c, comm, MPI_PROC_NULL);
+    struct where w = locate(comm, MPI_PROC_NULL);
     prof_exit_bytes(c, in_place(sbuf) ? prof_volume(c, rcounts[w.ci->rank], rtype) : prof_volume(c, scount, stype),
                     prof_volume(c, sum(rcounts, w.peers), rtype));
 }
@@ -201,7 +201,7 @@ void prof_exit_coll_alltoall(struct prof_call *c, const void *sbuf, int scount, 
         prof_exit(c);
         return;
     }
-    struct where w = locate(c, comm, MPI_PROC_NULL);
+    struct where w = locate(comm, MPI_PROC_NULL);
     uint64_t recv = prof_volume(c, (int64_t)rcount * w.peers, rtype);
     prof_exit_bytes(c, in_place(sbuf) ? recv : prof_volume(c, (int64_t)scount * w.peers, stype), recv);
 }
@@ -213,7 +213,7 @@ void prof_exit_coll_alltoallv(struct prof_call *c, const void *sbuf, const int *
         prof_exit(c);
         return;
     }
-    struct where w = locate(c, comm, MPI_PROC_NULL);
+    struct where w = locate(comm, MPI_PROC_NULL);
     uint64_t recv = prof_volume(c, sum(rcounts, w.peers), rtype);
     prof_exit_bytes(c, in_place(sbuf) ? recv : prof_volume(c, sum(scounts, w.peers), stype), recv);
 }
@@ -226,7 +226,7 @@ void prof_exit_coll_alltoallw(struct prof_call *c, const void *sbuf, const int *
         prof_exit(c);
         return;
     }
-    struct where w = locate(c, comm, MPI_PROC_NULL);
+    struct where w = locate(comm, MPI_PROC_NULL);
     uint64_t recv = sum_w(c, rcounts, rtypes, w.peers);
     prof_exit_bytes(c, in_place(sbuf) ? recv : sum_w(c, scounts, stypes, w.peers), recv);
 }
@@ -234,9 +234,9 @@ void prof_exit_coll_alltoallw(struct prof_call *c, const void *sbuf, const int *
 /* Neighbourhood collectives: blocks per neighbour of the topology, including
  * MPI_PROC_NULL neighbours of a non-periodic Cartesian grid (their blocks are
  * part of the buffers though nothing moves). */
-static const struct prof_comm_info *topo(struct prof_call *c, MPI_Comm comm)
+static const struct prof_comm_info *topo(MPI_Comm comm)
 {
-    return prof_comm_info(c->th, comm, 1);
+    return prof_comm_info(comm);
 }
 
 void prof_exit_coll_neighbor_allgather(struct prof_call *c, int scount, MPI_Datatype stype,
@@ -246,7 +246,7 @@ void prof_exit_coll_neighbor_allgather(struct prof_call *c, int scount, MPI_Data
         prof_exit(c);
         return;
     }
-    const struct prof_comm_info *t = topo(c, comm);
+    const struct prof_comm_info *t = topo(comm);
     prof_exit_bytes(c, prof_volume(c, scount, stype), prof_volume(c, (int64_t)rcount * t->indegree, rtype));
 }
 
@@ -257,7 +257,7 @@ void prof_exit_coll_neighbor_allgatherv(struct prof_call *c, int scount, MPI_Dat
         prof_exit(c);
         return;
     }
-    const struct prof_comm_info *t = topo(c, comm);
+    const struct prof_comm_info *t = topo(comm);
     prof_exit_bytes(c, prof_volume(c, scount, stype), prof_volume(c, sum(rcounts, t->indegree), rtype));
 }
 
@@ -268,7 +268,7 @@ void prof_exit_coll_neighbor_alltoall(struct prof_call *c, int scount, MPI_Datat
         prof_exit(c);
         return;
     }
-    const struct prof_comm_info *t = topo(c, comm);
+    const struct prof_comm_info *t = topo(comm);
     prof_exit_bytes(c, prof_volume(c, (int64_t)scount * t->outdegree, stype),
                     prof_volume(c, (int64_t)rcount * t->indegree, rtype));
 }
@@ -280,7 +280,7 @@ void prof_exit_coll_neighbor_alltoallv(struct prof_call *c, const int *scounts, 
         prof_exit(c);
         return;
     }
-    const struct prof_comm_info *t = topo(c, comm);
+    const struct prof_comm_info *t = topo(comm);
     prof_exit_bytes(c, prof_volume(c, sum(scounts, t->outdegree), stype),
                     prof_volume(c, sum(rcounts, t->indegree), rtype));
 }
@@ -292,6 +292,6 @@ void prof_exit_coll_neighbor_alltoallw(struct prof_call *c, const int *scounts, 
         prof_exit(c);
         return;
     }
-    const struct prof_comm_info *t = topo(c, comm);
+    const struct prof_comm_info *t = topo(comm);
     prof_exit_bytes(c, sum_w(c, scounts, stypes, t->outdegree), sum_w(c, rcounts, rtypes, t->indegree));
 }

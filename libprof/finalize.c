@@ -12,8 +12,16 @@
 #include "run.h"
 #include "wait.h"
 
+/* threads.txt order: by thread number, the exited threads last. */
+static int by_thread(const void *a, const void *b)
+{
+    unsigned x = (unsigned)((const struct prof_thread_data *)a)->index;
+    unsigned y = (unsigned)((const struct prof_thread_data *)b)->index;
+    return (x > y) - (x < y);
+}
+
 /* Sum every thread's call sites and overflow records per function, per
- * thread (threads.txt) and for the rank. */
+ * thread (threads.txt; the exited threads are one) and for the rank. */
 static void merge_threads(struct prof_rank_data *rd)
 {
     static struct prof_thread_data *per_thread;
@@ -21,9 +29,10 @@ static void merge_threads(struct prof_rank_data *rd)
     for (struct prof_thread *th = prof_thread_list(); th; th = th->next)
         n++;
     per_thread = calloc((size_t)n + 1, sizeof *per_thread);
-    for (struct prof_thread *th = prof_thread_list(); th; th = th->next) {
+    int k = 0;
+    for (struct prof_thread *th = prof_thread_list(); th; th = th->next, k++) {
         const struct prof_table *t = &th->table;
-        struct prof_thread_data *td = per_thread ? &per_thread[th->index < n ? th->index : 0] : NULL;
+        struct prof_thread_data *td = per_thread ? &per_thread[k] : NULL;
         struct prof_stats *fn = td ? td->fn : rd->fn;
         for (uint32_t i = 0; i < PROF_TABLE_SLOTS; i++)
             if (t->slots[i].key)
@@ -37,6 +46,8 @@ static void merge_threads(struct prof_rank_data *rd)
     for (int i = 0; per_thread && i < n; i++)
         for (int f = 0; f < PROF_FN_COUNT; f++)
             prof_stats_merge(&rd->fn[f], &per_thread[i].fn[f]);
+    if (per_thread)
+        qsort(per_thread, (size_t)n, sizeof *per_thread, by_thread);
     rd->threads = per_thread;
     rd->nthreads = per_thread ? n : 0;
     for (int f = 0; f < PROF_FN_COUNT; f++)
@@ -56,15 +67,17 @@ static int by_total_time(const void *a, const void *b)
 
 static void choose_columns(struct prof_report_ctx *ctx, const struct prof_rank_data *rd)
 {
-    enum { OVERFLOW = PROF_FN_COUNT, UNTRACKED, FOREIGN, THREADS, NVALUES };
+    enum { OVERFLOW = PROF_FN_COUNT, UNTRACKED, FOREIGN, THREADS, ESCAPED, NVALUES };
     static double mine[NVALUES], all[NVALUES];
     for (int f = 0; f < PROF_FN_COUNT; f++)
         mine[f] = rd->fn[f].calls ? rd->fn[f].ticks * rd->sec_per_tick + 1e-300 : 0;
     mine[OVERFLOW] = (double)rd->overflow_calls;
     mine[UNTRACKED] = (double)prof_request_untracked();
-    mine[FOREIGN] = 0;
-    for (struct prof_thread *th = prof_thread_list(); th; th = th->next)
+    mine[FOREIGN] = mine[ESCAPED] = 0;
+    for (struct prof_thread *th = prof_thread_list(); th; th = th->next) {
         mine[FOREIGN] += (double)th->foreign;
+        mine[ESCAPED] += (double)th->escaped + (th->inside != 0);   /* + one left at the end */
+    }
     mine[THREADS] = rd->nthreads > 1;
     PMPI_Allreduce(mine, all, NVALUES, MPI_DOUBLE, MPI_SUM, prof_run.comm);
     ctx->threaded = all[THREADS] > 0;
@@ -85,9 +98,13 @@ static void choose_columns(struct prof_report_ctx *ctx, const struct prof_rank_d
                       "completion, their receive wait and, for persistent ones, MPI_Start traffic are missing\n",
                       all[UNTRACKED]);
     if (all[FOREIGN] > 0 && n < sizeof ctx->notes)
+        n += snprintf(ctx->notes + n, sizeof ctx->notes - n,
+                      "# note: %.0f requests completed on another thread than the one that posted them: "
+                      "their receive wait is not given back to the posting call site\n", all[FOREIGN]);
+    if (all[ESCAPED] > 0 && n < sizeof ctx->notes)
         snprintf(ctx->notes + n, sizeof ctx->notes - n,
-                 "# note: %.0f requests completed on another thread than the one that posted them: "
-                 "their receive wait is not given back to the posting call site\n", all[FOREIGN]);
+                 "# note: %.0f calls never returned to the profiler (an error handler longjmp'd or threw): "
+                 "they are not counted\n", all[ESCAPED]);
 }
 
 static void first_line(struct prof_report_ctx *ctx)
@@ -154,5 +171,6 @@ void prof_finish(void)
     prof_report_write(prof_run.comm, &ctx, &rd, base, &times);
     prof_branches_free(&branches);
     free((void *)rd.threads);
+    prof_thread_list_done();
     PMPI_Comm_free(&prof_run.comm);
 }

@@ -1,8 +1,16 @@
-/* handles.h: per-thread caches of datatype sizes and communicator shapes
- * (hot: one lookup per data-moving call). Direct-mapped, so bounded; a miss
- * asks PMPI once. MPI_Type_free, MPI_Comm_free and MPI_Comm_disconnect bump
- * prof_handle_epoch, which empties every thread's caches at its next call,
- * so a freed-and-reused handle is never answered from stale data. */
+/* handles.h: what the hooks need to know about datatypes and communicators
+ * (hot: one lookup per data-moving call).
+ *
+ * Datatype sizes: a per-thread direct-mapped cache (bounded; a miss asks
+ * PMPI_Type_size_x once). MPI_Type_free bumps the generation of the freed
+ * handle's slot only, so other cached sizes survive.
+ *
+ * Communicators: one process-wide map, handle -> struct prof_comm_info
+ * (size, rank, shape, and the peer -> MPI_COMM_WORLD rank map when partners
+ * are on), built on a communicator's first use (cold, PMPI queries) and kept
+ * until MPI_Comm_free/MPI_Comm_disconnect of that handle. Readers take no
+ * lock (a sequence count tells them when an insertion or removal raced with
+ * them); insertions and removals take a mutex. */
 #ifndef PROF_HANDLES_H
 #define PROF_HANDLES_H
 
@@ -26,48 +34,55 @@ static inline uint32_t prof_cache_slot(uint64_t key)
     return (uint32_t)((key * 0x9e3779b97f4a7c15ULL) >> 58) & (PROF_CACHE_SLOTS - 1);
 }
 
+/* A slot holds a size while stamp[i] == the slot's process-wide generation + 1. */
 struct prof_dtype_cache {
     uint64_t key[PROF_CACHE_SLOTS];
     uint64_t size[PROF_CACHE_SLOTS];
-    unsigned char valid[PROF_CACHE_SLOTS];
+    unsigned stamp[PROF_CACHE_SLOTS];
 };
 
+/* Immutable once published. */
 struct prof_comm_info {
     int size;          /* local group */
     int rank;
     int remote_size;   /* intercommunicators; 0 otherwise */
     int inter;
-    int indegree;      /* neighbourhood collectives; -1 until asked */
+    int indegree;      /* neighbourhood collectives: blocks per neighbour; 0 without topology */
     int outdegree;
+    uint64_t serial;   /* this communicator among all that had the handle: never reused */
     int *world;        /* peer rank -> MPI_COMM_WORLD rank (remote group for an
-                          intercommunicator); NULL until asked or if unavailable */
+                          intercommunicator); NULL when partners are off or unknown */
 };
-
-struct prof_comm_cache {
-    uint64_t key[PROF_CACHE_SLOTS];
-    struct prof_comm_info info[PROF_CACHE_SLOTS];
-    unsigned char valid[PROF_CACHE_SLOTS];
-};
-
-extern volatile unsigned prof_handle_epoch;
 
 struct prof_thread;
 
-/* prof_dtype_size: size in bytes of one element of t (PMPI_Type_size_x). */
+/* prof_dtype_size: size in bytes of one element of t (PMPI_Type_size_x).
+ * th: the calling thread's state (its cache). */
 uint64_t prof_dtype_size(struct prof_thread *th, MPI_Datatype t);
 
-/* prof_comm_info: size, rank and shape of comm; degrees filled when
- * want_degrees. */
-const struct prof_comm_info *prof_comm_info(struct prof_thread *th, MPI_Comm comm, int want_degrees);
+/* prof_comm_info: size, rank and shape of comm (never NULL). Any thread; no
+ * lock once comm is known. */
+const struct prof_comm_info *prof_comm_info(MPI_Comm comm);
 
 /* prof_comm_world_rank: the MPI_COMM_WORLD rank of peer in comm (peer as
- * given to a point-to-point call on comm); -1 if it cannot be told. The map
- * is built on a communicator's first use (cold), then one load. */
-int prof_comm_world_rank(struct prof_thread *th, MPI_Comm comm, int peer);
+ * given to a point-to-point call on comm); -1 if it cannot be told or
+ * partners are off (then no map is ever built). */
+int prof_comm_world_rank(MPI_Comm comm, int peer);
 
-/* prof_handles_freed: a datatype or communicator is being freed (any
- * thread; called by the wrappers of the freeing functions even when they are
- * not profiled, so caches never outlive a handle). */
-void prof_handles_freed(void);
+/* prof_comm_serial: which communicator handle comm names now (its
+ * prof_comm_info serial), for prof_comm_world_rank_of later; 0 when partners
+ * are off. */
+uint64_t prof_comm_serial(MPI_Comm comm);
+
+/* prof_comm_world_rank_of: prof_comm_world_rank for a handle that may have
+ * been freed (and reused) since prof_comm_serial gave serial: -1 unless comm
+ * still names that communicator. Never calls PMPI. */
+int prof_comm_world_rank_of(MPI_Comm comm, uint64_t serial, int peer);
+
+/* prof_comm_freed, prof_type_freed: the handle *h is about to be freed (any
+ * thread; called by the wrappers of the freeing functions even when they
+ * are not profiled, so nothing outlives its handle). */
+void prof_comm_freed(const MPI_Comm *h);
+void prof_type_freed(const MPI_Datatype *h);
 
 #endif

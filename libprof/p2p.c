@@ -12,7 +12,7 @@
 #include "request.h"
 
 /* A message to or from peer: none for MPI_PROC_NULL or a failed call. */
-static inline uint32_t p2p_msgs(const struct prof_call *c, int peer)
+static inline uint64_t p2p_msgs(const struct prof_call *c, int peer)
 {
     return c->rc == MPI_SUCCESS && peer != MPI_PROC_NULL;
 }
@@ -30,19 +30,20 @@ static inline void partner(struct prof_record *r, int world, uint64_t bytes, uin
 
 /* The world rank of a point-to-point peer; MPI_ANY_SOURCE is resolved from
  * the status of a completed receive. */
-static int world_peer(struct prof_call *c, MPI_Comm comm, int peer, const MPI_Status *st)
+static int world_peer(MPI_Comm comm, int peer, const MPI_Status *st)
 {
     if (peer == MPI_ANY_SOURCE && st && st != MPI_STATUS_IGNORE)
         peer = st->MPI_SOURCE;
-    return prof_comm_world_rank(c->th, comm, peer);
+    return prof_comm_world_rank(comm, peer);
 }
 
 static void track(struct prof_call *c, MPI_Request req, struct prof_record *r, MPI_Comm comm, int peer,
                   int is_recv, int persistent, const struct prof_traffic *tr)
 {
-    struct prof_request info = { c->th, r, comm, prof_handle_epoch, peer, is_recv, persistent, 0, *tr };
+    struct prof_request info = { c->th->serial, r, comm, peer == MPI_ANY_SOURCE ? prof_comm_serial(comm) : 0,
+                                 peer, is_recv, persistent, 0, *tr };
     if (peer >= 0)
-        info.peer = prof_comm_world_rank(c->th, comm, peer);
+        info.peer = prof_comm_world_rank(comm, peer);
     prof_request_put(req, &info);
 }
 
@@ -52,7 +53,7 @@ void prof_exit_send(struct prof_call *c, int count, MPI_Datatype type, int dst, 
     uint64_t dt;
     struct prof_record *r = prof_exit_record(c, &tr, &dt);
     if (tr.msgs_sent)
-        partner(r, prof_comm_world_rank(c->th, comm, dst), tr.bytes_sent, dt);
+        partner(r, prof_comm_world_rank(comm, dst), tr.bytes_sent, dt);
     if (req && c->rc == MPI_SUCCESS)
         track(c, *req, r, comm, dst, 0, 0, &tr);
     prof_exit_done(c);
@@ -68,10 +69,10 @@ void prof_exit_recv(struct prof_call *c, int count, MPI_Datatype type, int src, 
         if (c->rc == MPI_SUCCESS)
             track(c, *req, r, comm, src, 1, 0, &tr);
         if (tr.msgs_recv && src != MPI_ANY_SOURCE)   /* else known at completion */
-            partner(r, prof_comm_world_rank(c->th, comm, src), tr.bytes_recv, dt);
+            partner(r, prof_comm_world_rank(comm, src), tr.bytes_recv, dt);
     } else if (tr.msgs_recv) {
         r->s.recv_wait_ticks += dt;
-        partner(r, world_peer(c, comm, src, status), tr.bytes_recv, dt);
+        partner(r, world_peer(comm, src, status), tr.bytes_recv, dt);
     }
     prof_exit_done(c);
 }
@@ -101,12 +102,12 @@ void prof_exit_sendrecv(struct prof_call *c, int scount, MPI_Datatype stype, int
                                p2p_msgs(c, dst), p2p_msgs(c, src) };
     uint64_t dt;
     struct prof_record *r = prof_exit_record(c, &tr, &dt);
-    uint32_t peers = tr.msgs_sent + tr.msgs_recv;
+    uint64_t peers = tr.msgs_sent + tr.msgs_recv;
     if (tr.msgs_sent)
-        partner(r, prof_comm_world_rank(c->th, comm, dst), tr.bytes_sent, dt / peers);
+        partner(r, prof_comm_world_rank(comm, dst), tr.bytes_sent, dt / peers);
     if (tr.msgs_recv) {
         r->s.recv_wait_ticks += dt;
-        partner(r, world_peer(c, comm, src, status), tr.bytes_recv, dt / peers);
+        partner(r, world_peer(comm, src, status), tr.bytes_recv, dt / peers);
     }
     prof_exit_done(c);
 }
@@ -155,7 +156,7 @@ void prof_exit_startall(struct prof_call *c, int n, MPI_Request *reqs)
         }
     uint64_t dt;
     struct prof_record *r = prof_exit_record(c, &sum, &dt);
-    uint32_t msgs = sum.msgs_sent + sum.msgs_recv;
+    uint64_t msgs = sum.msgs_sent + sum.msgs_recv;
     for (int i = 0; msgs && i < n; i++)
         if (prof_request_get(reqs[i], &info) && info.peer >= 0)
             partner(r, info.peer, info.tr.bytes_sent + info.tr.bytes_recv, dt / msgs);
@@ -323,10 +324,10 @@ void prof_exit_complete(struct prof_call *c)
             continue;
         const struct prof_request *info = &t->info;
         int peer = info->peer;
-        if (peer == MPI_ANY_SOURCE && t->status && info->epoch == prof_handle_epoch)
-            peer = prof_comm_world_rank(th, info->comm, t->status->MPI_SOURCE);
+        if (peer == MPI_ANY_SOURCE && t->status)
+            peer = prof_comm_world_rank_of(info->comm, info->comm_serial, t->status->MPI_SOURCE);
         partner(r, peer, info->tr.bytes_sent + info->tr.bytes_recv, share);
-        if (info->owner != th) {
+        if (info->owner != th->serial) {
             th->foreign++;
             continue;
         }

@@ -4,7 +4,9 @@
  *                   [pre hook]  c.rc = PMPI_x(...);  post hook or prof_exit
  * prof_enter says no before MPI_Init, after MPI_Finalize, for functions
  * MPIPROF_FUNCTIONS leaves out, and for MPI calls made from inside another
- * wrapped call (the MPI library calling itself): those are not counted. */
+ * wrapped call (the MPI library calling itself): those are not counted. A
+ * call is inside another when its frame is below that call's struct
+ * prof_call on the stack, so a call left by longjmp is not "inside" forever. */
 #ifndef PROF_H
 #define PROF_H
 
@@ -49,9 +51,16 @@ PROF_INLINE bool prof_enter(struct prof_call *c, enum prof_fn fn, void *site)
     struct prof_thread *th = prof_tl;
     if (PROF_UNLIKELY(th == NULL) && (th = prof_thread_attach()) == NULL)
         return false;
-    if (th->busy)
-        return false;
-    th->busy = 1;
+    uintptr_t outer = th->inside;
+    if (PROF_UNLIKELY(outer != 0)) {
+        /* A call from deeper in the stack than the one in progress is the
+         * MPI library calling itself. Otherwise that call never returned
+         * (an error handler longjmp'd or threw): the flag is stale. */
+        if ((uintptr_t)__builtin_dwarf_cfa() < outer)
+            return false;
+        th->escaped++;
+    }
+    th->inside = (uintptr_t)c;
     c->th = th;
     c->fn = fn;
     c->site = site;
@@ -68,7 +77,7 @@ struct prof_record *prof_exit_record(struct prof_call *c, const struct prof_traf
 
 static inline void prof_exit_done(struct prof_call *c)
 {
-    c->th->busy = 0;
+    c->th->inside = 0;
 }
 
 /* prof_exit_traffic: end of a call that moved tr. */

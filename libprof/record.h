@@ -20,7 +20,7 @@ struct prof_stats {
 /* What one call moved. */
 struct prof_traffic {
     uint64_t bytes_sent, bytes_recv;
-    uint32_t msgs_sent, msgs_recv;
+    uint64_t msgs_sent, msgs_recv;
 };
 
 /* prof_stats_add: one call of dt ticks (hot). */
@@ -64,7 +64,7 @@ static inline void prof_stats_merge(struct prof_stats *into, const struct prof_s
 
 struct prof_partner {
     int32_t rank;          /* world rank, or PROF_PEER_OTHERS */
-    uint32_t count;        /* messages (or completed requests) */
+    uint64_t count;        /* messages (or completed requests); 0 = free slot */
     uint64_t bytes;
     uint64_t ticks;        /* the share of the site's time spent with this partner */
 };
@@ -74,7 +74,7 @@ struct prof_partners {
 };
 
 /* prof_partners_add: count of messages to/from rank (hot for p2p). */
-static inline void prof_partners_add(struct prof_partners *ps, int32_t rank, uint32_t count,
+static inline void prof_partners_add(struct prof_partners *ps, int32_t rank, uint64_t count,
                                      uint64_t bytes, uint64_t ticks)
 {
     struct prof_partner *p = &ps->p[PROF_PARTNERS];

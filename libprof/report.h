@@ -15,7 +15,8 @@
 
 /* One thread's figures per function. */
 struct prof_thread_data {
-    int index;                         /* 0 = the first thread of the rank to call MPI */
+    int index;                         /* 0 = the first thread of the rank to call MPI;
+                                          PROF_THREAD_EXITED (thread.h): the exited ones */
     struct prof_stats fn[PROF_FN_COUNT];
 };
 
@@ -29,7 +30,7 @@ struct prof_rank_data {
     struct prof_stats fn[PROF_FN_COUNT];
     const struct prof_branch *branches; /* call sites, largest time first */
     int nbranches;
-    const struct prof_thread_data *threads; /* by index */
+    const struct prof_thread_data *threads; /* by index, the exited last */
     int nthreads;
 };
 

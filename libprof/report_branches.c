@@ -84,8 +84,9 @@ static void partners_rows(struct prof_buf *b, const struct prof_report_ctx *ctx,
         for (int k = 0; k < n; k++) {
             char who[16];
             snprintf(who, sizeof who, ps[k].rank < 0 ? "others" : "%d", ps[k].rank);
-            prof_buf_printf(b, "%d %d %s %s - %u %llu %.2f\n", rd->rank, br->id, prof_fn_name[br->fn], who,
-                            ps[k].count, (unsigned long long)ps[k].bytes, pct(ps[k].ticks, br->s.ticks));
+            prof_buf_printf(b, "%d %d %s %s - %llu %llu %.2f\n", rd->rank, br->id, prof_fn_name[br->fn], who,
+                            (unsigned long long)ps[k].count, (unsigned long long)ps[k].bytes,
+                            pct(ps[k].ticks, br->s.ticks));
         }
     }
 }

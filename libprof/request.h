@@ -20,10 +20,10 @@
 struct prof_thread;
 
 struct prof_request {
-    struct prof_thread *owner;     /* the thread whose table holds rec */
+    uint64_t owner;                /* serial of the thread whose table holds rec (thread.h) */
     struct prof_record *rec;       /* the call site that posted the request */
     MPI_Comm comm;                 /* to translate an MPI_ANY_SOURCE status */
-    unsigned epoch;                /* prof_handle_epoch when posted */
+    uint64_t comm_serial;          /* MPI_ANY_SOURCE: prof_comm_serial(comm) when posted */
     int peer;                      /* world rank, MPI_ANY_SOURCE, or MPI_PROC_NULL */
     int is_recv;
     int persistent;

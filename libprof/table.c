@@ -72,3 +72,28 @@ struct prof_record *prof_table_record(struct prof_table *t, uint32_t fn, void *c
         }
     }
 }
+
+static void merge(struct prof_record *into, const struct prof_record *from)
+{
+    prof_stats_merge(&into->s, &from->s);
+    prof_partners_merge(&into->partners, &from->partners);
+}
+
+void prof_table_fold(struct prof_table *into, const struct prof_table *from)
+{
+    for (uint32_t i = 0; i < PROF_TABLE_SLOTS; i++) {
+        const struct prof_record *r = &from->slots[i];
+        if (!r->key)
+            continue;
+        struct prof_record *to = prof_table_record(into, r->fn, prof_table_frames(from, r), r->depth);
+        if (to == &into->overflow[r->fn])   /* counted one call: all of r's found it full */
+            into->overflow_calls += r->s.calls - 1;
+        merge(to, r);
+    }
+    for (uint32_t f = 0; f < PROF_FN_COUNT; f++)
+        if (from->overflow[f].s.calls) {
+            into->overflow[f].fn = f;
+            merge(&into->overflow[f], &from->overflow[f]);
+        }
+    into->overflow_calls += from->overflow_calls;
+}

@@ -34,6 +34,10 @@ void prof_table_free(struct prof_table *t);
  * Records never move. Not thread safe: each thread owns its table. */
 struct prof_record *prof_table_record(struct prof_table *t, uint32_t fn, void *const *frames, uint32_t n);
 
+/* prof_table_fold: add every record of from to into's record of the same
+ * call site (cold: a thread's exit). Not thread safe. */
+void prof_table_fold(struct prof_table *into, const struct prof_table *from);
+
 /* prof_table_frames: the frames of a slot. */
 static inline void *const *prof_table_frames(const struct prof_table *t, const struct prof_record *r)
 {

@@ -1,7 +1,8 @@
 /* thread.h: the state each thread that calls MPI owns: its call-site table,
- * its handle caches, its nesting flag. Reached through prof_tl (initial-exec
- * TLS: one instruction); created on the thread's first wrapped call (cold)
- * and kept on a registry list that MPI_Finalize walks. */
+ * its datatype-size cache, its nesting flag. Reached through prof_tl (initial-exec
+ * TLS: one instruction); created on the thread's first wrapped call (cold),
+ * kept on a registry list that MPI_Finalize walks, folded and freed when the
+ * thread exits (thread.c). */
 #ifndef PROF_THREAD_H
 #define PROF_THREAD_H
 
@@ -20,13 +21,17 @@ struct prof_taken {
     struct prof_request info;
 };
 
+#define PROF_THREAD_EXITED (-1)
+
 struct prof_thread {
-    int busy;                      /* inside a wrapped call: nested MPI_ calls pass through */
-    int index;                     /* 0 for the first thread to call MPI, then 1, 2, ... */
+    uintptr_t inside;              /* inside a wrapped call: the address of its struct
+                                      prof_call (nested MPI_ calls pass through); 0 outside */
+    uint64_t escaped;              /* calls that never returned through the profiler */
+    uint64_t serial;               /* never reused, unlike the address of a freed state */
+    int index;                     /* 0 for the first thread to call MPI, then 1, 2, ...;
+                                      PROF_THREAD_EXITED: the threads that exited, folded */
     struct prof_table table;
     struct prof_dtype_cache dtypes;
-    struct prof_comm_cache comms;
-    unsigned handle_epoch;         /* caches are valid for this prof_handle_epoch */
     struct prof_taken *taken;      /* a stack: the requests of the completion calls running */
     int ntaken, taken_cap;         /* (nested ones above); popped entries stay readable */
     MPI_Status *statuses;          /* statuses for callers that passed MPI_STATUSES_IGNORE */
@@ -45,7 +50,10 @@ struct prof_thread *prof_thread_attach(void);
  * when a Wait/Test call has more requests than any before); 0 or -1. */
 int prof_thread_room(void **buf, int *cap, int n, size_t size);
 
-/* prof_thread_list: the registered threads, newest first (finalize only). */
+/* prof_thread_list: the registered threads, newest first, the exited
+ * threads' pseudo-thread among them (finalize only: from the first call on,
+ * exiting threads leave the list alone until prof_thread_list_done). */
 struct prof_thread *prof_thread_list(void);
+void prof_thread_list_done(void);
 
 #endif

@@ -60,7 +60,7 @@ PROF_EXPORT int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Stat
 PROF_INLINE int w_MPI_Type_free(void *site, MPI_Datatype *datatype)
 {
     struct prof_call c;
-    prof_handles_freed();
+    prof_type_freed(datatype);
     if (!prof_enter(&c, FN_MPI_Type_free, site))
         return PMPI_Type_free(datatype);
     c.rc = PMPI_Type_free(datatype);

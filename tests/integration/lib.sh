@@ -66,6 +66,14 @@ one_branch() {
               exit bad }' "$work/$1/branches.txt"
 }
 
+# run_compare NP PROG: run PROG on NP ranks without and with the profiler
+# (report in $work/rep); its output, sorted, must be the same.
+run_compare() {
+    run "$1" "$2" | sort > "$work/plain.out" || fail "$2 runs without the profiler"
+    run "$1" "$launcher" -q -o "$work/rep" "$2" | sort > "$work/prof.out" || fail "$2 runs under the profiler"
+    check "program output identical with and without the profiler" cmp "$work/plain.out" "$work/prof.out"
+}
+
 finish() {
     if [ "$failures" -ne 0 ]; then
         echo "$failures check(s) failed"

@@ -1,7 +1,9 @@
 #!/bin/sh
 # t_threads.sh: MPI_THREAD_MULTIPLE (threads.c, 2 ranks x 4 threads):
-# per-thread counts in threads.txt and totals in functions.txt are exact,
-# output unchanged; a single-threaded run has no threads.txt.
+# per-thread counts in threads.txt (threads alive at MPI_Finalize, exiting
+# after it) and totals in functions.txt are exact, output unchanged; threads
+# that exit before MPI_Finalize are summed as thread "exited" (issue 24
+# item 7); a single-threaded run has no threads.txt.
 . "$top_srcdir/tests/integration/lib.sh"
 
 prog="$top_builddir/tests/integration/threads"
@@ -9,7 +11,7 @@ run 2 "$prog" > "$work/plain.out"
 status=$?
 [ "$status" -eq 77 ] && { echo "SKIP: no MPI_THREAD_MULTIPLE here"; exit 77; }
 [ "$status" -eq 0 ] || fail "threads runs without the profiler"
-run 2 "$launcher" -q -o "$work/rep" "$prog" > "$work/prof.out" || fail "threads runs under the profiler"
+run 2 "$launcher" -q -o "$work/rep" "$prog" keep > "$work/prof.out" || fail "threads runs under the profiler"
 check "program output identical with and without the profiler" cmp "$work/plain.out" "$work/prof.out"
 check "threads.txt written" test -s "$work/rep/threads.txt"
 check "threads.txt column line" grep -qx '# rank thread function calls time_s bytes_sent bytes_recv' "$work/rep/threads.txt"
@@ -43,6 +45,23 @@ check "functions.txt: totals over the threads (50 sends and receives, 600 bytes)
     END { for (r = 0; r < 2; r++) if (n[r, "MPI_Send"] != "50 600" || n[r, "MPI_Recv"] != "50 600") { print "rank " r ": " n[r, "MPI_Send"] " / " n[r, "MPI_Recv"]; bad = 1 }
           exit bad }' "$work/rep/functions.txt"
 check "summary.txt: mpi_calls per rank = 100 + 11" awk '!/^#/ && $6 != 111 { print; bad = 1 } END { exit bad }' "$work/rep/summary.txt"
+
+# Workers joined before MPI_Finalize: folded at their exit into "exited".
+run 2 "$launcher" -q -o "$work/joined" "$prog" > "$work/joined.out" || fail "threads (joined) runs under the profiler"
+check "joined threads: program output unchanged" cmp "$work/plain.out" "$work/joined.out"
+check "joined threads: main thread and the exited ones, exact" awk '
+    /^#/ { next }
+    { n[$1, $2, $3] = $4 " " $6 " " $7; rows++ }
+    END { for (r = 0; r < 2; r++)
+              if (n[r, "exited", "MPI_Send"] != "50 600 0" || n[r, "exited", "MPI_Recv"] != "50 0 600" ||
+                  n[r, 0, "MPI_Comm_dup"] != "4 0 0" || n[r, 0, "MPI_Barrier"] != "1 0 0") { print "rank " r; bad = 1 }
+          if (rows != 2 * 7) { print rows " rows"; bad = 1 }
+          exit bad }' "$work/joined/threads.txt"
+check "joined threads: functions.txt totals" awk '
+    /^#/ { next }
+    ($2 == "MPI_Send" || $2 == "MPI_Recv") { n[$1, $2] = $3 " " $7 + $8 }
+    END { for (r = 0; r < 2; r++) if (n[r, "MPI_Send"] != "50 600" || n[r, "MPI_Recv"] != "50 600") bad = 1
+          exit bad }' "$work/joined/functions.txt"
 
 # A single-threaded program gets no threads.txt.
 run 2 "$launcher" -q -o "$work/single" "$top_builddir/tests/integration/mix" > /dev/null

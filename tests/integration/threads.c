@@ -4,9 +4,12 @@
  * rank: rank 0 sends then receives, rank 1 receives then sends. So thread t
  * calls MPI_Send and MPI_Recv 5*t times each, 20*t*t bytes each way. The
  * main thread calls MPI_Comm_rank, MPI_Comm_size, 4 x MPI_Comm_dup, 4 x
- * MPI_Comm_free and 1 x MPI_Barrier. */
+ * MPI_Comm_free and 1 x MPI_Barrier. The threads exit before MPI_Finalize,
+ * or with the argument "keep" after it (they wait on a barrier). */
+#define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
 #include <stdio.h>
+#include <string.h>
 #include <mpi.h>
 
 #define NTHREADS 4
@@ -14,6 +17,8 @@
 static int rank;
 static MPI_Comm comms[NTHREADS + 1];
 static long sums[NTHREADS + 1];
+static int keep;                                 /* threads live until after MPI_Finalize */
+static pthread_barrier_t work_done, finalized;
 
 static void *worker(void *arg)
 {
@@ -31,6 +36,10 @@ static void *worker(void *arg)
         for (int k = 0; k < t; k++)
             sums[t] += in[k];
     }
+    if (keep) {
+        pthread_barrier_wait(&work_done);
+        pthread_barrier_wait(&finalized);
+    }
     return NULL;
 }
 
@@ -47,11 +56,16 @@ int main(int argc, char **argv)
         return 77;
     }
     pthread_t th[NTHREADS + 1];
+    keep = argc > 1 && strcmp(argv[1], "keep") == 0;
+    pthread_barrier_init(&work_done, NULL, NTHREADS + 1);
+    pthread_barrier_init(&finalized, NULL, NTHREADS + 1);
     for (int t = 1; t <= NTHREADS; t++)
         MPI_Comm_dup(MPI_COMM_WORLD, &comms[t]);
     for (int t = 1; t <= NTHREADS; t++)
         pthread_create(&th[t], NULL, worker, (void *)(long)t);
-    for (int t = 1; t <= NTHREADS; t++)
+    if (keep)
+        pthread_barrier_wait(&work_done);
+    for (int t = 1; !keep && t <= NTHREADS; t++)
         pthread_join(th[t], NULL);
     for (int t = 1; t <= NTHREADS; t++)
         MPI_Comm_free(&comms[t]);
@@ -60,5 +74,10 @@ int main(int argc, char **argv)
         for (int t = 1; t <= NTHREADS; t++)
             printf("thread %d sum %ld\n", t, sums[t]);
     MPI_Finalize();
+    if (keep) {
+        pthread_barrier_wait(&finalized);
+        for (int t = 1; t <= NTHREADS; t++)
+            pthread_join(th[t], NULL);
+    }
     return 0;
 }

@@ -1,0 +1,74 @@
+/* test_record.c: every counter of record.h is 64-bit: adds and merges go
+ * past 2^32 without wrapping, and a partner whose message count passes 2^32
+ * keeps its slot (issue 24 item 10). */
+#include <stdint.h>
+#include <stdio.h>
+#include "record.h"
+
+static int failures;
+#define CHECK(cond) do { if (!(cond)) { printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond); failures++; } } while (0)
+
+#define G (UINT64_C(1) << 32)
+
+static int slots_of(const struct prof_partners *ps, int32_t rank)
+{
+    int n = 0;
+    for (int i = 0; i < PROF_PARTNERS; i++)
+        n += ps->p[i].count && ps->p[i].rank == rank;
+    return n;
+}
+
+int main(void)
+{
+    /* prof_stats_add: every field past 2^32. */
+    struct prof_stats s = { 0 };
+    struct prof_traffic big = { G + 1, G + 2, G - 1, G - 1 };
+    prof_stats_add(&s, G + 7, &big);
+    s.calls = G - 1;
+    prof_stats_add(&s, G + 9, &big);
+    prof_stats_add(&s, G + 8, &big);
+    CHECK(s.calls == G + 1);
+    CHECK(s.ticks == 3 * G + 24);
+    CHECK(s.min_ticks == G + 7 && s.max_ticks == G + 9);
+    CHECK(s.bytes_sent == 3 * (G + 1) && s.bytes_recv == 3 * (G + 2));
+    CHECK(s.msgs_sent == 3 * (G - 1) && s.msgs_recv == 3 * (G - 1));
+
+    /* prof_stats_merge: the sums, receive wait included. */
+    struct prof_stats m = { 0 };
+    s.recv_wait_ticks = G + 3;
+    prof_stats_merge(&m, &s);
+    prof_stats_merge(&m, &s);
+    CHECK(m.calls == 2 * (G + 1) && m.ticks == 2 * (3 * G + 24));
+    CHECK(m.min_ticks == G + 7 && m.max_ticks == G + 9);
+    CHECK(m.bytes_sent == 6 * (G + 1) && m.bytes_recv == 6 * (G + 2));
+    CHECK(m.msgs_sent == 6 * (G - 1) && m.msgs_recv == 6 * (G - 1));
+    CHECK(m.recv_wait_ticks == 2 * (G + 3));
+
+    /* A partner passing 2^32 messages keeps its slot: rank 3 then ranks
+     * 4..10 fill the 8 slots, rank 11 goes to the others bucket. */
+    struct prof_partners ps = { 0 };
+    prof_partners_add(&ps, 3, G - 1, G + 5, G + 6);
+    prof_partners_add(&ps, 3, 1, 1, 1);
+    for (int32_t r = 4; r <= 10; r++)
+        prof_partners_add(&ps, r, 1, 10, 10);
+    prof_partners_add(&ps, 11, G, G, G);
+    prof_partners_add(&ps, 3, 1, 1, 1);
+    CHECK(ps.p[0].rank == 3 && ps.p[0].count == G + 1);
+    CHECK(ps.p[0].bytes == G + 7 && ps.p[0].ticks == G + 8);
+    CHECK(slots_of(&ps, 3) == 1 && slots_of(&ps, 11) == 0);
+    for (int32_t r = 4; r <= 10; r++)
+        CHECK(slots_of(&ps, r) == 1);
+    CHECK(ps.p[PROF_PARTNERS].rank == PROF_PEER_OTHERS && ps.p[PROF_PARTNERS].count == G);
+
+    /* prof_partners_merge: counts add past 2^33, slots stay. */
+    struct prof_partners into = { 0 };
+    prof_partners_merge(&into, &ps);
+    prof_partners_merge(&into, &ps);
+    CHECK(into.p[0].rank == 3 && into.p[0].count == 2 * (G + 1) && into.p[0].bytes == 2 * (G + 7));
+    CHECK(slots_of(&into, 3) == 1 && into.p[PROF_PARTNERS].count == 2 * G);
+
+    if (failures)
+        return 1;
+    printf("test_record: all checks passed\n");
+    return 0;
+}
