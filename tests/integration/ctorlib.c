@@ -1,5 +1,6 @@
 /* ctorlib.c: a shared library that calls MPI_Init in its constructor and
  * MPI_Finalize in its destructor (t_ctor.sh builds it as libctor.so). */
+#include <stddef.h>
 #include <mpi.h>
 
 __attribute__((constructor)) static void start_mpi(void)
