@@ -167,6 +167,11 @@ void prof_finish(void)
     } else {
         prof_log_once("out of memory while merging call sites; branches.txt lists none");
     }
+    static struct prof_site *sites;
+    if (prof_sites_reduce(prof_run.comm, rd.branches, rd.nbranches, rd.sec_per_tick, &sites, &rd.nsites) == 0)
+        rd.sites = sites;
+    else
+        prof_log_once("out of memory while combining call sites over the ranks; sites.txt lists none");
 
     char base[4200];
     if (prof_config.output[0])
@@ -175,6 +180,7 @@ void prof_finish(void)
         snprintf(base, sizeof base, "mpiprof.%s.%dp", prof_run.app, prof_run.size);
     prof_report_write(prof_run.comm, &ctx, &rd, base, t_begin);
     prof_branches_free(&branches);
+    prof_sites_free(sites, rd.nsites);
     free((void *)rd.threads);
     PMPI_Comm_free(&prof_run.comm);
 }
