@@ -107,16 +107,44 @@ static void choose_columns(struct prof_report_ctx *ctx, const struct prof_rank_d
                  "they are not counted\n", all[ESCAPED]);
 }
 
+/* s with backslash, double quote and control characters escaped (\\ \" \n
+ * \t \r \xHH), so that the header stays one line whatever the command line
+ * holds; cut to fit out. */
+static const char *escaped(const char *s, char *out, size_t size)
+{
+    size_t n = 0;
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        char e[8];
+        if (c == '\\' || c == '"')
+            snprintf(e, sizeof e, "\\%c", c);
+        else if (c == '\n' || c == '\t' || c == '\r')
+            snprintf(e, sizeof e, "\\%c", c == '\n' ? 'n' : c == '\t' ? 't' : 'r');
+        else if (c < 0x20 || c == 0x7f)
+            snprintf(e, sizeof e, "\\x%02x", c);
+        else
+            snprintf(e, sizeof e, "%c", c);
+        size_t len = strlen(e);
+        if (n + len >= size)
+            break;
+        memcpy(out + n, e, len);
+        n += len;
+    }
+    out[n] = '\0';
+    return out;
+}
+
 static void first_line(struct prof_report_ctx *ctx)
 {
+    static char command[5000], options[2500];
     char when[64];
     struct tm tm;
     localtime_r(&prof_run.start, &tm);
     strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%S", &tm);
     snprintf(ctx->first_line, sizeof ctx->first_line,
              "# mpiprof %s command=\"%s\" ranks=%d start=%s clock=%s options=%s",
-             PACKAGE_VERSION, prof_run.command, prof_run.size, when, prof_clock_name(),
-             prof_config.options[0] ? prof_config.options : "-");
+             PACKAGE_VERSION, escaped(prof_run.command, command, sizeof command), prof_run.size, when,
+             prof_clock_name(), prof_config.options[0] ? escaped(prof_config.options, options, sizeof options) : "-");
 }
 
 static int by_branch_time(const void *a, const void *b)
@@ -161,6 +189,11 @@ void prof_finish(void)
     } else {
         prof_log_once("out of memory while merging call sites; branches.txt lists none");
     }
+    static struct prof_site *sites;
+    if (prof_sites_reduce(prof_run.comm, rd.branches, rd.nbranches, rd.sec_per_tick, &sites, &rd.nsites) == 0)
+        rd.sites = sites;
+    else
+        prof_log_once("out of memory while combining call sites over the ranks; sites.txt lists none");
 
     char base[4200];
     if (prof_config.output[0])
@@ -170,6 +203,7 @@ void prof_finish(void)
     times.merge_ns = prof_clock_mono_ns() - t_begin - times.symbolize_ns;
     prof_report_write(prof_run.comm, &ctx, &rd, base, &times);
     prof_branches_free(&branches);
+    prof_sites_free(sites, rd.nsites);
     free((void *)rd.threads);
     prof_thread_list_done();
     PMPI_Comm_free(&prof_run.comm);

@@ -3,7 +3,6 @@
  * write the report before PMPI_Finalize (cold). The Fortran ones, in
  * fortran.c, call prof_start and prof_finish the same way. */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include "config.h"
 #include "fortran.h"
@@ -33,10 +32,26 @@ static void read_command(void)
             prof_run.command[i] = ' ';
 }
 
-static void at_exit(void)
+/* Whether the program called MPI_Finalize is known only once every
+ * destructor has run: a library may call MPI_Init in its constructor and
+ * MPI_Finalize in its destructor. Ours runs among the others in an order
+ * we do not control, and so would a handler from atexit(), which glibc
+ * ties to the calling library and runs with its destructors. A handler
+ * registered with no library (__cxa_atexit with a NULL handle) while the
+ * destructors run is called after the last of them. */
+extern int __cxa_atexit(void (*fn)(void *), void *arg, void *dso);
+
+static void check_finalized(void *unused)
+{
+    (void)unused;
+    if (!prof_run.finished)
+        prof_log_once("the program exited without calling MPI_Finalize; no report written");
+}
+
+__attribute__((destructor)) static void at_unload(void)
 {
     if (prof_run.started && !prof_run.finished)
-        prof_log_once("the program exited without calling MPI_Finalize; no report written");
+        __cxa_atexit(check_finalized, NULL, NULL);
 }
 
 void prof_start(int thread_level)
@@ -55,7 +70,6 @@ void prof_start(int thread_level)
         prof_log_local("cannot create the tool's communicator; not profiling");
         return;
     }
-    atexit(at_exit);
     prof_clock_start();
     prof_run.t_init = prof_clock();
     prof_run.started = 1;

@@ -11,6 +11,7 @@
 #include "fn_table.h"
 #include "record.h"
 #include "branch.h"
+#include "sites.h"
 #include <mpi.h>
 
 /* One thread's figures per function. */
@@ -30,6 +31,8 @@ struct prof_rank_data {
     struct prof_stats fn[PROF_FN_COUNT];
     const struct prof_branch *branches; /* call sites, largest time first */
     int nbranches;
+    const struct prof_site *sites;     /* rank 0: every rank's call sites combined (sites.c) */
+    int nsites;
     const struct prof_thread_data *threads; /* by index, the exited last */
     int nthreads;
 };
@@ -62,6 +65,7 @@ extern const struct prof_writer prof_report_branches;
 extern const struct prof_writer prof_report_branches_human;
 extern const struct prof_writer prof_report_partners;
 extern const struct prof_writer prof_report_threads;
+extern const struct prof_writer prof_report_sites;
 
 /* Column lists: header lines, rows and mpiprof-report(5) follow them. */
 #define PROF_SUMMARY_COLUMNS(X) X(rank) X(elapsed_s) X(mpi_s) X(mpi_pct) X(compute_s) X(mpi_calls)
@@ -72,6 +76,9 @@ extern const struct prof_writer prof_report_threads;
     X(avg_send) X(avg_recv) X(bytes_sent) X(bytes_recv) X(recv_wait_s) X(site) X(ancestors)
 #define PROF_THREADS_COLUMNS(X) \
     X(rank) X(thread) X(function) X(calls) X(time_s) X(bytes_sent) X(bytes_recv)
+#define PROF_SITES_COLUMNS(X) \
+    X(brid) X(function) X(ranks) X(calls) X(time_s) X(min_s) X(mean_s) X(max_s) X(max_rank) \
+    X(bytes_sent) X(bytes_recv) X(site) X(ancestors)
 #define PROF_PARTNERS_COLUMNS(X) \
     X(rank) X(brid) X(function) X(partner) X(partner_brid) X(count) X(bytes) X(time_pct)
 

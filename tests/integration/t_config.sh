@@ -76,6 +76,23 @@ check "second run with the same -o writes twice.1" complete "$work/twice.1"
 check "first report untouched" test "$(cat "$work/twice"/* | cksum)" = "$sum1"
 check "-q: no message on stderr" test ! -s "$work/twice.err"
 
+# An argument with a newline, a tab, a quote, a backslash and an escape
+# character: every file keeps its header structure (as many # lines and
+# lines as the run above), the first line shows the argument escaped.
+nl='
+'
+tab=$(printf '\t')
+esc=$(printf '\033')
+odd="$work/ctl${nl}a${tab}b\"c\\d${esc}e"
+run "$np" "$launcher" -q -o "$work/ctl" "$mix" "$odd" > /dev/null 2>&1
+for f in $(cd "$work/twice" && ls); do
+    check "control characters in the command line: $f keeps its header structure" \
+        test "$(grep -c '^#' "$work/ctl/$f")" -eq "$(grep -c '^#' "$work/twice/$f")" -a \
+             "$(wc -l < "$work/ctl/$f")" -eq "$(wc -l < "$work/twice/$f")"
+done
+check "control characters in the command line: escaped in command=" \
+    grep -qF "command=\"$mix $work/ctl\\na\\tb\\\"c\\\\d\\x1be\" ranks=$np " "$work/ctl/summary.txt"
+
 # A trailing slash names the same directory.
 run "$np" "$launcher" -q -o "$work/slash/" "$mix" > /dev/null 2>&1
 check "-o DIR/ writes DIR" complete "$work/slash"
