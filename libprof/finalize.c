@@ -86,8 +86,9 @@ static void choose_columns(struct prof_report_ctx *ctx, const struct prof_rank_d
                       all[UNTRACKED]);
     if (all[FOREIGN] > 0 && n < sizeof ctx->notes)
         snprintf(ctx->notes + n, sizeof ctx->notes - n,
-                 "# note: %.0f requests completed on another thread than the one that posted them: "
-                 "their receive wait is not given back to the posting call site\n", all[FOREIGN]);
+                 "# note: %.0f receives completed on another thread than the one that posted or started them: "
+                 "their message, arrived bytes, partner and receive wait are missing from that call site\n",
+                 all[FOREIGN]);
 }
 
 static void first_line(struct prof_report_ctx *ctx)

@@ -1,12 +1,15 @@
 /* p2p.c: point-to-point hooks (hot): traffic, partners and receive wait.
  *
  * A blocking call records its partner (the peer as a MPI_COMM_WORLD rank;
- * MPI_ANY_SOURCE resolved from the status) with the call's time. A
- * nonblocking or persistent call leaves a note in the request map
- * (request.c); the Wait/Test call that completes the request then records
- * the partner on its own site, splitting its time between the requests it
- * completed, and gives a receive's share back to the posting site as
- * receive wait (and its partner, if the posting site had MPI_ANY_SOURCE). */
+ * MPI_ANY_SOURCE resolved from the status) with the call's time; a receive
+ * counts the bytes its status says arrived. A nonblocking or persistent
+ * call leaves a note in the request map (request.c); the Wait/Test call
+ * that completes the request then records the partner on its own site,
+ * splitting its time between the requests it completed, and gives a
+ * receive's share back to the posting site as receive wait. A receive's
+ * message, arrived bytes and partner go to the posting call's record (for
+ * a persistent request, the MPI_Start's) when it completes, on every
+ * completion call, profiled or not: a cancelled receive counts nothing. */
 #include "config.h"
 #include "prof.h"
 #include "request.h"
@@ -37,10 +40,13 @@ static int world_peer(struct prof_call *c, MPI_Comm comm, int peer, const MPI_St
     return prof_comm_world_rank(c->th, comm, peer);
 }
 
-static void track(struct prof_call *c, MPI_Request req, struct prof_record *r, MPI_Comm comm, int peer,
-                  int is_recv, int persistent, const struct prof_traffic *tr)
+/* Remember a request posted (or described, persistent) by the call c whose
+ * record is r and time dt; tr is its traffic with the posted receive size. */
+static void track(struct prof_call *c, MPI_Request req, struct prof_record *r, uint64_t dt, MPI_Comm comm,
+                  int peer, int is_recv, int persistent, const struct prof_traffic *tr)
 {
-    struct prof_request info = { c->th, r, comm, prof_handle_epoch, peer, is_recv, persistent, 0, *tr };
+    struct prof_request info = { c->th, r, comm, prof_handle_epoch, peer, is_recv, persistent, 0, *tr,
+                                 c->th, persistent ? NULL : r, dt };
     if (peer >= 0)
         info.peer = prof_comm_world_rank(c->th, comm, peer);
     prof_request_put(req, &info);
@@ -54,21 +60,33 @@ void prof_exit_send(struct prof_call *c, int count, MPI_Datatype type, int dst, 
     if (tr.msgs_sent)
         partner(r, prof_comm_world_rank(c->th, comm, dst), tr.bytes_sent, dt);
     if (req && c->rc == MPI_SUCCESS)
-        track(c, *req, r, comm, dst, 0, 0, &tr);
+        track(c, *req, r, dt, comm, dst, 0, 0, &tr);
     prof_exit_done(c);
+}
+
+/* A receive's traffic: a blocking one (st) what arrived; a nonblocking one
+ * (req) nothing yet: *posted gets what it would count, for the completion. */
+static struct prof_traffic recv_traffic(struct prof_call *c, int count, MPI_Datatype type, int src,
+                                        const MPI_Status *st, const MPI_Request *req, struct prof_traffic *posted)
+{
+    struct prof_traffic tr = { 0, p2p_volume(c, count, type, src), 0, p2p_msgs(c, src) };
+    *posted = tr;
+    if (req)
+        return (struct prof_traffic){ 0 };
+    if (tr.msgs_recv)
+        tr.bytes_recv = prof_status_bytes(st, tr.bytes_recv);
+    return tr;
 }
 
 void prof_exit_recv(struct prof_call *c, int count, MPI_Datatype type, int src, MPI_Comm comm,
                     MPI_Status *status, MPI_Request *req)
 {
-    struct prof_traffic tr = { 0, p2p_volume(c, count, type, src), 0, p2p_msgs(c, src) };
+    struct prof_traffic posted, tr = recv_traffic(c, count, type, src, status, req, &posted);
     uint64_t dt;
     struct prof_record *r = prof_exit_record(c, &tr, &dt);
     if (req) {
         if (c->rc == MPI_SUCCESS)
-            track(c, *req, r, comm, src, 1, 0, &tr);
-        if (tr.msgs_recv && src != MPI_ANY_SOURCE)   /* else known at completion */
-            partner(r, prof_comm_world_rank(c->th, comm, src), tr.bytes_recv, dt);
+            track(c, *req, r, dt, comm, src, 1, 0, &posted);
     } else if (tr.msgs_recv) {
         r->s.recv_wait_ticks += dt;
         partner(r, world_peer(c, comm, src, status), tr.bytes_recv, dt);
@@ -77,17 +95,17 @@ void prof_exit_recv(struct prof_call *c, int count, MPI_Datatype type, int src, 
 }
 
 /* MPI_Mrecv/MPI_Imrecv: the message handle does not name its communicator,
- * so the partner is not recorded; traffic and receive wait are. A blocking
- * receive of MPI_MESSAGE_NO_PROC (status source MPI_PROC_NULL) moves nothing. */
+ * so the partner is not recorded; traffic and receive wait are. A receive
+ * of MPI_MESSAGE_NO_PROC (status source MPI_PROC_NULL) moves nothing. */
 void prof_exit_recv_matched(struct prof_call *c, int count, MPI_Datatype type, MPI_Status *status, MPI_Request *req)
 {
     int src = status && status != MPI_STATUS_IGNORE && c->rc == MPI_SUCCESS ? status->MPI_SOURCE : 0;
-    struct prof_traffic tr = { 0, p2p_volume(c, count, type, src), 0, p2p_msgs(c, src) };
+    struct prof_traffic posted, tr = recv_traffic(c, count, type, src, status, req, &posted);
     uint64_t dt;
     struct prof_record *r = prof_exit_record(c, &tr, &dt);
     if (req) {
         if (c->rc == MPI_SUCCESS)
-            track(c, *req, r, MPI_COMM_NULL, MPI_PROC_NULL, 1, 0, &tr);
+            track(c, *req, r, dt, MPI_COMM_NULL, MPI_PROC_NULL, 1, 0, &posted);
     } else if (tr.msgs_recv) {
         r->s.recv_wait_ticks += dt;
     }
@@ -97,8 +115,9 @@ void prof_exit_recv_matched(struct prof_call *c, int count, MPI_Datatype type, M
 void prof_exit_sendrecv(struct prof_call *c, int scount, MPI_Datatype stype, int dst,
                         int rcount, MPI_Datatype rtype, int src, MPI_Comm comm, MPI_Status *status)
 {
-    struct prof_traffic tr = { p2p_volume(c, scount, stype, dst), p2p_volume(c, rcount, rtype, src),
-                               p2p_msgs(c, dst), p2p_msgs(c, src) };
+    struct prof_traffic posted, tr = recv_traffic(c, rcount, rtype, src, status, NULL, &posted);
+    tr.bytes_sent = p2p_volume(c, scount, stype, dst);
+    tr.msgs_sent = p2p_msgs(c, dst);
     uint64_t dt;
     struct prof_record *r = prof_exit_record(c, &tr, &dt);
     uint32_t peers = tr.msgs_sent + tr.msgs_recv;
@@ -126,7 +145,7 @@ static void persistent(struct prof_call *c, const struct prof_traffic *tr, MPI_C
     uint64_t dt;
     struct prof_record *r = prof_exit_record(c, &none, &dt);
     if (c->rc == MPI_SUCCESS)
-        track(c, *req, r, comm, peer, is_recv, 1, tr);
+        track(c, *req, r, dt, comm, peer, is_recv, 1, tr);
     prof_exit_done(c);
 }
 
@@ -142,23 +161,30 @@ void prof_exit_recv_init(struct prof_call *c, int count, MPI_Datatype type, int 
     persistent(c, &tr, comm, src, 1, req);
 }
 
+/* A start counts its sends; its receives count at completion, in this
+ * call's record (prof_request_started), with their share of its time. */
 void prof_exit_startall(struct prof_call *c, int n, MPI_Request *reqs)
 {
     struct prof_traffic sum = { 0 };
     struct prof_request info;
+    uint32_t msgs = 0;
     for (int i = 0; c->rc == MPI_SUCCESS && i < n; i++)
         if (prof_request_get(reqs[i], &info)) {
             sum.bytes_sent += info.tr.bytes_sent;
-            sum.bytes_recv += info.tr.bytes_recv;
             sum.msgs_sent += info.tr.msgs_sent;
-            sum.msgs_recv += info.tr.msgs_recv;
+            msgs += info.tr.msgs_sent + info.tr.msgs_recv;
         }
     uint64_t dt;
     struct prof_record *r = prof_exit_record(c, &sum, &dt);
-    uint32_t msgs = sum.msgs_sent + sum.msgs_recv;
-    for (int i = 0; msgs && i < n; i++)
-        if (prof_request_get(reqs[i], &info) && info.peer >= 0)
-            partner(r, info.peer, info.tr.bytes_sent + info.tr.bytes_recv, dt / msgs);
+    uint64_t share = msgs ? dt / msgs : 0;
+    for (int i = 0; msgs && i < n; i++) {
+        if (!prof_request_get(reqs[i], &info))
+            continue;
+        if (info.is_recv)
+            prof_request_started(reqs[i], c->th, r, share);
+        else if (info.peer >= 0)
+            partner(r, info.peer, info.tr.bytes_sent, share);
+    }
     prof_exit_done(c);
 }
 
@@ -218,6 +244,8 @@ static void take(struct prof_call *c, int n, const MPI_Request *reqs, int all)
         t->cand = 0;
         t->done = 0;
         t->status = NULL;
+        t->peer = MPI_PROC_NULL;
+        t->bytes = 0;
     }
     th->ntaken = base + n;
     c->rq_base = base;
@@ -249,11 +277,44 @@ static void mark(struct prof_call *c, int i, const MPI_Status *st)
     }
 }
 
+/* A counted completion of t on thread th: its partner and the bytes it
+ * moved (a receive: what its status says arrived; a cancelled one or one
+ * from MPI_PROC_NULL nothing), and a receive's message, bytes and partner
+ * on the record that holds its arrival, if this thread owns that record. */
+static void arrive(struct prof_thread *th, struct prof_taken *t)
+{
+    const struct prof_request *info = &t->info;
+    const MPI_Status *st = t->status;
+    int cancelled = 0;
+    t->peer = info->peer;
+    t->bytes = info->tr.bytes_sent;
+    if (!info->is_recv)
+        return;
+    if (st && st->MPI_SOURCE != MPI_PROC_NULL)
+        PMPI_Test_cancelled(st, &cancelled);
+    if (!info->tr.msgs_recv || cancelled || (st && st->MPI_SOURCE == MPI_PROC_NULL)) {
+        t->peer = MPI_PROC_NULL;
+        t->bytes = 0;
+        return;
+    }
+    if (t->peer == MPI_ANY_SOURCE && st && info->epoch == prof_handle_epoch)
+        t->peer = prof_comm_world_rank(th, info->comm, st->MPI_SOURCE);
+    t->bytes = prof_status_bytes(st, info->tr.bytes_recv);
+    struct prof_record *r = info->arr_rec;
+    if (info->owner != th || (r && info->arr_owner != th))
+        th->foreign++;
+    if (!r || info->arr_owner != th)
+        return;
+    r->s.msgs_recv++;
+    r->s.bytes_recv += t->bytes;
+    partner(r, t->peer, t->bytes, info->arr_ticks);
+}
+
 /* After the call: which requests completed (a non-persistent one is freed,
  * so its handle is now MPI_REQUEST_NULL; a persistent one completed when the
  * call says so and its status is not MPI_ERR_PENDING), which of those count
- * (a successful call, or a status saying MPI_SUCCESS), and the entries of
- * the others go back. Pops this call's requests. */
+ * (a successful call, or a status saying MPI_SUCCESS: arrive), and the
+ * entries of the others go back. Pops this call's requests. */
 static void settle(struct prof_call *c, const MPI_Request *now)
 {
     struct prof_thread *th = prof_tl;
@@ -271,6 +332,8 @@ static void settle(struct prof_call *c, const MPI_Request *now)
             prof_request_activate(t->req, 0);
         c->rq_done += fin;
         t->done = t->state != 0 && fin && (rc == MPI_SUCCESS || (rc == MPI_ERR_IN_STATUS && status_ok));
+        if (t->done && (!t->info.persistent || t->info.active))   /* freed inactive: nothing */
+            arrive(th, t);
         if (t->state == 2 && !gone)
             prof_request_put(t->req, &t->info);
     }
@@ -308,8 +371,9 @@ void prof_complete_done(struct prof_call *c, int n, MPI_Request *reqs, int *inde
 }
 
 /* A profiled completion call: its time is split between the requests it
- * completed; each tracked one gets its partner on this call's site, and a
- * receive gives its share back to its posting site as receive wait. */
+ * completed; each tracked one gets its partner on this call's site (with
+ * the bytes arrive found), and a receive gives its share back to its
+ * posting site as receive wait. */
 void prof_exit_complete(struct prof_call *c)
 {
     struct prof_thread *th = c->th;
@@ -321,19 +385,9 @@ void prof_exit_complete(struct prof_call *c)
         const struct prof_taken *t = &th->taken[c->rq_base + i];
         if (!t->done)
             continue;
-        const struct prof_request *info = &t->info;
-        int peer = info->peer;
-        if (peer == MPI_ANY_SOURCE && t->status && info->epoch == prof_handle_epoch)
-            peer = prof_comm_world_rank(th, info->comm, t->status->MPI_SOURCE);
-        partner(r, peer, info->tr.bytes_sent + info->tr.bytes_recv, share);
-        if (info->owner != th) {
-            th->foreign++;
-            continue;
-        }
-        if (info->is_recv)
-            info->rec->s.recv_wait_ticks += share;
-        if (info->peer == MPI_ANY_SOURCE)
-            partner(info->rec, peer, info->tr.bytes_recv, 0);
+        partner(r, t->peer, t->bytes, share);
+        if (t->info.is_recv && t->info.owner == th)
+            t->info.rec->s.recv_wait_ticks += share;
     }
     prof_exit_done(c);
 }

@@ -134,8 +134,21 @@ int prof_request_take(MPI_Request req, struct prof_request *info, int all)
 void prof_request_activate(MPI_Request req, int on)
 {
     struct slot *s = find(key_of(req));
-    if (s)
-        __atomic_store_n(&s->info.active, on, __ATOMIC_RELAXED);
+    if (!s)
+        return;
+    if (on)
+        s->info.arr_rec = NULL;
+    __atomic_store_n(&s->info.active, on, __ATOMIC_RELAXED);
+}
+
+void prof_request_started(MPI_Request req, struct prof_thread *owner, struct prof_record *rec, uint64_t ticks)
+{
+    struct slot *s = find(key_of(req));
+    if (s) {
+        s->info.arr_owner = owner;
+        s->info.arr_rec = rec;
+        s->info.arr_ticks = ticks;
+    }
 }
 
 int prof_request_any(void)
