@@ -41,15 +41,29 @@ static int world_peer(struct prof_call *c, MPI_Comm comm, int peer, const MPI_St
 }
 
 /* Remember a request posted (or described, persistent) by the call c whose
- * record is r and time dt; tr is its traffic with the posted receive size. */
-static void track(struct prof_call *c, MPI_Request req, struct prof_record *r, uint64_t dt, MPI_Comm comm,
+ * record is r and time dt; tr is its traffic with the posted receive size.
+ * 0 when the map is full. */
+static int track(struct prof_call *c, MPI_Request req, struct prof_record *r, uint64_t dt, MPI_Comm comm,
                   int peer, int is_recv, int persistent, const struct prof_traffic *tr)
 {
     struct prof_request info = { c->th, r, comm, prof_handle_epoch, peer, is_recv, persistent, 0, *tr,
                                  c->th, persistent ? NULL : r, dt };
     if (peer >= 0)
         info.peer = prof_comm_world_rank(c->th, comm, peer);
-    prof_request_put(req, &info);
+    return prof_request_put(req, &info);
+}
+
+/* Track a nonblocking receive; one the map cannot hold (its completion
+ * will not be seen) counts its posted size and known partner now. */
+static void track_recv(struct prof_call *c, MPI_Request req, struct prof_record *r, uint64_t dt, MPI_Comm comm,
+                       int src, const struct prof_traffic *posted)
+{
+    if (c->rc != MPI_SUCCESS || track(c, req, r, dt, comm, src, 1, 0, posted))
+        return;
+    r->s.msgs_recv += posted->msgs_recv;
+    r->s.bytes_recv += posted->bytes_recv;
+    if (posted->msgs_recv && src >= 0)
+        partner(r, prof_comm_world_rank(c->th, comm, src), posted->bytes_recv, dt);
 }
 
 void prof_exit_send(struct prof_call *c, int count, MPI_Datatype type, int dst, MPI_Comm comm, MPI_Request *req)
@@ -85,8 +99,7 @@ void prof_exit_recv(struct prof_call *c, int count, MPI_Datatype type, int src, 
     uint64_t dt;
     struct prof_record *r = prof_exit_record(c, &tr, &dt);
     if (req) {
-        if (c->rc == MPI_SUCCESS)
-            track(c, *req, r, dt, comm, src, 1, 0, &posted);
+        track_recv(c, *req, r, dt, comm, src, &posted);
     } else if (tr.msgs_recv) {
         r->s.recv_wait_ticks += dt;
         partner(r, world_peer(c, comm, src, status), tr.bytes_recv, dt);
@@ -104,8 +117,7 @@ void prof_exit_recv_matched(struct prof_call *c, int count, MPI_Datatype type, M
     uint64_t dt;
     struct prof_record *r = prof_exit_record(c, &tr, &dt);
     if (req) {
-        if (c->rc == MPI_SUCCESS)
-            track(c, *req, r, dt, MPI_COMM_NULL, MPI_PROC_NULL, 1, 0, &posted);
+        track_recv(c, *req, r, dt, MPI_COMM_NULL, MPI_PROC_NULL, &posted);
     } else if (tr.msgs_recv) {
         r->s.recv_wait_ticks += dt;
     }

@@ -79,7 +79,7 @@ static int take_slot(struct slot *s, uint64_t key, struct prof_request *info)
     return 1;
 }
 
-void prof_request_put(MPI_Request req, const struct prof_request *info)
+int prof_request_put(MPI_Request req, const struct prof_request *info)
 {
     uint64_t key = key_of(req);
     /* A handle that is given out again is a new request: its older entry
@@ -102,9 +102,10 @@ void prof_request_put(MPI_Request req, const struct prof_request *info)
         if (__builtin_expect(!__atomic_load_n(&map.used, __ATOMIC_RELAXED), 0))
             __atomic_store_n(&map.used, 1, __ATOMIC_RELAXED);
         __atomic_store_n(&s->key, key, __ATOMIC_RELEASE);
-        return;
+        return 1;
     }
     __atomic_add_fetch(&map.untracked, 1, __ATOMIC_RELAXED);
+    return 0;
 }
 
 int prof_request_get(MPI_Request req, struct prof_request *info)

@@ -37,10 +37,11 @@ struct prof_request {
     uint64_t arr_ticks;
 };
 
-/* prof_request_put: remember req (thread safe; hot for nonblocking calls).
+/* prof_request_put: remember req (thread safe; hot for nonblocking calls);
+ * 0 when it does not fit (counted untracked), else 1.
  * An older entry of the same handle is replaced, except that non-persistent
  * entries of one handle stack (a shared, already complete request). */
-void prof_request_put(MPI_Request req, const struct prof_request *info);
+int prof_request_put(MPI_Request req, const struct prof_request *info);
 /* prof_request_get: copy what is known of req into info; 0 when unknown. */
 int prof_request_get(MPI_Request req, struct prof_request *info);
 /* prof_request_take: copy what is known of req into info and remove it from

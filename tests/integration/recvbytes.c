@@ -6,12 +6,15 @@
  * cancelled receive and receives from MPI_PROC_NULL. Both ranks call
  * MPI_Sendrecv (rank 0 sends 5 ints, rank 1 sends 17) and read 100 ints at
  * offset 0 from a file of 40 they wrote (argv[1].RANK). Prints what
- * arrived, so that the run can be compared with and without the profiler. */
+ * arrived, so that the run can be compared with and without the profiler.
+ * With a second argument "many": rank 0 posts MANY receives of 2 ints at
+ * once (more than the profiler tracks), rank 1 sends 1 int to each. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #define BIG 1000
+#define MANY 17000
 
 static int buf[BIG], big[BIG];
 
@@ -97,6 +100,21 @@ static void sender(void)
     printf("rank 1: %d ints arrived\n", count_of(&st));
 }
 
+static void many(int rank)
+{
+    static MPI_Request r[MANY];
+    static int in[MANY][2];
+    if (rank == 1)
+        for (int k = 0; k < MANY; k++)
+            MPI_Send(&k, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
+    if (rank != 0)
+        return;
+    for (int k = 0; k < MANY; k++)
+        MPI_Irecv(in[k], 2, MPI_INT, 1, 0, MPI_COMM_WORLD, &r[k]);
+    MPI_Waitall(MANY, r, MPI_STATUSES_IGNORE);
+    printf("rank 0: last %d\n", in[MANY - 1][0]);
+}
+
 int main(int argc, char **argv)
 {
     int rank, n;
@@ -109,6 +127,11 @@ int main(int argc, char **argv)
     if (argc < 2) {
         fprintf(stderr, "usage: recvbytes FILE-PREFIX\n");
         MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    if (argc > 2) {
+        many(rank);
+        MPI_Finalize();
+        return 0;
     }
     for (int i = 0; i < BIG; i++)
         big[i] = i;
