@@ -95,12 +95,14 @@ static void choose_columns(struct prof_report_ctx *ctx, const struct prof_rank_d
     if (all[UNTRACKED] > 0 && n < sizeof ctx->notes)
         n += snprintf(ctx->notes + n, sizeof ctx->notes - n,
                       "# note: %.0f requests were not tracked (too many pending at once): their partners at "
-                      "completion, their receive wait and, for persistent ones, MPI_Start traffic are missing\n",
+                      "completion, their receive wait and, for persistent ones, MPI_Start traffic are missing; "
+                      "receives count their posted size\n",
                       all[UNTRACKED]);
     if (all[FOREIGN] > 0 && n < sizeof ctx->notes)
         n += snprintf(ctx->notes + n, sizeof ctx->notes - n,
-                      "# note: %.0f requests completed on another thread than the one that posted them: "
-                      "their receive wait is not given back to the posting call site\n", all[FOREIGN]);
+                      "# note: %.0f receives completed on another thread than the one that posted or started them: "
+                      "their message, arrived bytes, partner and receive wait are missing from that call site\n",
+                      all[FOREIGN]);
     if (all[ESCAPED] > 0 && n < sizeof ctx->notes)
         snprintf(ctx->notes + n, sizeof ctx->notes - n,
                  "# note: %.0f calls never returned to the profiler (an error handler longjmp'd or threw): "

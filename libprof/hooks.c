@@ -1,7 +1,8 @@
 /* hooks.c: the end of every wrapped call (hot): the record update, and the
  * volume rules of the one-sided and I/O families. A call's bytes_sent is
  * what it reads from its send buffer, bytes_recv what it writes to its
- * receive buffer (count x type size), for successful calls only.
+ * receive buffer (count x type size; for a completed receive or a blocking
+ * read, what its status says arrived), for successful calls only.
  * Point-to-point hooks are in p2p.c, collective volumes in coll.c. */
 #include "config.h"
 #include "prof.h"
@@ -52,7 +53,25 @@ void prof_exit_io_write(struct prof_call *c, int count, MPI_Datatype type)
     prof_exit_bytes(c, prof_volume(c, count, type), 0);
 }
 
-void prof_exit_io_read(struct prof_call *c, int count, MPI_Datatype type)
+uint64_t prof_status_bytes(const MPI_Status *st, uint64_t posted)
 {
-    prof_exit_bytes(c, 0, prof_volume(c, count, type));
+    int n;
+    MPI_Count x;
+    if (!st)
+        return posted;
+    if (PMPI_Get_count(st, MPI_BYTE, &n) == MPI_SUCCESS && n != MPI_UNDEFINED && n >= 0)
+        return (uint64_t)n;
+    if (PMPI_Get_elements_x(st, MPI_BYTE, &x) == MPI_SUCCESS && x != MPI_UNDEFINED && x >= 0)
+        return (uint64_t)x;
+    return posted;
+}
+
+/* A blocking read counts what its status says was read (less than count
+ * at end of file); a nonblocking one (no status here: its request is
+ * completed by MPI_Wait without the profiler following it) or the _begin
+ * half of a split collective counts count x type size. */
+void prof_exit_io_read(struct prof_call *c, int count, MPI_Datatype type, MPI_Status *status)
+{
+    uint64_t posted = prof_volume(c, count, type);
+    prof_exit_bytes(c, 0, posted ? prof_status_bytes(status, posted) : 0);
 }

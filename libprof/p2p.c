@@ -1,12 +1,15 @@
 /* p2p.c: point-to-point hooks (hot): traffic, partners and receive wait.
  *
  * A blocking call records its partner (the peer as a MPI_COMM_WORLD rank;
- * MPI_ANY_SOURCE resolved from the status) with the call's time. A
- * nonblocking or persistent call leaves a note in the request map
- * (request.c); the Wait/Test call that completes the request then records
- * the partner on its own site, splitting its time between the requests it
- * completed, and gives a receive's share back to the posting site as
- * receive wait (and its partner, if the posting site had MPI_ANY_SOURCE). */
+ * MPI_ANY_SOURCE resolved from the status) with the call's time; a receive
+ * counts the bytes its status says arrived. A nonblocking or persistent
+ * call leaves a note in the request map (request.c); the Wait/Test call
+ * that completes the request then records the partner on its own site,
+ * splitting its time between the requests it completed, and gives a
+ * receive's share back to the posting site as receive wait. A receive's
+ * message, arrived bytes and partner go to the posting call's record (for
+ * a persistent request, the MPI_Start's) when it completes, on every
+ * completion call, profiled or not: a cancelled receive counts nothing. */
 #include "config.h"
 #include "prof.h"
 #include "request.h"
@@ -37,14 +40,30 @@ static int world_peer(MPI_Comm comm, int peer, const MPI_Status *st)
     return prof_comm_world_rank(comm, peer);
 }
 
-static void track(struct prof_call *c, MPI_Request req, struct prof_record *r, MPI_Comm comm, int peer,
-                  int is_recv, int persistent, const struct prof_traffic *tr)
+/* Remember a request posted (or described, persistent) by the call c whose
+ * record is r and time dt; tr is its traffic with the posted receive size.
+ * 0 when the map is full. */
+static int track(struct prof_call *c, MPI_Request req, struct prof_record *r, uint64_t dt, MPI_Comm comm,
+                  int peer, int is_recv, int persistent, const struct prof_traffic *tr)
 {
     struct prof_request info = { c->th->serial, r, comm, peer == MPI_ANY_SOURCE ? prof_comm_serial(comm) : 0,
-                                 peer, is_recv, persistent, 0, *tr };
+                                 peer, is_recv, persistent, 0, *tr, c->th->serial, persistent ? NULL : r, dt };
     if (peer >= 0)
         info.peer = prof_comm_world_rank(comm, peer);
-    prof_request_put(req, &info);
+    return prof_request_put(req, &info);
+}
+
+/* Track a nonblocking receive; one the map cannot hold (its completion
+ * will not be seen) counts its posted size and known partner now. */
+static void track_recv(struct prof_call *c, MPI_Request req, struct prof_record *r, uint64_t dt, MPI_Comm comm,
+                       int src, const struct prof_traffic *posted)
+{
+    if (c->rc != MPI_SUCCESS || track(c, req, r, dt, comm, src, 1, 0, posted))
+        return;
+    r->s.msgs_recv += posted->msgs_recv;
+    r->s.bytes_recv += posted->bytes_recv;
+    if (posted->msgs_recv && src >= 0)
+        partner(r, prof_comm_world_rank(comm, src), posted->bytes_recv, dt);
 }
 
 void prof_exit_send(struct prof_call *c, int count, MPI_Datatype type, int dst, MPI_Comm comm, MPI_Request *req)
@@ -55,21 +74,32 @@ void prof_exit_send(struct prof_call *c, int count, MPI_Datatype type, int dst, 
     if (tr.msgs_sent)
         partner(r, prof_comm_world_rank(comm, dst), tr.bytes_sent, dt);
     if (req && c->rc == MPI_SUCCESS)
-        track(c, *req, r, comm, dst, 0, 0, &tr);
+        track(c, *req, r, dt, comm, dst, 0, 0, &tr);
     prof_exit_done(c);
+}
+
+/* A receive's traffic: a blocking one (st) what arrived; a nonblocking one
+ * (req) nothing yet: *posted gets what it would count, for the completion. */
+static struct prof_traffic recv_traffic(struct prof_call *c, int count, MPI_Datatype type, int src,
+                                        const MPI_Status *st, const MPI_Request *req, struct prof_traffic *posted)
+{
+    struct prof_traffic tr = { 0, p2p_volume(c, count, type, src), 0, p2p_msgs(c, src) };
+    *posted = tr;
+    if (req)
+        return (struct prof_traffic){ 0 };
+    if (tr.msgs_recv)
+        tr.bytes_recv = prof_status_bytes(st, tr.bytes_recv);
+    return tr;
 }
 
 void prof_exit_recv(struct prof_call *c, int count, MPI_Datatype type, int src, MPI_Comm comm,
                     MPI_Status *status, MPI_Request *req)
 {
-    struct prof_traffic tr = { 0, p2p_volume(c, count, type, src), 0, p2p_msgs(c, src) };
+    struct prof_traffic posted, tr = recv_traffic(c, count, type, src, status, req, &posted);
     uint64_t dt;
     struct prof_record *r = prof_exit_record(c, &tr, &dt);
     if (req) {
-        if (c->rc == MPI_SUCCESS)
-            track(c, *req, r, comm, src, 1, 0, &tr);
-        if (tr.msgs_recv && src != MPI_ANY_SOURCE)   /* else known at completion */
-            partner(r, prof_comm_world_rank(comm, src), tr.bytes_recv, dt);
+        track_recv(c, *req, r, dt, comm, src, &posted);
     } else if (tr.msgs_recv) {
         r->s.recv_wait_ticks += dt;
         partner(r, world_peer(comm, src, status), tr.bytes_recv, dt);
@@ -78,17 +108,16 @@ void prof_exit_recv(struct prof_call *c, int count, MPI_Datatype type, int src, 
 }
 
 /* MPI_Mrecv/MPI_Imrecv: the message handle does not name its communicator,
- * so the partner is not recorded; traffic and receive wait are. A blocking
- * receive of MPI_MESSAGE_NO_PROC (status source MPI_PROC_NULL) moves nothing. */
+ * so the partner is not recorded; traffic and receive wait are. A receive
+ * of MPI_MESSAGE_NO_PROC (status source MPI_PROC_NULL) moves nothing. */
 void prof_exit_recv_matched(struct prof_call *c, int count, MPI_Datatype type, MPI_Status *status, MPI_Request *req)
 {
     int src = status && status != MPI_STATUS_IGNORE && c->rc == MPI_SUCCESS ? status->MPI_SOURCE : 0;
-    struct prof_traffic tr = { 0, p2p_volume(c, count, type, src), 0, p2p_msgs(c, src) };
+    struct prof_traffic posted, tr = recv_traffic(c, count, type, src, status, req, &posted);
     uint64_t dt;
     struct prof_record *r = prof_exit_record(c, &tr, &dt);
     if (req) {
-        if (c->rc == MPI_SUCCESS)
-            track(c, *req, r, MPI_COMM_NULL, MPI_PROC_NULL, 1, 0, &tr);
+        track_recv(c, *req, r, dt, MPI_COMM_NULL, MPI_PROC_NULL, &posted);
     } else if (tr.msgs_recv) {
         r->s.recv_wait_ticks += dt;
     }
@@ -98,8 +127,9 @@ void prof_exit_recv_matched(struct prof_call *c, int count, MPI_Datatype type, M
 void prof_exit_sendrecv(struct prof_call *c, int scount, MPI_Datatype stype, int dst,
                         int rcount, MPI_Datatype rtype, int src, MPI_Comm comm, MPI_Status *status)
 {
-    struct prof_traffic tr = { p2p_volume(c, scount, stype, dst), p2p_volume(c, rcount, rtype, src),
-                               p2p_msgs(c, dst), p2p_msgs(c, src) };
+    struct prof_traffic posted, tr = recv_traffic(c, rcount, rtype, src, status, NULL, &posted);
+    tr.bytes_sent = p2p_volume(c, scount, stype, dst);
+    tr.msgs_sent = p2p_msgs(c, dst);
     uint64_t dt;
     struct prof_record *r = prof_exit_record(c, &tr, &dt);
     uint64_t peers = tr.msgs_sent + tr.msgs_recv;
@@ -127,7 +157,7 @@ static void persistent(struct prof_call *c, const struct prof_traffic *tr, MPI_C
     uint64_t dt;
     struct prof_record *r = prof_exit_record(c, &none, &dt);
     if (c->rc == MPI_SUCCESS)
-        track(c, *req, r, comm, peer, is_recv, 1, tr);
+        track(c, *req, r, dt, comm, peer, is_recv, 1, tr);
     prof_exit_done(c);
 }
 
@@ -143,23 +173,30 @@ void prof_exit_recv_init(struct prof_call *c, int count, MPI_Datatype type, int 
     persistent(c, &tr, comm, src, 1, req);
 }
 
+/* A start counts its sends; its receives count at completion, in this
+ * call's record (prof_request_started), with their share of its time. */
 void prof_exit_startall(struct prof_call *c, int n, MPI_Request *reqs)
 {
     struct prof_traffic sum = { 0 };
     struct prof_request info;
+    uint64_t msgs = 0;
     for (int i = 0; c->rc == MPI_SUCCESS && i < n; i++)
         if (prof_request_get(reqs[i], &info)) {
             sum.bytes_sent += info.tr.bytes_sent;
-            sum.bytes_recv += info.tr.bytes_recv;
             sum.msgs_sent += info.tr.msgs_sent;
-            sum.msgs_recv += info.tr.msgs_recv;
+            msgs += info.tr.msgs_sent + info.tr.msgs_recv;
         }
     uint64_t dt;
     struct prof_record *r = prof_exit_record(c, &sum, &dt);
-    uint64_t msgs = sum.msgs_sent + sum.msgs_recv;
-    for (int i = 0; msgs && i < n; i++)
-        if (prof_request_get(reqs[i], &info) && info.peer >= 0)
-            partner(r, info.peer, info.tr.bytes_sent + info.tr.bytes_recv, dt / msgs);
+    uint64_t share = msgs ? dt / msgs : 0;
+    for (int i = 0; msgs && i < n; i++) {
+        if (!prof_request_get(reqs[i], &info))
+            continue;
+        if (info.is_recv)
+            prof_request_started(reqs[i], c->th->serial, r, share);
+        else if (info.peer >= 0)
+            partner(r, info.peer, info.tr.bytes_sent, share);
+    }
     prof_exit_done(c);
 }
 
@@ -219,6 +256,8 @@ static void take(struct prof_call *c, int n, const MPI_Request *reqs, int all)
         t->cand = 0;
         t->done = 0;
         t->status = NULL;
+        t->peer = MPI_PROC_NULL;
+        t->bytes = 0;
     }
     th->ntaken = base + n;
     c->rq_base = base;
@@ -250,11 +289,44 @@ static void mark(struct prof_call *c, int i, const MPI_Status *st)
     }
 }
 
+/* A counted completion of t on thread th: its partner and the bytes it
+ * moved (a receive: what its status says arrived; a cancelled one or one
+ * from MPI_PROC_NULL nothing), and a receive's message, bytes and partner
+ * on the record that holds its arrival, if this thread owns that record. */
+static void arrive(struct prof_thread *th, struct prof_taken *t)
+{
+    const struct prof_request *info = &t->info;
+    const MPI_Status *st = t->status;
+    int cancelled = 0;
+    t->peer = info->peer;
+    t->bytes = info->tr.bytes_sent;
+    if (!info->is_recv)
+        return;
+    if (st && st->MPI_SOURCE != MPI_PROC_NULL)
+        PMPI_Test_cancelled(st, &cancelled);
+    if (!info->tr.msgs_recv || cancelled || (st && st->MPI_SOURCE == MPI_PROC_NULL)) {
+        t->peer = MPI_PROC_NULL;
+        t->bytes = 0;
+        return;
+    }
+    if (t->peer == MPI_ANY_SOURCE && st)
+        t->peer = prof_comm_world_rank_of(info->comm, info->comm_serial, st->MPI_SOURCE);
+    t->bytes = prof_status_bytes(st, info->tr.bytes_recv);
+    struct prof_record *r = info->arr_rec;
+    if (info->owner != th->serial || (r && info->arr_owner != th->serial))
+        th->foreign++;
+    if (!r || info->arr_owner != th->serial)
+        return;
+    r->s.msgs_recv++;
+    r->s.bytes_recv += t->bytes;
+    partner(r, t->peer, t->bytes, info->arr_ticks);
+}
+
 /* After the call: which requests completed (a non-persistent one is freed,
  * so its handle is now MPI_REQUEST_NULL; a persistent one completed when the
  * call says so and its status is not MPI_ERR_PENDING), which of those count
- * (a successful call, or a status saying MPI_SUCCESS), and the entries of
- * the others go back. Pops this call's requests. */
+ * (a successful call, or a status saying MPI_SUCCESS: arrive), and the
+ * entries of the others go back. Pops this call's requests. */
 static void settle(struct prof_call *c, const MPI_Request *now)
 {
     struct prof_thread *th = prof_tl;
@@ -272,6 +344,8 @@ static void settle(struct prof_call *c, const MPI_Request *now)
             prof_request_activate(t->req, 0);
         c->rq_done += fin;
         t->done = t->state != 0 && fin && (rc == MPI_SUCCESS || (rc == MPI_ERR_IN_STATUS && status_ok));
+        if (t->done && (!t->info.persistent || t->info.active))   /* freed inactive: nothing */
+            arrive(th, t);
         if (t->state == 2 && !gone)
             prof_request_put(t->req, &t->info);
     }
@@ -309,8 +383,9 @@ void prof_complete_done(struct prof_call *c, int n, MPI_Request *reqs, int *inde
 }
 
 /* A profiled completion call: its time is split between the requests it
- * completed; each tracked one gets its partner on this call's site, and a
- * receive gives its share back to its posting site as receive wait. */
+ * completed; each tracked one gets its partner on this call's site (with
+ * the bytes arrive found), and a receive gives its share back to its
+ * posting site as receive wait. */
 void prof_exit_complete(struct prof_call *c)
 {
     struct prof_thread *th = c->th;
@@ -322,19 +397,9 @@ void prof_exit_complete(struct prof_call *c)
         const struct prof_taken *t = &th->taken[c->rq_base + i];
         if (!t->done)
             continue;
-        const struct prof_request *info = &t->info;
-        int peer = info->peer;
-        if (peer == MPI_ANY_SOURCE && t->status)
-            peer = prof_comm_world_rank_of(info->comm, info->comm_serial, t->status->MPI_SOURCE);
-        partner(r, peer, info->tr.bytes_sent + info->tr.bytes_recv, share);
-        if (info->owner != th->serial) {
-            th->foreign++;
-            continue;
-        }
-        if (info->is_recv)
-            info->rec->s.recv_wait_ticks += share;
-        if (info->peer == MPI_ANY_SOURCE)
-            partner(info->rec, peer, info->tr.bytes_recv, 0);
+        partner(r, t->peer, t->bytes, share);
+        if (t->info.is_recv && t->info.owner == th->serial)
+            t->info.rec->s.recv_wait_ticks += share;
     }
     prof_exit_done(c);
 }

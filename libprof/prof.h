@@ -114,6 +114,11 @@ static inline uint64_t prof_volume(const struct prof_call *c, int64_t count, MPI
     return (uint64_t)count * prof_dtype_size(c->th, type);
 }
 
+/* prof_status_bytes: the bytes a completed receive or read delivered, from
+ * its status (PMPI_Get_count in MPI_BYTE, then PMPI_Get_elements_x beyond
+ * INT_MAX); posted when st is NULL or the status gives no figure. */
+uint64_t prof_status_bytes(const MPI_Status *st, uint64_t posted);
+
 /* Family hooks (families.def). Volumes count only successful calls; see
  * mpiprof-report(5) for each family's rule. */
 void prof_exit_send(struct prof_call *c, int count, MPI_Datatype type, int dst, MPI_Comm comm, MPI_Request *req);
@@ -182,6 +187,6 @@ void prof_exit_rma_get_accumulate(struct prof_call *c, int scount, MPI_Datatype 
 void prof_exit_rma_fetch_and_op(struct prof_call *c, MPI_Datatype type);
 void prof_exit_rma_compare_and_swap(struct prof_call *c, MPI_Datatype type);
 void prof_exit_io_write(struct prof_call *c, int count, MPI_Datatype type);
-void prof_exit_io_read(struct prof_call *c, int count, MPI_Datatype type);
+void prof_exit_io_read(struct prof_call *c, int count, MPI_Datatype type, MPI_Status *status);
 
 #endif

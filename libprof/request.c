@@ -79,7 +79,7 @@ static int take_slot(struct slot *s, uint64_t key, struct prof_request *info)
     return 1;
 }
 
-void prof_request_put(MPI_Request req, const struct prof_request *info)
+int prof_request_put(MPI_Request req, const struct prof_request *info)
 {
     uint64_t key = key_of(req);
     /* A handle that is given out again is a new request: its older entry
@@ -102,9 +102,10 @@ void prof_request_put(MPI_Request req, const struct prof_request *info)
         if (__builtin_expect(!__atomic_load_n(&map.used, __ATOMIC_RELAXED), 0))
             __atomic_store_n(&map.used, 1, __ATOMIC_RELAXED);
         __atomic_store_n(&s->key, key, __ATOMIC_RELEASE);
-        return;
+        return 1;
     }
     __atomic_add_fetch(&map.untracked, 1, __ATOMIC_RELAXED);
+    return 0;
 }
 
 int prof_request_get(MPI_Request req, struct prof_request *info)
@@ -134,8 +135,21 @@ int prof_request_take(MPI_Request req, struct prof_request *info, int all)
 void prof_request_activate(MPI_Request req, int on)
 {
     struct slot *s = find(key_of(req));
-    if (s)
-        __atomic_store_n(&s->info.active, on, __ATOMIC_RELAXED);
+    if (!s)
+        return;
+    if (on)
+        s->info.arr_rec = NULL;
+    __atomic_store_n(&s->info.active, on, __ATOMIC_RELAXED);
+}
+
+void prof_request_started(MPI_Request req, uint64_t owner, struct prof_record *rec, uint64_t ticks)
+{
+    struct slot *s = find(key_of(req));
+    if (s) {
+        s->info.arr_owner = owner;
+        s->info.arr_rec = rec;
+        s->info.arr_ticks = ticks;
+    }
 }
 
 int prof_request_any(void)

@@ -28,13 +28,20 @@ struct prof_request {
     int is_recv;
     int persistent;
     int active;                    /* persistent: started and not yet completed; atomic */
-    struct prof_traffic tr;        /* per start */
+    struct prof_traffic tr;        /* per start; bytes_recv is the posted size */
+    /* Where a receive's arrival goes (bytes, message, partner): the posting
+     * call's record, or for a persistent request the record of the MPI_Start
+     * that started it (NULL until a profiled start); its time share there. */
+    uint64_t arr_owner;            /* serial of the thread whose table holds arr_rec */
+    struct prof_record *arr_rec;
+    uint64_t arr_ticks;
 };
 
-/* prof_request_put: remember req (thread safe; hot for nonblocking calls).
+/* prof_request_put: remember req (thread safe; hot for nonblocking calls);
+ * 0 when it does not fit (counted untracked), else 1.
  * An older entry of the same handle is replaced, except that non-persistent
  * entries of one handle stack (a shared, already complete request). */
-void prof_request_put(MPI_Request req, const struct prof_request *info);
+int prof_request_put(MPI_Request req, const struct prof_request *info);
 /* prof_request_get: copy what is known of req into info; 0 when unknown. */
 int prof_request_get(MPI_Request req, struct prof_request *info);
 /* prof_request_take: copy what is known of req into info and remove it from
@@ -42,8 +49,13 @@ int prof_request_get(MPI_Request req, struct prof_request *info);
  * returned); 2 when removed, 0 when unknown. Thread safe: of two threads
  * taking one entry, one gets it. */
 int prof_request_take(MPI_Request req, struct prof_request *info, int all);
-/* prof_request_activate: a persistent req was started (on 1) or completed. */
+/* prof_request_activate: a persistent req was started (on 1: its arrival
+ * record is forgotten until prof_request_started) or completed. */
 void prof_request_activate(MPI_Request req, int on);
+/* prof_request_started: the profiled MPI_Start(all) of req on thread owner
+ * holds its arrival in rec, with ticks of its time. Called by the starting
+ * thread, which owns the request until the application hands it on. */
+void prof_request_started(MPI_Request req, uint64_t owner, struct prof_record *rec, uint64_t ticks);
 /* prof_request_any: 0 when no request was ever put in the map (a cheap
  * early out for programs without tracked requests). */
 int prof_request_any(void);

@@ -18,6 +18,8 @@ struct prof_taken {
     int cand;                      /* the call reports it complete (flag, index, indices) */
     int done;                      /* after the call: completed and counted */
     const MPI_Status *status;      /* its status after the call, or NULL */
+    int peer;                      /* done: world rank of the partner (< 0: none) */
+    uint64_t bytes;                /* done: bytes sent, or bytes that arrived */
     struct prof_request info;
 };
 
@@ -36,7 +38,7 @@ struct prof_thread {
     int ntaken, taken_cap;         /* (nested ones above); popped entries stay readable */
     MPI_Status *statuses;          /* statuses for callers that passed MPI_STATUSES_IGNORE */
     int statuses_cap;
-    uint64_t foreign;              /* requests completed here but posted by another thread */
+    uint64_t foreign;              /* receives completed here but posted (started) by another thread */
     struct prof_thread *next;
 };
 
