@@ -146,8 +146,6 @@ static void refuse_unavailable(const char **given)
         const char *what = NULL;
         if (options[i].dst == &prof_config.eval_slt && prof_config.eval_slt)
             what = "late-sender analysis";
-        else if (options[i].dst == &prof_config.eval_collective_wait && prof_config.eval_collective_wait)
-            what = "collective-wait analysis";
         else if (options[i].dst == prof_config.model && prof_config.model[0])
             what = "the virtual-clock model";
         if (!what)
@@ -155,7 +153,7 @@ static void refuse_unavailable(const char **given)
         prof_log_once("%s: %s is not available in this version; ignored", options[i].name, what);
         given[i] = NULL;
     }
-    prof_config.eval_slt = prof_config.eval_collective_wait = false;
+    prof_config.eval_slt = false;
     prof_config.model[0] = '\0';
 }
 

@@ -176,6 +176,7 @@ void prof_finish(void)
 
     memset(&ctx, 0, sizeof ctx);
     ctx.nranks = prof_run.size;
+    ctx.collwait = prof_collwait_on;
     choose_columns(&ctx, &rd);
     first_line(&ctx);
 

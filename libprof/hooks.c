@@ -9,13 +9,17 @@
 
 unsigned char prof_fn_on[PROF_FN_COUNT];
 
+struct prof_record *prof_call_record(const struct prof_call *c)
+{
+    struct prof_table *t = &c->th->table;
+    return t->depth > 1 ? prof_table_record(t, c->fn, c->frames, c->nframes)
+                        : prof_table_record(t, c->fn, &c->site, 1);
+}
+
 struct prof_record *prof_exit_record(struct prof_call *c, const struct prof_traffic *tr, uint64_t *dt)
 {
     uint64_t t1 = prof_clock();
-    struct prof_thread *th = c->th;
-    struct prof_record *r = th->table.depth > 1
-                                ? prof_table_record(&th->table, c->fn, c->frames, c->nframes)
-                                : prof_table_record(&th->table, c->fn, &c->site, 1);
+    struct prof_record *r = prof_call_record(c);
     *dt = t1 - c->t0;
     prof_stats_add(&r->s, *dt, tr);
     return r;

@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <mpi.h>
 #include "clock.h"
+#include "collwait.h"
 #include "config.h"
 #include "fn_table.h"
 #include "site.h"
@@ -39,6 +40,8 @@ struct prof_call {
     MPI_Status status;     /* stands in for MPI_STATUS_IGNORE when a hook reads the status */
     int rq_base, rq_n;     /* completion calls: this call's requests in th->taken (p2p.c) */
     int rq_done;           /* completion calls: requests completed, tracked or not */
+    MPI_Comm sync_comm;    /* freeing a window or file: its communicator (collwait.c) */
+    uint64_t sync_key;     /* and its handle, as collwait.c keys it */
 };
 
 /* 1 for every function being profiled between MPI_Init and MPI_Finalize. */
@@ -69,6 +72,10 @@ PROF_INLINE bool prof_enter(struct prof_call *c, enum prof_fn fn, void *site)
     c->t0 = prof_clock();
     return true;
 }
+
+/* prof_call_record: the record of the call's site (its function and call
+ * stack), created on first use. */
+struct prof_record *prof_call_record(const struct prof_call *c);
 
 /* prof_exit_record: end of a call that moved tr: read the clock, add the
  * call to its site's record and return the record; *dt gets the call's

@@ -15,6 +15,8 @@ struct prof_stats {
     uint64_t msgs_sent;    /* point-to-point messages sent (MPInside #reqs_S) */
     uint64_t msgs_recv;    /* point-to-point messages received (#reqs_R) */
     uint64_t recv_wait_ticks; /* waiting for received data (p2p.c) */
+    uint64_t sync_calls;   /* collective wait: calls preceded by a barrier (collwait.c) */
+    uint64_t sync_ticks;   /* and the barriers' time, part of ticks */
 };
 
 /* What one call moved. */
@@ -54,6 +56,8 @@ static inline void prof_stats_merge(struct prof_stats *into, const struct prof_s
     into->msgs_sent += from->msgs_sent;
     into->msgs_recv += from->msgs_recv;
     into->recv_wait_ticks += from->recv_wait_ticks;
+    into->sync_calls += from->sync_calls;
+    into->sync_ticks += from->sync_ticks;
 }
 
 /* Partners of a point-to-point call site: the ranks (in MPI_COMM_WORLD) it

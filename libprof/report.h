@@ -43,6 +43,7 @@ struct prof_report_ctx {
     char first_line[8192];             /* "# mpiprof VERSION command=... ranks=... start=... options=..." */
     char notes[1024];                  /* "# note: ..." lines, or empty */
     int threaded;                      /* some rank had more than one thread calling MPI */
+    int collwait;                      /* collective wait was on (collwait.h) */
     int ncols;                         /* matrix columns: functions used on any rank, */
     int cols[PROF_FN_COUNT];           /* by total time over all ranks, largest first */
 };
@@ -66,9 +67,11 @@ extern const struct prof_writer prof_report_branches_human;
 extern const struct prof_writer prof_report_partners;
 extern const struct prof_writer prof_report_threads;
 extern const struct prof_writer prof_report_sites;
+extern const struct prof_writer prof_report_collwait;
 
 /* Column lists: header lines, rows and mpiprof-report(5) follow them. */
 #define PROF_SUMMARY_COLUMNS(X) X(rank) X(elapsed_s) X(mpi_s) X(mpi_pct) X(compute_s) X(mpi_calls)
+#define PROF_SUMMARY_COLLWAIT_COLUMNS(X) X(coll_wait_s)
 #define PROF_FUNCTIONS_COLUMNS(X) \
     X(rank) X(function) X(calls) X(time_s) X(min_s) X(max_s) X(bytes_sent) X(bytes_recv)
 #define PROF_BRANCHES_COLUMNS(X) \
@@ -79,6 +82,8 @@ extern const struct prof_writer prof_report_sites;
 #define PROF_SITES_COLUMNS(X) \
     X(brid) X(function) X(ranks) X(calls) X(time_s) X(min_s) X(mean_s) X(max_s) X(max_rank) \
     X(bytes_sent) X(bytes_recv) X(site) X(ancestors)
+#define PROF_COLLWAIT_COLUMNS(X) \
+    X(rank) X(brid) X(function) X(calls) X(evaluated) X(time_s) X(wait_s) X(synced_s)
 #define PROF_PARTNERS_COLUMNS(X) \
     X(rank) X(brid) X(function) X(partner) X(partner_brid) X(count) X(bytes) X(time_pct)
 

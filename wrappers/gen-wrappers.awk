@@ -32,7 +32,7 @@ BEGIN {
                    "outcount indices status statuses msg win tdisp file offset -", rl, " ")
     for (i = 1; i <= nroles; i++)
         known_role[rl[i]] = 1
-    split("custom nofortran", fl, " ")
+    split("custom nofortran coll sync", fl, " ")
     for (i in fl)
         known_flag[fl[i]] = 1
     nhandle = split("Comm:MPI_Comm Type:MPI_Datatype Group:MPI_Group Request:MPI_Request Op:MPI_Op " \
@@ -104,7 +104,7 @@ FNR == 1 {
         nf = split(flags, fa, ",")
         for (i = 1; i <= nf; i++)
             if (!(fa[i] in known_flag))
-                fail(name ": unknown flag " fa[i] " (known: custom nofortran)")
+                fail(name ": unknown flag " fa[i] " (known: custom nofortran coll sync)")
     }
     rest = $0
     sub(/^[ \t]*[^ \t]+[ \t]+[^ \t]+[ \t]+[^ \t]+[ \t]+/, "", rest)
@@ -114,9 +114,11 @@ FNR == 1 {
     fn_name[nfn] = name
     fn_family[nfn] = family
     fn_custom[nfn] = (("," flags ",") ~ /,custom,/)
+    fn_coll[nfn] = (fam_class[family] == "coll" || ("," flags ",") ~ /,(coll|sync),/)
     params = ""      # C parameter list
     args = ""        # forwarded argument list
     split("", role_arg)
+    split("", role_decl)
     if (rest != "void") {
         na = split(rest, a, ",")
         for (i = 1; i <= na; i++) {
@@ -140,6 +142,7 @@ FNR == 1 {
                 if (role in role_arg)
                     fail(name ": role @" role " given twice")
                 role_arg[role] = pname
+                role_decl[role] = decl
             }
             params = params ", " decl
             args = args ", " pname
@@ -151,6 +154,7 @@ FNR == 1 {
     fn_before[nfn] = hook_call(name, family, "before")
     fn_pre[nfn] = hook_call(name, family, "pre")
     fn_after[nfn] = hook_call(name, family, "after")
+    fn_sync[nfn] = (("," flags ",") ~ /,sync,/) ? sync_call(name) : ""
     fn_post[nfn] = hook_call(name, family, "post")
     # A hook reading a status gets one even when the caller ignores it.
     fn_subst[nfn] = ""
@@ -345,6 +349,18 @@ function uses_role(family, role) {
     return ("," fam_roles["pre", family] "," fam_roles["post", family] "," fam_roles["after", family] ",") ~ ("," role "[?]?,")
 }
 
+# The collective-wait barrier of a function flagged sync: on its communicator,
+# else its window's, else its file's (collwait.c).
+function sync_call(name) {
+    if ("comm" in role_arg)
+        return "prof_collwait_comm(&c, " role_arg["comm"] ")"
+    if ("win" in role_arg)
+        return "prof_collwait_win(&c, " role_arg["win"] ")"
+    if ("file" in role_arg)
+        return "prof_collwait_file(&c, " (role_decl["file"] ~ /\*/ ? "*" : "") role_arg["file"] ")"
+    fail(name ": flag sync needs an argument with role @comm, @win or @file")
+}
+
 # The hook call for one function: "hook(&c, arg, ...)", or "" without a hook.
 function hook_call(name, family, when,    nr, need, i, r, opt, args) {
     if (!((when, family) in fam_hook))
@@ -399,6 +415,9 @@ END {
     print "enum prof_class { PROF_CLASS_P2P, PROF_CLASS_COLL, PROF_CLASS_RMA, PROF_CLASS_IO, PROF_CLASS_OTHER };\n" > h
     print "extern const char *const prof_fn_name[PROF_FN_COUNT];" > h
     print "extern const unsigned char prof_fn_class[PROF_FN_COUNT];" > h
+    print "/* Collectives (collwait.txt): 2 = blocking, a barrier goes before it under" > h
+    print " * collective wait (flag sync); 1 = nonblocking or split (never evaluated). */" > h
+    print "extern const unsigned char prof_fn_coll[PROF_FN_COUNT];" > h
     print "\n#endif" > h
     close(h)
 
@@ -412,6 +431,10 @@ END {
     print "const unsigned char prof_fn_class[PROF_FN_COUNT] = {" > c
     for (i = 1; i <= nfn; i++)
         printf "    PROF_CLASS_%s,\n", toupper(fam_class[fn_family[i]]) > c
+    print "};\n" > c
+    print "const unsigned char prof_fn_coll[PROF_FN_COUNT] = {" > c
+    for (i = 1; i <= nfn; i++)
+        printf "    %d,\n", fn_sync[i] != "" ? 2 : fn_coll[i] > c
     print "};" > c
     close(c)
 
@@ -440,6 +463,8 @@ END {
             printf "        return P%s(%s);\n", n, fn_args[i] > w
         }
         printf "%s", fn_subst[i] > w
+        if (fn_sync[i] != "")
+            printf "    if (PROF_UNLIKELY(prof_collwait_on))\n        %s;\n", fn_sync[i] > w
         if (fn_pre[i] != "")
             printf "    %s;\n", fn_pre[i] > w
         printf "    c.rc = P%s(%s);\n", n, fn_args[i] > w

@@ -36,6 +36,8 @@ int main(void)
     /* prof_stats_merge: the sums, receive wait included. */
     struct prof_stats m = { 0 };
     s.recv_wait_ticks = G + 3;
+    s.sync_calls = G + 4;
+    s.sync_ticks = G + 5;
     prof_stats_merge(&m, &s);
     prof_stats_merge(&m, &s);
     CHECK(m.calls == 2 * (G + 1) && m.ticks == 2 * (3 * G + 24));
@@ -43,6 +45,7 @@ int main(void)
     CHECK(m.bytes_sent == 6 * (G + 1) && m.bytes_recv == 6 * (G + 2));
     CHECK(m.msgs_sent == 6 * (G - 1) && m.msgs_recv == 6 * (G - 1));
     CHECK(m.recv_wait_ticks == 2 * (G + 3));
+    CHECK(m.sync_calls == 2 * (G + 4) && m.sync_ticks == 2 * (G + 5));
 
     /* A partner passing 2^32 messages keeps its slot: rank 3 then ranks
      * 4..10 fill the 8 slots, rank 11 goes to the others bucket. */

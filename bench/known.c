@@ -1,0 +1,73 @@
+/* known.c: mpiprof-known WORKLOAD [options]: dispatch, the compute stand-in
+ * and the expected-answer line (known.h). */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <mpi.h>
+#include "known.h"
+
+static const struct known_workload *const workloads[] = { &known_imbalance };
+#define NWORKLOADS (int)(sizeof workloads / sizeof workloads[0])
+
+void known_compute(double seconds)
+{
+    struct timespec ts = { (time_t)seconds, (long)((seconds - (double)(time_t)seconds) * 1e9) };
+    while (nanosleep(&ts, &ts) != 0)
+        ;
+}
+
+void known_expect(const char *name, long calls, double delay, const char *file, const char *column, double mine)
+{
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    double *all = rank == 0 ? malloc((size_t)size * sizeof *all) : NULL;
+    if (rank == 0 && !all) {
+        fprintf(stderr, "mpiprof-known: out of memory\n");
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    MPI_Gather(&mine, 1, MPI_DOUBLE, all, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    if (rank != 0)
+        return;
+    printf("expect=%s ranks=%d calls=%ld delay_s=%.6f file=%s column=%s values=", name, size, calls, delay, file,
+           column);
+    for (int r = 0; r < size; r++)
+        printf("%s%.6f", r ? "," : "", all[r]);
+    printf("\n");
+    fflush(stdout);
+    free(all);
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f, "Usage: mpirun -np N mpiprof-known WORKLOAD [options] (-h after WORKLOAD for its options)\n");
+    for (int i = 0; i < NWORKLOADS; i++)
+        fprintf(f, "  %-12s %s\n", workloads[i]->name, workloads[i]->summary);
+}
+
+int main(int argc, char **argv)
+{
+    int rank, size, rc = 2;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    const struct known_workload *w = NULL;
+    for (int i = 0; argc > 1 && i < NWORKLOADS; i++)
+        if (strcmp(argv[1], workloads[i]->name) == 0)
+            w = workloads[i];
+    if (w) {
+        rc = w->run(argc - 1, argv + 1, rank, size);
+    } else if (argc > 1 && strcmp(argv[1], "-h") == 0) {
+        if (rank == 0)
+            usage(stdout);
+        rc = 0;
+    } else if (rank == 0) {
+        if (argc > 1)
+            fprintf(stderr, "mpiprof-known: unknown workload '%s'\n", argv[1]);
+        else
+            fprintf(stderr, "mpiprof-known: no workload given\n");
+        usage(stderr);
+    }
+    MPI_Finalize();
+    return rc;
+}

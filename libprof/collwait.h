@@ -1,0 +1,35 @@
+/* collwait.h: collective wait (MPIPROF_EVAL_COLLECTIVE_WAIT): a PMPI_Barrier
+ * on a blocking collective's communicator right before it; the barrier's
+ * time is the synchronization wait, what follows is the collective with
+ * synchronized arrivals (MPInside's "Collective Wait Time"). Windows and
+ * files get a private duplicate of the communicator they were created on,
+ * so that MPI_Win_fence and the collective file calls have one to
+ * synchronize on. Only when every rank agreed at MPI_Init (init.c). */
+#ifndef PROF_COLLWAIT_H
+#define PROF_COLLWAIT_H
+
+#include <mpi.h>
+
+struct prof_call;
+
+/* 1 when collective wait is on, on every rank (set once at MPI_Init). */
+extern int prof_collwait_on;
+
+/* The barrier before a profiled blocking collective (flag sync in the
+ * wrapper tables): its time goes to the call's record as wait; a failed
+ * barrier leaves the call not evaluated. */
+void prof_collwait_comm(struct prof_call *c, MPI_Comm comm);
+void prof_collwait_win(struct prof_call *c, MPI_Win win);
+void prof_collwait_file(struct prof_call *c, MPI_File fh);
+
+/* The communicators behind windows and files: after= and before= hooks of
+ * the creating and freeing calls (families rma.create, rma.free, io.open,
+ * io.close), run on every call, profiled or not. */
+void prof_win_created(struct prof_call *c, MPI_Comm comm, MPI_Win *win);
+void prof_win_freeing(struct prof_call *c, MPI_Win *win);
+void prof_win_freed(struct prof_call *c, MPI_Win *win);
+void prof_file_opened(struct prof_call *c, MPI_Comm comm, MPI_File *fh);
+void prof_file_closing(struct prof_call *c, MPI_File *fh);
+void prof_file_closed(struct prof_call *c, MPI_File *fh);
+
+#endif

@@ -1,0 +1,83 @@
+#!/bin/sh
+# t_collwait.sh: collective wait (--collwait). The known answer of
+# mpiprof-known imbalance (rank i waits calls x (P-1-i) x D) within 20 %
+# (floor 5 ms), exact calls and evaluated counts in collwait.txt, program
+# output unchanged for every collective (colls.c), window fences and
+# collective file calls (rmaio.c), nothing added without the option, and a
+# job whose ranks disagree on the option runs with it off everywhere.
+. "$top_srcdir/tests/integration/lib.sh"
+
+known="$top_builddir/bench/mpiprof-known"
+np=4
+[ "$MPI_FLAVOR" = mpich ] && np=2     # MPICH busy-polls: 2 ranks on 2 cores
+
+# (1) the known answer, per rank: |summary.txt coll_wait_s - expected| <=
+# max(20 % of expected, 5 ms); the collective itself (synced_s) is small.
+run $np "$launcher" -q --collwait -o "$work/imb" "$known" imbalance -k 10 -d 20 > "$work/imb.out" ||
+    fail "imbalance under --collwait"
+check "imbalance prints its expected answer" grep -q '^expect=imbalance .*column=coll_wait_s values=' "$work/imb.out"
+check "coll_wait_s per rank within 20 % (floor 5 ms) of the answer" awk -v np=$np '
+    FNR == NR { split($0, w, " "); for (i in w) if (w[i] ~ /^values=/) n = split(substr(w[i], 8), v, ","); next }
+    /^# rank/ { for (i = 1; i <= NF; i++) if ($i == "coll_wait_s") c = i - 1; next }
+    /^#/ { next }
+    { got = $c; want = v[$1 + 1]; tol = want * 0.2 < 0.005 ? 0.005 : want * 0.2
+      d = got - want; if (d < 0) d = -d
+      printf "rank %d: coll_wait_s %.4f, expected %.4f +- %.4f\n", $1, got, want, tol
+      if (d > tol) bad = 1; rows++ }
+    END { exit bad || rows != np || n != np }' "$work/imb.out" "$work/imb/summary.txt"
+awk '!/^#/ && $3 == "MPI_Allreduce" { print $1, $4, $5 }' "$work/imb/collwait.txt" | sort > "$work/actual"
+awk -v np=$np 'BEGIN { for (r = 0; r < np; r++) print r, 10, 10 }' > "$work/expected"
+same_rows "collwait.txt: MPI_Allreduce calls and evaluated calls"
+check "collwait.txt: time_s = wait_s + synced_s" awk '
+    !/^#/ && $5 > 0 { d = $6 - $7 - $8; if (d < 0) d = -d; if (d > 2e-9) bad = 1; n++ } END { exit bad || !n }' \
+    "$work/imb/collwait.txt"
+
+# per_function FILE: collwait.txt summed per rank and function: rank
+# function calls evaluated, and "--" when wait_s and synced_s are "-".
+per_function() {
+    awk '!/^#/ { k = $1 " " $3; c[k] += $4; e[k] += $5; if ($7 $8 == "--") x[k] = " --" }
+         END { for (k in c) print k, c[k], e[k] x[k] }' "$1" | sort
+}
+
+# (2) every collective of colls.c: same output, every blocking one
+# evaluated, the nonblocking ones listed as not evaluated.
+prog="$top_builddir/tests/integration/colls"
+run 4 "$prog" > "$work/plain.out" || fail "colls runs"
+run 4 "$launcher" -q --collwait -o "$work/coll" "$prog" > "$work/prof.out" || fail "colls under --collwait"
+check "colls: same output with --collwait" cmp "$work/plain.out" "$work/prof.out"
+per_function "$work/coll/collwait.txt" > "$work/actual"
+awk '!/^#/ && $2 ~ /^MPI_I/ { print $1, $2, $3, 0, "--"; next }
+     !/^#/ && $2 ~ /^MPI_(Bcast|Reduce|Allreduce|Scan|Exscan|Reduce_scatter|Reduce_scatter_block|Gather|Gatherv|Scatter|Scatterv|Allgather|Allgatherv|Alltoall|Alltoallv|Alltoallw|Barrier|Neighbor_allgather|Neighbor_alltoall)$/ {
+         print $1, $2, $3, $3 }' "$work/coll/functions.txt" | sort > "$work/expected"
+same_rows "collwait.txt: every collective of colls.c, evaluated unless nonblocking"
+
+# (3) windows and files: fences and collective file calls synchronize on
+# the window's and the file's communicator.
+prog="$top_builddir/tests/integration/rmaio"
+run 2 "$prog" "$work/plain.dat" > "$work/plain.out" || fail "rmaio runs"
+run 2 "$launcher" -q --collwait -o "$work/rma" "$prog" "$work/prof.dat" > "$work/prof.out" ||
+    fail "rmaio under --collwait"
+check "rmaio: same output with --collwait" cmp "$work/plain.out" "$work/prof.out"
+check "rmaio: same file with --collwait" cmp "$work/plain.dat" "$work/prof.dat"
+printf '%s\n' "MPI_Barrier 1 1" "MPI_Win_fence 6 6" "MPI_File_open 1 1" "MPI_File_write_at_all 1 1" \
+    "MPI_File_read_at_all 1 1" "MPI_File_close 1 1" | awk '{ for (r = 0; r < 2; r++) print r, $0 }' |
+    sort > "$work/expected"
+per_function "$work/rma/collwait.txt" > "$work/actual"
+same_rows "collwait.txt: fences and collective file calls evaluated"
+
+# (4) without the option: no collwait.txt, summary.txt as before.
+run 2 "$launcher" -q -o "$work/off" "$known" imbalance -k 2 -d 0 > /dev/null || fail "imbalance without --collwait"
+check "no collwait.txt without --collwait" test ! -e "$work/off/collwait.txt"
+check "no coll_wait_s column without --collwait" grep -qx '# rank elapsed_s mpi_s mpi_pct compute_s mpi_calls' \
+    "$work/off/summary.txt"
+
+# (5) ranks that disagree (one preloaded with --collwait, one without):
+# one message, the option off everywhere, the job completes.
+run 1 "$launcher" -o "$work/mix" --collwait "$known" imbalance -k 3 -d 1 : \
+    -np 1 "$launcher" -q "$known" imbalance -k 3 -d 1 > "$work/mix.out" 2> "$work/mix.err" ||
+    fail "a job with --collwait on one rank only"
+check "disagreement: one message" test "$(grep -c 'MPIPROF_EVAL_COLLECTIVE_WAIT is not the same on every rank; collective wait is off' \
+    "$work/mix.err")" -eq 1
+check "disagreement: no collwait.txt" test ! -e "$work/mix/collwait.txt"
+check "disagreement: the program's result" grep -q '^expect=imbalance ranks=2 calls=3' "$work/mix.out"
+finish
