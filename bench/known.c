@@ -6,7 +6,9 @@
 #include <mpi.h>
 #include "known.h"
 
-static const struct known_workload *const workloads[] = { &known_imbalance };
+static const struct known_workload *const workloads[] = {
+    &known_late_sender, &known_late_receiver, &known_late_senders, &known_imbalance,
+};
 #define NWORKLOADS (int)(sizeof workloads / sizeof workloads[0])
 
 void known_compute(double seconds)

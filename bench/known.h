@@ -16,6 +16,9 @@ struct known_workload {
 };
 
 extern const struct known_workload known_imbalance;
+extern const struct known_workload known_late_sender;
+extern const struct known_workload known_late_receiver;
+extern const struct known_workload known_late_senders;
 
 /* known_compute: stand for D seconds of computation without using the
  * processor (sleep), so that oversubscribed ranks do not slow each other. */

@@ -10,6 +10,7 @@
 #include "clock.h"
 #include "config.h"
 #include "fn_table.h"
+#include "slt.h"
 #include "symbolize.h"
 #include "thread.h"
 
@@ -31,6 +32,18 @@ static void free_branch(struct prof_branch *br)
     free(br->site);
     free(br->ancestors);
     free(br->names);
+    free(br->rkeys);
+}
+
+/* into also stands for from's records (late sender); kept as is without memory. */
+static void add_rkeys(struct prof_branch *into, const struct prof_branch *from)
+{
+    uint64_t *v = from->nrkeys ? realloc(into->rkeys, (size_t)(into->nrkeys + from->nrkeys) * sizeof *v) : NULL;
+    if (!v)
+        return;
+    memcpy(v + into->nrkeys, from->rkeys, (size_t)from->nrkeys * sizeof *v);
+    into->rkeys = v;
+    into->nrkeys += from->nrkeys;
 }
 
 /* Entries with the same key and function: one, their figures merged. */
@@ -42,6 +55,7 @@ static void merge_equal(struct prof_branches *b)
         if (out > 0 && b->v[out - 1].key == b->v[i].key && b->v[out - 1].fn == b->v[i].fn) {
             prof_stats_merge(&b->v[out - 1].s, &b->v[i].s);
             prof_partners_merge(&b->v[out - 1].partners, &b->v[i].partners);
+            add_rkeys(&b->v[out - 1], &b->v[i]);
             free_branch(&b->v[i]);
         } else {
             b->v[out++] = b->v[i];
@@ -71,6 +85,10 @@ static int make(struct prof_branch *br, const struct prof_record *r, void *const
     br->partners = r->partners;
     br->depth = n;
     br->key = prof_fnv(prof_fnv(PROF_FNV0, &r->fn, sizeof r->fn), frames, n * sizeof *frames);
+    if (prof_slt_on && r->key && (br->rkeys = malloc(sizeof *br->rkeys))) {
+        br->rkeys[0] = r->key;
+        br->nrkeys = 1;
+    }
     if (!n)
         return 0;
     br->frames = malloc(n * sizeof *frames);

@@ -20,6 +20,8 @@ struct prof_branch {
     char *site;            /* the call site: "func@file:line" (see symbolize.h) */
     char *ancestors;       /* the callers, innermost first, ';'-separated; "-" if none */
     char *names;           /* the callers' function names, space-separated (branches.human) */
+    uint64_t *rkeys;       /* late sender: the keys of the records merged here (tokens carry them) */
+    int nrkeys;
 };
 
 struct prof_branches {
@@ -49,5 +51,11 @@ int prof_branches_describe(MPI_Comm comm, struct prof_branches *b, uint64_t *sym
 int prof_branches_number(MPI_Comm comm, struct prof_branches *b, int failed);
 
 void prof_branches_free(struct prof_branches *b);
+
+/* prof_branches_partner_ids: collective over comm (ranks as in the
+ * partners' ranks); late sender: set each partner's brid to the id of the
+ * branch that sent it (from the record key its tokens carried), asking the
+ * partner's rank. Returns 0, or -1 when out of memory (ids stay 0). */
+int prof_branches_partner_ids(MPI_Comm comm, struct prof_branches *b);
 
 #endif

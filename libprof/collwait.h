@@ -22,14 +22,11 @@ void prof_collwait_comm(struct prof_call *c, MPI_Comm comm);
 void prof_collwait_win(struct prof_call *c, MPI_Win win);
 void prof_collwait_file(struct prof_call *c, MPI_File fh);
 
-/* The communicators behind windows and files: after= and before= hooks of
- * the creating and freeing calls (families rma.create, rma.free, io.open,
- * io.close), run on every call, profiled or not. */
+/* The shadows of windows and files (shadow.h): after= hooks of the
+ * creating calls (families rma.create, io.open), run on every call,
+ * profiled or not; the freeing calls use prof_win_freeing/prof_file_closing
+ * (handles_free.c). */
 void prof_win_created(struct prof_call *c, MPI_Comm comm, MPI_Win *win);
-void prof_win_freeing(struct prof_call *c, MPI_Win *win);
-void prof_win_freed(struct prof_call *c, MPI_Win *win);
 void prof_file_opened(struct prof_call *c, MPI_Comm comm, MPI_File *fh);
-void prof_file_closing(struct prof_call *c, MPI_File *fh);
-void prof_file_closed(struct prof_call *c, MPI_File *fh);
 
 #endif

@@ -144,16 +144,13 @@ static void refuse_unavailable(const char **given)
 {
     for (size_t i = 0; i < NOPTIONS; i++) {
         const char *what = NULL;
-        if (options[i].dst == &prof_config.eval_slt && prof_config.eval_slt)
-            what = "late-sender analysis";
-        else if (options[i].dst == prof_config.model && prof_config.model[0])
+        if (options[i].dst == prof_config.model && prof_config.model[0])
             what = "the virtual-clock model";
         if (!what)
             continue;
         prof_log_once("%s: %s is not available in this version; ignored", options[i].name, what);
         given[i] = NULL;
     }
-    prof_config.eval_slt = false;
     prof_config.model[0] = '\0';
 }
 

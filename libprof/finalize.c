@@ -168,6 +168,8 @@ void prof_finish(void)
 
     memset(prof_fn_on, 0, sizeof prof_fn_on);
     prof_run.finished = 1;
+    if (prof_slt_on)
+        prof_slt_finish();
     memset(&rd, 0, sizeof rd);
     rd.rank = prof_run.rank;
     rd.sec_per_tick = prof_clock_stop();
@@ -177,6 +179,7 @@ void prof_finish(void)
     memset(&ctx, 0, sizeof ctx);
     ctx.nranks = prof_run.size;
     ctx.collwait = prof_collwait_on;
+    ctx.slt = prof_slt_on;
     choose_columns(&ctx, &rd);
     first_line(&ctx);
 
@@ -186,6 +189,8 @@ void prof_finish(void)
     if (!any_failed)
         failed = prof_branches_describe(prof_run.comm, &branches, &times.symbolize_ns) != 0;
     if (!any_failed && prof_branches_number(prof_run.comm, &branches, failed) == 0) {
+        if (prof_slt_on && prof_branches_partner_ids(prof_run.comm, &branches) != 0)
+            prof_log_once("out of memory while naming the partners' branches; partners.txt shows them as -");
         qsort(branches.v, (size_t)branches.n, sizeof *branches.v, by_branch_time);
         rd.branches = branches.v;
         rd.nbranches = branches.n;

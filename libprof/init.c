@@ -55,26 +55,32 @@ __attribute__((destructor)) static void at_unload(void)
 }
 
 /* Options that insert communication must be the same on every rank, or a
- * barrier on one rank would meet another rank's next collective. Collective
- * wait is on when every rank asked for it and profiles the same blocking
- * collectives; else it is off everywhere, and rank 0 says why. */
+ * barrier on one rank would meet another rank's next collective, or tokens
+ * would go unread. Collective wait is on when every rank asked for it and
+ * profiles the same blocking collectives, late sender when every rank asked
+ * for it; else each is off everywhere, and rank 0 says why. */
 static void agree_options(const unsigned char *enabled)
 {
-    enum { N = 1 + PROF_FN_COUNT };
+    enum { N = 2 + PROF_FN_COUNT };
     static int v[2 * N], all[2 * N];
     v[0] = prof_config.eval_collective_wait;
+    v[1] = prof_config.eval_slt;
     for (int f = 0; f < PROF_FN_COUNT; f++)
-        v[1 + f] = prof_fn_coll[f] == 2 && enabled[f];
+        v[2 + f] = prof_fn_coll[f] == 2 && enabled[f];
     for (int i = 0; i < N; i++)
         v[N + i] = -v[i];                  /* min of -v: -max of v */
     if (PMPI_Allreduce(v, all, 2 * N, MPI_INT, MPI_MIN, prof_run.comm) != MPI_SUCCESS)
         return;
+    if (all[1] != -all[N + 1])
+        prof_log_once("MPIPROF_EVAL_SLT is not the same on every rank; late-sender analysis is off");
+    else if ((prof_slt_on = all[1]))
+        prof_slt_start_run();
     if (all[0] != -all[N]) {
         prof_log_once("MPIPROF_EVAL_COLLECTIVE_WAIT is not the same on every rank; collective wait is off");
         return;
     }
     for (int f = 0; all[0] && f < PROF_FN_COUNT; f++)
-        if (all[1 + f] != -all[N + 1 + f]) {
+        if (all[2 + f] != -all[N + 2 + f]) {
             prof_log_once("MPIPROF_FUNCTIONS profiles %s on some ranks only; collective wait is off", prof_fn_name[f]);
             return;
         }

@@ -25,10 +25,36 @@ static inline uint64_t p2p_volume(struct prof_call *c, int count, MPI_Datatype t
     return peer == MPI_PROC_NULL ? 0 : prof_volume(c, count, type);
 }
 
-static inline void partner(struct prof_record *r, int world, uint64_t bytes, uint64_t ticks)
+/* One message with the partner of world rank world; with late sender, from
+ * the sending site key, received after wait ticks of which late ticks of
+ * send-late time (count 0: only adds these to the partner). */
+static inline void partner_slt(struct prof_record *r, int world, uint64_t count, uint64_t bytes, uint64_t ticks,
+                               uint64_t key, uint64_t late, uint64_t wait)
 {
     if (prof_config.partners && world >= 0)
-        prof_partners_add(&r->partners, world, 1, bytes, ticks);
+        prof_partners_add(&r->partners, &(struct prof_partner){ .rank = world, .key = key, .count = count,
+                                                                .bytes = bytes, .ticks = ticks, .late_ticks = late,
+                                                                .wait_ticks = wait });
+}
+
+static inline void partner(struct prof_record *r, int world, uint64_t bytes, uint64_t ticks)
+{
+    partner_slt(r, world, 1, bytes, ticks, 0, 0, 0);
+}
+
+/* Late sender: a profiled receive's send-late figures on the record that
+ * holds its receive wait; wait is its share of that wait. */
+static void slt_account(struct prof_record *r, int evaluated, uint64_t late, uint64_t wait)
+{
+    if (!prof_slt_on)
+        return;
+    if (!evaluated) {
+        r->s.slt_skipped++;
+        return;
+    }
+    r->s.slt_calls++;
+    r->s.late_ticks += late;
+    r->s.slt_wait_ticks += wait;
 }
 
 /* The world rank of a point-to-point peer; MPI_ANY_SOURCE is resolved from
@@ -44,10 +70,10 @@ static int world_peer(MPI_Comm comm, int peer, const MPI_Status *st)
  * record is r and time dt; tr is its traffic with the posted receive size.
  * 0 when the map is full. */
 static int track(struct prof_call *c, MPI_Request req, struct prof_record *r, uint64_t dt, MPI_Comm comm,
-                  int peer, int is_recv, int persistent, const struct prof_traffic *tr)
+                 int peer, int tag, int is_recv, int persistent, const struct prof_traffic *tr)
 {
     struct prof_request info = { c->th->serial, r, comm, peer == MPI_ANY_SOURCE ? prof_comm_serial(comm) : 0,
-                                 peer, is_recv, persistent, 0, *tr, c->th->serial, persistent ? NULL : r, dt };
+                                 peer, peer, tag, is_recv, persistent, 0, *tr, c->th->serial, persistent ? NULL : r, dt };
     if (peer >= 0)
         info.peer = prof_comm_world_rank(comm, peer);
     return prof_request_put(req, &info);
@@ -56,9 +82,9 @@ static int track(struct prof_call *c, MPI_Request req, struct prof_record *r, ui
 /* Track a nonblocking receive; one the map cannot hold (its completion
  * will not be seen) counts its posted size and known partner now. */
 static void track_recv(struct prof_call *c, MPI_Request req, struct prof_record *r, uint64_t dt, MPI_Comm comm,
-                       int src, const struct prof_traffic *posted)
+                       int src, int tag, const struct prof_traffic *posted)
 {
-    if (c->rc != MPI_SUCCESS || track(c, req, r, dt, comm, src, 1, 0, posted))
+    if (c->rc != MPI_SUCCESS || track(c, req, r, dt, comm, src, tag, 1, 0, posted))
         return;
     r->s.msgs_recv += posted->msgs_recv;
     r->s.bytes_recv += posted->bytes_recv;
@@ -66,7 +92,8 @@ static void track_recv(struct prof_call *c, MPI_Request req, struct prof_record 
         partner(r, prof_comm_world_rank(comm, src), posted->bytes_recv, dt);
 }
 
-void prof_exit_send(struct prof_call *c, int count, MPI_Datatype type, int dst, MPI_Comm comm, MPI_Request *req)
+void prof_exit_send(struct prof_call *c, int count, MPI_Datatype type, int dst, int tag, MPI_Comm comm,
+                    MPI_Request *req)
 {
     struct prof_traffic tr = { p2p_volume(c, count, type, dst), 0, p2p_msgs(c, dst), 0 };
     uint64_t dt;
@@ -74,7 +101,7 @@ void prof_exit_send(struct prof_call *c, int count, MPI_Datatype type, int dst, 
     if (tr.msgs_sent)
         partner(r, prof_comm_world_rank(comm, dst), tr.bytes_sent, dt);
     if (req && c->rc == MPI_SUCCESS)
-        track(c, *req, r, dt, comm, dst, 0, 0, &tr);
+        track(c, *req, r, dt, comm, dst, tag, 0, 0, &tr);
     prof_exit_done(c);
 }
 
@@ -92,17 +119,19 @@ static struct prof_traffic recv_traffic(struct prof_call *c, int count, MPI_Data
     return tr;
 }
 
-void prof_exit_recv(struct prof_call *c, int count, MPI_Datatype type, int src, MPI_Comm comm,
+void prof_exit_recv(struct prof_call *c, int count, MPI_Datatype type, int src, int tag, MPI_Comm comm,
                     MPI_Status *status, MPI_Request *req)
 {
     struct prof_traffic posted, tr = recv_traffic(c, count, type, src, status, req, &posted);
     uint64_t dt;
     struct prof_record *r = prof_exit_record(c, &tr, &dt);
     if (req) {
-        track_recv(c, *req, r, dt, comm, src, &posted);
+        track_recv(c, *req, r, dt, comm, src, tag, &posted);
     } else if (tr.msgs_recv) {
         r->s.recv_wait_ticks += dt;
-        partner(r, world_peer(comm, src, status), tr.bytes_recv, dt);
+        slt_account(r, c->slt_eval, c->slt_late, dt);
+        partner_slt(r, world_peer(comm, src, status), 1, tr.bytes_recv, dt, prof_slt_on ? c->slt_key : 0,
+                    prof_slt_on && c->slt_eval ? c->slt_late : 0, prof_slt_on ? dt : 0);
     }
     prof_exit_done(c);
 }
@@ -117,7 +146,7 @@ void prof_exit_recv_matched(struct prof_call *c, int count, MPI_Datatype type, M
     uint64_t dt;
     struct prof_record *r = prof_exit_record(c, &tr, &dt);
     if (req) {
-        track_recv(c, *req, r, dt, MPI_COMM_NULL, MPI_PROC_NULL, &posted);
+        track_recv(c, *req, r, dt, MPI_COMM_NULL, MPI_PROC_NULL, 0, &posted);
     } else if (tr.msgs_recv) {
         r->s.recv_wait_ticks += dt;
     }
@@ -132,12 +161,18 @@ void prof_exit_sendrecv(struct prof_call *c, int scount, MPI_Datatype stype, int
     tr.msgs_sent = p2p_msgs(c, dst);
     uint64_t dt;
     struct prof_record *r = prof_exit_record(c, &tr, &dt);
+    /* The time is split between the two partners; a send-late wait is the
+     * receive's alone. */
     uint64_t peers = tr.msgs_sent + tr.msgs_recv;
+    uint64_t late = prof_slt_on && c->slt_eval && tr.msgs_recv && c->slt_late < dt ? c->slt_late : 0;
+    uint64_t share = peers ? (dt - late) / peers : 0;
     if (tr.msgs_sent)
-        partner(r, prof_comm_world_rank(comm, dst), tr.bytes_sent, dt / peers);
+        partner(r, prof_comm_world_rank(comm, dst), tr.bytes_sent, share);
     if (tr.msgs_recv) {
         r->s.recv_wait_ticks += dt;
-        partner(r, world_peer(comm, src, status), tr.bytes_recv, dt / peers);
+        slt_account(r, c->slt_eval, c->slt_late, dt);
+        partner_slt(r, world_peer(comm, src, status), 1, tr.bytes_recv, late + share, prof_slt_on ? c->slt_key : 0,
+                    late, prof_slt_on ? dt : 0);
     }
     prof_exit_done(c);
 }
@@ -150,27 +185,40 @@ void prof_exit_sendrecv_replace(struct prof_call *c, int count, MPI_Datatype typ
 
 /* Persistent requests: the traffic belongs to each MPI_Start, not to the
  * MPI_*_init call that describes it. */
-static void persistent(struct prof_call *c, const struct prof_traffic *tr, MPI_Comm comm, int peer, int is_recv,
-                       MPI_Request *req)
+static void persistent(struct prof_call *c, const struct prof_traffic *tr, MPI_Comm comm, int peer, int tag,
+                       int is_recv, MPI_Request *req)
 {
     struct prof_traffic none = { 0 };
     uint64_t dt;
     struct prof_record *r = prof_exit_record(c, &none, &dt);
     if (c->rc == MPI_SUCCESS)
-        track(c, *req, r, dt, comm, peer, is_recv, 1, tr);
+        track(c, *req, r, dt, comm, peer, tag, is_recv, 1, tr);
     prof_exit_done(c);
 }
 
-void prof_exit_send_init(struct prof_call *c, int count, MPI_Datatype type, int dst, MPI_Comm comm, MPI_Request *req)
+void prof_exit_send_init(struct prof_call *c, int count, MPI_Datatype type, int dst, int tag, MPI_Comm comm,
+                         MPI_Request *req)
 {
     struct prof_traffic tr = { p2p_volume(c, count, type, dst), 0, p2p_msgs(c, dst), 0 };
-    persistent(c, &tr, comm, dst, 0, req);
+    persistent(c, &tr, comm, dst, tag, 0, req);
 }
 
-void prof_exit_recv_init(struct prof_call *c, int count, MPI_Datatype type, int src, MPI_Comm comm, MPI_Request *req)
+void prof_exit_recv_init(struct prof_call *c, int count, MPI_Datatype type, int src, int tag, MPI_Comm comm,
+                         MPI_Request *req)
 {
     struct prof_traffic tr = { 0, p2p_volume(c, count, type, src), 0, p2p_msgs(c, src) };
-    persistent(c, &tr, comm, src, 1, req);
+    persistent(c, &tr, comm, src, tag, 1, req);
+}
+
+/* MPI_Mprobe, MPI_Improbe: a matched message's send-late time (Mprobe). */
+void prof_exit_mprobe(struct prof_call *c, int *flag, MPI_Status *status)
+{
+    uint64_t dt;
+    struct prof_traffic none = { 0 };
+    struct prof_record *r = prof_exit_record(c, &none, &dt);
+    if (c->rc == MPI_SUCCESS && (!flag || *flag) && status->MPI_SOURCE != MPI_PROC_NULL)
+        slt_account(r, c->slt_eval, c->slt_late, dt);
+    prof_exit_done(c);
 }
 
 /* A start counts its sends; its receives count at completion, in this
@@ -258,6 +306,9 @@ static void take(struct prof_call *c, int n, const MPI_Request *reqs, int all)
         t->status = NULL;
         t->peer = MPI_PROC_NULL;
         t->bytes = 0;
+        t->slt = 0;
+        t->late = 0;
+        t->key = 0;
     }
     th->ntaken = base + n;
     c->rq_base = base;
@@ -312,6 +363,7 @@ static void arrive(struct prof_thread *th, struct prof_taken *t)
     if (t->peer == MPI_ANY_SOURCE && st)
         t->peer = prof_comm_world_rank_of(info->comm, info->comm_serial, st->MPI_SOURCE);
     t->bytes = prof_status_bytes(st, info->tr.bytes_recv);
+    t->key = prof_slt_on && st ? prof_slt_pop(info->comm, st->MPI_SOURCE, st->MPI_TAG) : 0;
     struct prof_record *r = info->arr_rec;
     if (info->owner != th->serial || (r && info->arr_owner != th->serial))
         th->foreign++;
@@ -319,7 +371,20 @@ static void arrive(struct prof_thread *th, struct prof_taken *t)
         return;
     r->s.msgs_recv++;
     r->s.bytes_recv += t->bytes;
-    partner(r, t->peer, t->bytes, info->arr_ticks);
+    partner_slt(r, t->peer, 1, t->bytes, info->arr_ticks, t->key, t->late, 0);
+}
+
+/* Late sender: a wait for the first of several tokens (t->slt 2) is split
+ * between the receives the call reports complete. */
+static void slt_split(struct prof_call *c)
+{
+    struct prof_taken *taken = prof_tl->taken + c->rq_base;
+    uint64_t n = 0;
+    for (int i = 0; i < c->rq_n; i++)
+        n += taken[i].slt == 2 && taken[i].cand;
+    for (int i = 0; n && i < c->rq_n; i++)
+        if (taken[i].slt == 2)
+            taken[i].late = taken[i].cand ? c->slt_late / n : 0;
 }
 
 /* After the call: which requests completed (a non-persistent one is freed,
@@ -331,6 +396,8 @@ static void settle(struct prof_call *c, const MPI_Request *now)
 {
     struct prof_thread *th = prof_tl;
     int rc = c->rc;
+    if (prof_slt_on)
+        slt_split(c);
     for (int i = 0; i < c->rq_n; i++) {
         struct prof_taken *t = &th->taken[c->rq_base + i];
         if (t->req == MPI_REQUEST_NULL)
@@ -382,6 +449,20 @@ void prof_complete_done(struct prof_call *c, int n, MPI_Request *reqs, int *inde
     settle(c, reqs);
 }
 
+/* Late sender: the transfer share of a completion call's requests (its
+ * time beyond all their send-late waits, per request), in c->slt_late. */
+static void slt_shares(struct prof_call *c, uint64_t dt)
+{
+    struct prof_thread *th = c->th;
+    uint64_t sum = 0;
+    for (int i = 0; i < c->rq_n; i++) {
+        const struct prof_taken *t = &th->taken[c->rq_base + i];
+        if (t->done && t->slt)
+            sum += t->late;
+    }
+    c->slt_late = c->rq_done > 0 && dt > sum ? (dt - sum) / (uint64_t)c->rq_done : 0;
+}
+
 /* A profiled completion call: its time is split between the requests it
  * completed; each tracked one gets its partner on this call's site (with
  * the bytes arrive found), and a receive gives its share back to its
@@ -393,13 +474,24 @@ void prof_exit_complete(struct prof_call *c)
     uint64_t dt;
     struct prof_record *r = prof_exit_record(c, &none, &dt);
     uint64_t share = c->rq_done > 0 ? dt / (uint64_t)c->rq_done : 0;
+    uint64_t xfer = 0;
+    if (prof_slt_on) {
+        slt_shares(c, dt);
+        xfer = c->slt_late;
+    }
     for (int i = 0; i < c->rq_n; i++) {
         const struct prof_taken *t = &th->taken[c->rq_base + i];
         if (!t->done)
             continue;
         partner(r, t->peer, t->bytes, share);
-        if (t->info.is_recv && t->info.owner == th->serial)
+        if (t->info.is_recv && t->info.owner == th->serial) {
             t->info.rec->s.recv_wait_ticks += share;
+            if (t->peer != MPI_PROC_NULL)
+                slt_account(t->info.rec, t->slt, t->late, t->late + xfer);
+        }
+        /* The wait goes to the partner that arrive() recorded. */
+        if (prof_slt_on && t->info.is_recv && t->info.arr_rec && t->info.arr_owner == th->serial)
+            partner_slt(t->info.arr_rec, t->peer, 0, 0, 0, t->key, 0, t->slt ? t->late + xfer : share);
     }
     prof_exit_done(c);
 }

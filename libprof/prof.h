@@ -17,6 +17,8 @@
 #include "collwait.h"
 #include "config.h"
 #include "fn_table.h"
+#include "shadow.h"
+#include "slt.h"
 #include "site.h"
 #include "thread.h"
 
@@ -40,8 +42,10 @@ struct prof_call {
     MPI_Status status;     /* stands in for MPI_STATUS_IGNORE when a hook reads the status */
     int rq_base, rq_n;     /* completion calls: this call's requests in th->taken (p2p.c) */
     int rq_done;           /* completion calls: requests completed, tracked or not */
-    MPI_Comm sync_comm;    /* freeing a window or file: its communicator (collwait.c) */
-    uint64_t sync_key;     /* and its handle, as collwait.c keys it */
+    struct prof_shadow *shadow; /* freeing a handle: its shadow (shadow.c) */
+    uint64_t slt_late;     /* late sender: this receive's wait for its token (slt.c) */
+    int slt_eval;          /* 1 when slt_late was measured */
+    uint64_t slt_key;      /* the token's sending call site (0: unknown) */
 };
 
 /* 1 for every function being profiled between MPI_Init and MPI_Finalize. */
@@ -128,16 +132,20 @@ uint64_t prof_status_bytes(const MPI_Status *st, uint64_t posted);
 
 /* Family hooks (families.def). Volumes count only successful calls; see
  * mpiprof-report(5) for each family's rule. */
-void prof_exit_send(struct prof_call *c, int count, MPI_Datatype type, int dst, MPI_Comm comm, MPI_Request *req);
-void prof_exit_recv(struct prof_call *c, int count, MPI_Datatype type, int src, MPI_Comm comm,
+void prof_exit_send(struct prof_call *c, int count, MPI_Datatype type, int dst, int tag, MPI_Comm comm,
+                    MPI_Request *req);
+void prof_exit_recv(struct prof_call *c, int count, MPI_Datatype type, int src, int tag, MPI_Comm comm,
                     MPI_Status *status, MPI_Request *req);
 void prof_exit_recv_matched(struct prof_call *c, int count, MPI_Datatype type, MPI_Status *status, MPI_Request *req);
 void prof_exit_sendrecv(struct prof_call *c, int scount, MPI_Datatype stype, int dst,
                         int rcount, MPI_Datatype rtype, int src, MPI_Comm comm, MPI_Status *status);
 void prof_exit_sendrecv_replace(struct prof_call *c, int count, MPI_Datatype type, int dst, int src,
                                 MPI_Comm comm, MPI_Status *status);
-void prof_exit_send_init(struct prof_call *c, int count, MPI_Datatype type, int dst, MPI_Comm comm, MPI_Request *req);
-void prof_exit_recv_init(struct prof_call *c, int count, MPI_Datatype type, int src, MPI_Comm comm, MPI_Request *req);
+void prof_exit_send_init(struct prof_call *c, int count, MPI_Datatype type, int dst, int tag, MPI_Comm comm,
+                         MPI_Request *req);
+void prof_exit_recv_init(struct prof_call *c, int count, MPI_Datatype type, int src, int tag, MPI_Comm comm,
+                         MPI_Request *req);
+void prof_exit_mprobe(struct prof_call *c, int *flag, MPI_Status *status);
 void prof_exit_start(struct prof_call *c, MPI_Request *req);
 void prof_exit_startall(struct prof_call *c, int n, MPI_Request *reqs);
 void prof_started1(struct prof_call *c, MPI_Request *req);

@@ -17,6 +17,10 @@ struct prof_stats {
     uint64_t recv_wait_ticks; /* waiting for received data (p2p.c) */
     uint64_t sync_calls;   /* collective wait: calls preceded by a barrier (collwait.c) */
     uint64_t sync_ticks;   /* and the barriers' time, part of ticks */
+    uint64_t slt_calls;    /* late sender: receives whose send-late time was measured (slt.c) */
+    uint64_t slt_skipped;  /* receives completed by a profiled call but not measured */
+    uint64_t late_ticks;   /* their send-late time */
+    uint64_t slt_wait_ticks; /* their receive wait: send-late + transfer */
 };
 
 /* What one call moved. */
@@ -58,6 +62,10 @@ static inline void prof_stats_merge(struct prof_stats *into, const struct prof_s
     into->recv_wait_ticks += from->recv_wait_ticks;
     into->sync_calls += from->sync_calls;
     into->sync_ticks += from->sync_ticks;
+    into->slt_calls += from->slt_calls;
+    into->slt_skipped += from->slt_skipped;
+    into->late_ticks += from->late_ticks;
+    into->slt_wait_ticks += from->slt_wait_ticks;
 }
 
 /* Partners of a point-to-point call site: the ranks (in MPI_COMM_WORLD) it
@@ -68,30 +76,41 @@ static inline void prof_stats_merge(struct prof_stats *into, const struct prof_s
 
 struct prof_partner {
     int32_t rank;          /* world rank, or PROF_PEER_OTHERS */
+    int32_t brid;          /* at finalize: the branch id of key on rank (0: unknown) */
+    uint64_t key;          /* late sender: the sending call site's record key (0: unknown) */
     uint64_t count;        /* messages (or completed requests); 0 = free slot */
     uint64_t bytes;
     uint64_t ticks;        /* the share of the site's time spent with this partner */
+    uint64_t late_ticks;   /* late sender: send-late time of these messages */
+    uint64_t wait_ticks;   /* late sender: their receive wait */
 };
 
 struct prof_partners {
     struct prof_partner p[PROF_PARTNERS + 1];   /* p[PROF_PARTNERS]: the others */
 };
 
-/* prof_partners_add: count of messages to/from rank (hot for p2p). */
-static inline void prof_partners_add(struct prof_partners *ps, int32_t rank, uint64_t count,
-                                     uint64_t bytes, uint64_t ticks)
+/* prof_partners_add: a's messages to/from a->rank, from the sending site
+ * a->key (hot for p2p). A partner is a rank and, with late sender, a site.
+ * With a->count 0, a's figures go to a partner already there, or nowhere. */
+static inline void prof_partners_add(struct prof_partners *ps, const struct prof_partner *a)
 {
     struct prof_partner *p = &ps->p[PROF_PARTNERS];
     for (int i = 0; i < PROF_PARTNERS; i++) {
-        if (ps->p[i].count == 0 || ps->p[i].rank == rank) {
+        if (ps->p[i].count == 0 || (ps->p[i].rank == a->rank && ps->p[i].key == a->key)) {
             p = &ps->p[i];
             break;
         }
     }
-    p->rank = p == &ps->p[PROF_PARTNERS] ? PROF_PEER_OTHERS : rank;
-    p->count += count;
-    p->bytes += bytes;
-    p->ticks += ticks;
+    if (!a->count && !p->count)
+        return;
+    int others = p == &ps->p[PROF_PARTNERS];
+    p->rank = others ? PROF_PEER_OTHERS : a->rank;
+    p->key = others ? 0 : a->key;
+    p->count += a->count;
+    p->bytes += a->bytes;
+    p->ticks += a->ticks;
+    p->late_ticks += a->late_ticks;
+    p->wait_ticks += a->wait_ticks;
 }
 
 /* prof_partners_merge: into += from (cold). */
@@ -99,7 +118,7 @@ static inline void prof_partners_merge(struct prof_partners *into, const struct 
 {
     for (int i = 0; i <= PROF_PARTNERS; i++)
         if (from->p[i].count)
-            prof_partners_add(into, from->p[i].rank, from->p[i].count, from->p[i].bytes, from->p[i].ticks);
+            prof_partners_add(into, &from->p[i]);
 }
 
 /* A call site: the function and the return addresses of depth frames,

@@ -44,6 +44,7 @@ struct prof_report_ctx {
     char notes[1024];                  /* "# note: ..." lines, or empty */
     int threaded;                      /* some rank had more than one thread calling MPI */
     int collwait;                      /* collective wait was on (collwait.h) */
+    int slt;                           /* late sender was on (slt.h) */
     int ncols;                         /* matrix columns: functions used on any rank, */
     int cols[PROF_FN_COUNT];           /* by total time over all ranks, largest first */
 };
@@ -68,9 +69,11 @@ extern const struct prof_writer prof_report_partners;
 extern const struct prof_writer prof_report_threads;
 extern const struct prof_writer prof_report_sites;
 extern const struct prof_writer prof_report_collwait;
+extern const struct prof_writer prof_report_slt;
 
 /* Column lists: header lines, rows and mpiprof-report(5) follow them. */
 #define PROF_SUMMARY_COLUMNS(X) X(rank) X(elapsed_s) X(mpi_s) X(mpi_pct) X(compute_s) X(mpi_calls)
+#define PROF_SUMMARY_SLT_COLUMNS(X) X(send_late_s)
 #define PROF_SUMMARY_COLLWAIT_COLUMNS(X) X(coll_wait_s)
 #define PROF_FUNCTIONS_COLUMNS(X) \
     X(rank) X(function) X(calls) X(time_s) X(min_s) X(max_s) X(bytes_sent) X(bytes_recv)
@@ -82,10 +85,13 @@ extern const struct prof_writer prof_report_collwait;
 #define PROF_SITES_COLUMNS(X) \
     X(brid) X(function) X(ranks) X(calls) X(time_s) X(min_s) X(mean_s) X(max_s) X(max_rank) \
     X(bytes_sent) X(bytes_recv) X(site) X(ancestors)
+#define PROF_SLT_COLUMNS(X) \
+    X(rank) X(brid) X(function) X(evaluated) X(not_evaluated) X(recv_wait_s) X(send_late_s) X(transfer_s)
 #define PROF_COLLWAIT_COLUMNS(X) \
     X(rank) X(brid) X(function) X(calls) X(evaluated) X(time_s) X(wait_s) X(synced_s)
 #define PROF_PARTNERS_COLUMNS(X) \
     X(rank) X(brid) X(function) X(partner) X(partner_brid) X(count) X(bytes) X(time_pct)
+#define PROF_PARTNERS_SLT_COLUMNS(X) X(send_late_s) X(late_pct)
 
 /* prof_report_column_line: "# a b c\n" from a column list. */
 void prof_report_column_line(struct prof_buf *b, const char *const *names, int n);

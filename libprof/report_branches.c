@@ -68,25 +68,43 @@ static void write_rows(struct prof_buf *b, const struct prof_report_ctx *ctx, co
 
 const struct prof_writer prof_report_branches = { .file = "branches.txt", .columns = write_columns, .rows = write_rows };
 
+/* With late sender, partners.txt gets the send-late columns. */
 static void partners_columns(struct prof_buf *b, const struct prof_report_ctx *ctx)
 {
-    (void)ctx;
-    prof_report_column_line(b, partner_columns, sizeof partner_columns / sizeof partner_columns[0]);
+    const char *names[] = { PROF_PARTNERS_COLUMNS(NAME) PROF_PARTNERS_SLT_COLUMNS(NAME) };
+    int n = (int)(sizeof partner_columns / sizeof partner_columns[0]);
+    prof_report_column_line(b, names, ctx->slt ? (int)(sizeof names / sizeof names[0]) : n);
+}
+
+/* "3" or "others"; "#12" or "#-" (the partner's branch, when known). */
+static const char *who(const struct prof_partner *p, char *out, size_t size)
+{
+    snprintf(out, size, p->rank < 0 ? "others" : "%d", p->rank);
+    return out;
+}
+
+static const char *which(const struct prof_partner *p, char *out, size_t size)
+{
+    snprintf(out, size, p->brid > 0 ? "%d" : "-", p->brid);
+    return out;
 }
 
 static void partners_rows(struct prof_buf *b, const struct prof_report_ctx *ctx, const struct prof_rank_data *rd)
 {
-    (void)ctx;
     struct prof_partner ps[PROF_PARTNERS + 1];
     for (int i = 0; i < rd->nbranches; i++) {
         const struct prof_branch *br = &rd->branches[i];
         int n = sorted_partners(br, ps);
         for (int k = 0; k < n; k++) {
-            char who[16];
-            snprintf(who, sizeof who, ps[k].rank < 0 ? "others" : "%d", ps[k].rank);
-            prof_buf_printf(b, "%d %d %s %s - %llu %llu %.2f\n", rd->rank, br->id, prof_fn_name[br->fn], who,
+            char rank[16], brid[16];
+            prof_buf_printf(b, "%d %d %s %s %s %llu %llu %.2f", rd->rank, br->id, prof_fn_name[br->fn],
+                            who(&ps[k], rank, sizeof rank), which(&ps[k], brid, sizeof brid),
                             (unsigned long long)ps[k].count, (unsigned long long)ps[k].bytes,
                             pct(ps[k].ticks, br->s.ticks));
+            if (ctx->slt)
+                prof_buf_printf(b, " %.9f %.2f", ps[k].late_ticks * rd->sec_per_tick,
+                                pct(ps[k].late_ticks, ps[k].wait_ticks));
+            prof_buf_printf(b, "\n");
         }
     }
 }
@@ -95,38 +113,48 @@ const struct prof_writer prof_report_partners = { .file = "partners.txt", .colum
 
 static void human_columns(struct prof_buf *b, const struct prof_report_ctx *ctx)
 {
-    (void)ctx;
-    prof_buf_printf(b, "# blocks per rank: function line, Site:, Ancestors: (callers, outermost last), "
-                       "Partners: rank:#branch:time%% (#- = partner branch not known)\n");
+    if (ctx->slt)
+        prof_buf_printf(b, "# blocks per rank: function line (W_miss%%: send-late share of the receive wait), "
+                           "Site:, Ancestors: (callers, outermost last), Partners: rank:#branch:time%%:sendlate%% "
+                           "(#- = partner branch not known)\n");
+    else
+        prof_buf_printf(b, "# blocks per rank: function line, Site:, Ancestors: (callers, outermost last), "
+                           "Partners: rank:#branch:time%% (#- = partner branch not known)\n");
 }
 
 static void human_rows(struct prof_buf *b, const struct prof_report_ctx *ctx, const struct prof_rank_data *rd)
 {
-    (void)ctx;
     uint64_t cum = 0;
     prof_buf_printf(b, "\nmpiprof report rank %d\n", rd->rank);
     for (int i = 0; i < rd->nbranches; i++) {
         const struct prof_branch *br = &rd->branches[i];
         cum += br->s.ticks;
-        prof_buf_printf(b, "\n%-20s %6s %12s %6s %6s %8s %8s %9s %9s %12s\n", "MPI_FUNCTION", "Brid", "Time(s)",
-                        "Self%", "Tot%", "#reqs_S", "#reqs_R", "avr_szS", "avr_szR", "Rcv_W(s)");
+        prof_buf_printf(b, "\n%-20s %6s %12s %6s %6s %8s %8s %9s %9s", "MPI_FUNCTION", "Brid", "Time(s)",
+                        "Self%", "Tot%", "#reqs_S", "#reqs_R", "avr_szS", "avr_szR");
+        if (ctx->slt)
+            prof_buf_printf(b, " %8s", "W_miss%");
+        prof_buf_printf(b, " %12s\n", "Rcv_W(s)");
         char brid[16];
         snprintf(brid, sizeof brid, "#%d", br->id);
-        prof_buf_printf(b, "%-20s %6s %12.6f %6.2f %6.1f %8llu %8llu %9.0f %9.0f %12.6f\n", prof_fn_name[br->fn],
+        prof_buf_printf(b, "%-20s %6s %12.6f %6.2f %6.1f %8llu %8llu %9.0f %9.0f", prof_fn_name[br->fn],
                         brid, br->s.ticks * rd->sec_per_tick, pct(br->s.ticks, rd->mpi_ticks),
                         pct(cum, rd->mpi_ticks), (unsigned long long)br->s.msgs_sent,
                         (unsigned long long)br->s.msgs_recv, avg(br->s.bytes_sent, br->s.msgs_sent),
-                        avg(br->s.bytes_recv, br->s.msgs_recv), br->s.recv_wait_ticks * rd->sec_per_tick);
+                        avg(br->s.bytes_recv, br->s.msgs_recv));
+        if (ctx->slt)
+            prof_buf_printf(b, " %8.2f", pct(br->s.late_ticks, br->s.slt_wait_ticks));
+        prof_buf_printf(b, " %12.6f\n", br->s.recv_wait_ticks * rd->sec_per_tick);
         prof_buf_printf(b, "Site: %s\nAncestors: %s\n", br->site, br->names[0] ? br->names : "-");
         struct prof_partner ps[PROF_PARTNERS + 1];
         int n = sorted_partners(br, ps);
         if (n) {
             prof_buf_printf(b, "Partners:");
             for (int k = 0; k < n; k++) {
-                if (ps[k].rank < 0)
-                    prof_buf_printf(b, " others:#-:%.2f", pct(ps[k].ticks, br->s.ticks));
-                else
-                    prof_buf_printf(b, " %d:#-:%.2f", ps[k].rank, pct(ps[k].ticks, br->s.ticks));
+                char rank[16], id[16];
+                prof_buf_printf(b, " %s:#%s:%.2f", who(&ps[k], rank, sizeof rank), which(&ps[k], id, sizeof id),
+                                pct(ps[k].ticks, br->s.ticks));
+                if (ctx->slt)
+                    prof_buf_printf(b, ":%.2f", pct(ps[k].late_ticks, ps[k].wait_ticks));
             }
             prof_buf_printf(b, "\n");
         }

@@ -1,28 +1,40 @@
-/* report_summary.c: summary.txt, one line per rank (cold). */
+/* report_summary.c: summary.txt, one line per rank (cold). The analyses
+ * that were on add their columns after the base ones. */
 #include "report.h"
 
 #define NAME(c) #c,
-static const char *const columns[] = { PROF_SUMMARY_COLUMNS(NAME) PROF_SUMMARY_COLLWAIT_COLUMNS(NAME) };
-#define ONE(c) +1
-enum { NBASE = 0 PROF_SUMMARY_COLUMNS(ONE) };
+static const char *const base[] = { PROF_SUMMARY_COLUMNS(NAME) };
+static const char *const slt_col[] = { PROF_SUMMARY_SLT_COLUMNS(NAME) };
+static const char *const collwait_col[] = { PROF_SUMMARY_COLLWAIT_COLUMNS(NAME) };
+#define N(a) (int)(sizeof a / sizeof a[0])
 
-/* The base columns, then those of the analyses that were on. */
 static void write_columns(struct prof_buf *b, const struct prof_report_ctx *ctx)
 {
-    prof_report_column_line(b, columns, ctx->collwait ? (int)(sizeof columns / sizeof columns[0]) : NBASE);
+    const char *names[N(base) + N(slt_col) + N(collwait_col)];
+    int n = 0;
+    for (int i = 0; i < N(base); i++)
+        names[n++] = base[i];
+    for (int i = 0; ctx->slt && i < N(slt_col); i++)
+        names[n++] = slt_col[i];
+    for (int i = 0; ctx->collwait && i < N(collwait_col); i++)
+        names[n++] = collwait_col[i];
+    prof_report_column_line(b, names, n);
 }
 
 static void write_rows(struct prof_buf *b, const struct prof_report_ctx *ctx, const struct prof_rank_data *rd)
 {
     double elapsed = rd->elapsed_ticks * rd->sec_per_tick;
     double mpi = rd->mpi_ticks * rd->sec_per_tick;
-    uint64_t calls = 0, sync = 0;
+    uint64_t calls = 0, late = 0, sync = 0;
     for (int f = 0; f < PROF_FN_COUNT; f++) {
         calls += rd->fn[f].calls;
+        late += rd->fn[f].late_ticks;
         sync += rd->fn[f].sync_ticks;
     }
     prof_buf_printf(b, "%d %.9f %.9f %.2f %.9f %llu", rd->rank, elapsed, mpi,
                     elapsed > 0 ? 100.0 * mpi / elapsed : 0.0, elapsed - mpi, (unsigned long long)calls);
+    if (ctx->slt)
+        prof_buf_printf(b, " %.9f", late * rd->sec_per_tick);
     if (ctx->collwait)
         prof_buf_printf(b, " %.9f", sync * rd->sec_per_tick);
     prof_buf_printf(b, "\n");

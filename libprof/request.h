@@ -25,6 +25,7 @@ struct prof_request {
     MPI_Comm comm;                 /* to translate an MPI_ANY_SOURCE status */
     uint64_t comm_serial;          /* MPI_ANY_SOURCE: prof_comm_serial(comm) when posted */
     int peer;                      /* world rank, MPI_ANY_SOURCE, or MPI_PROC_NULL */
+    int local, tag;                /* the peer and tag as given (late sender, slt.c) */
     int is_recv;
     int persistent;
     int active;                    /* persistent: started and not yet completed; atomic */

@@ -28,7 +28,7 @@ function trim(s) {
 
 BEGIN {
     nroles = split("buf count type sbuf scount stype rbuf rcount rtype scounts rcounts " \
-                   "stypes rtypes displs dst src root tag comm op req reqs nreq index flag " \
+                   "stypes rtypes displs dst src root tag rtag comm newcomm op req reqs nreq index flag " \
                    "outcount indices status statuses msg win tdisp file offset -", rl, " ")
     for (i = 1; i <= nroles; i++)
         known_role[rl[i]] = 1
@@ -48,7 +48,7 @@ BEGIN {
     ntbl = 0
 }
 
-# families.def: family class [always=|before=|pre=|post=|after=hook(roles)]
+# families.def: family class [always=|before=|pre=|slt=|post=|after=hook(roles)]
 FILENAME ~ /families\.def$/ {
     if ($0 ~ /^[ \t]*(#|$)/)
         next
@@ -60,8 +60,8 @@ FILENAME ~ /families\.def$/ {
         fail("unknown class " $2 " (known: p2p coll rma io other)")
     fam_class[$1] = $2
     for (i = 3; i <= NF; i++) {
-        if (!match($i, /^(always|before|pre|post|after)=[A-Za-z_][A-Za-z0-9_]*\([a-z?,]*\)$/))
-            fail("hook '" $i "' is not always=, before=, pre=, post= or after=name(roles)")
+        if (!match($i, /^(always|before|pre|slt|post|after)=[A-Za-z_][A-Za-z0-9_]*\([a-z?,]*\)$/))
+            fail("hook '" $i "' is not always=, before=, pre=, slt=, post= or after=name(roles)")
         when = substr($i, 1, index($i, "=") - 1)
         if ((when, $1) in fam_hook)
             fail("family " $1 " has two " when " hooks")
@@ -153,6 +153,7 @@ FNR == 1 {
     fn_always[nfn] = hook_call(name, family, "always")
     fn_before[nfn] = hook_call(name, family, "before")
     fn_pre[nfn] = hook_call(name, family, "pre")
+    fn_slt[nfn] = hook_call(name, family, "slt")
     fn_after[nfn] = hook_call(name, family, "after")
     fn_sync[nfn] = (("," flags ",") ~ /,sync,/) ? sync_call(name) : ""
     fn_post[nfn] = hook_call(name, family, "post")
@@ -346,7 +347,8 @@ function fortran_names(fp,    n, p, i, s, w) {
 }
 
 function uses_role(family, role) {
-    return ("," fam_roles["pre", family] "," fam_roles["post", family] "," fam_roles["after", family] ",") ~ ("," role "[?]?,")
+    return ("," fam_roles["pre", family] "," fam_roles["slt", family] "," fam_roles["post", family] "," \
+            fam_roles["after", family] ",") ~ ("," role "[?]?,")
 }
 
 # The collective-wait barrier of a function flagged sync: on its communicator,
@@ -456,9 +458,19 @@ END {
             printf "    %s;\n", fn_always[i] > w
         if (fn_before[i] != "")
             printf "    %s;\n", fn_before[i] > w
-        printf "    if (!prof_enter(&c, FN_%s, site))%s\n", n, (fn_after[i] != "" ? " {" : "") > w
-        if (fn_after[i] != "") {
-            printf "        c.rc = P%s(%s);\n        %s;\n        return c.rc;\n    }\n", n, fn_args[i], fn_after[i] > w
+        # The PMPI call, unless the late-sender hook made it (c.rc set).
+        pcall = sprintf("P%s(%s)", n, fn_args[i])
+        if (fn_slt[i] != "")
+            pcall = sprintf("PROF_UNLIKELY(prof_slt_on) && %s ? c.rc : %s", fn_slt[i], pcall)
+        slow = (fn_after[i] != "" || fn_slt[i] != "")
+        printf "    if (!prof_enter(&c, FN_%s, site))%s\n", n, (slow ? " {" : "") > w
+        if (slow) {
+            if (fn_slt[i] != "")
+                print "        c.th = NULL;" > w
+            printf "        c.rc = %s;\n", pcall > w
+            if (fn_after[i] != "")
+                printf "        %s;\n", fn_after[i] > w
+            print "        return c.rc;\n    }" > w
         } else {
             printf "        return P%s(%s);\n", n, fn_args[i] > w
         }
@@ -467,7 +479,7 @@ END {
             printf "    if (PROF_UNLIKELY(prof_collwait_on))\n        %s;\n", fn_sync[i] > w
         if (fn_pre[i] != "")
             printf "    %s;\n", fn_pre[i] > w
-        printf "    c.rc = P%s(%s);\n", n, fn_args[i] > w
+        printf "    c.rc = %s;\n", pcall > w
         if (fn_after[i] != "")
             printf "    %s;\n", fn_after[i] > w
         printf "    %s;\n", (fn_post[i] != "" ? fn_post[i] : "prof_exit(&c)") > w

@@ -7,10 +7,13 @@
 PROF_INLINE int w_MPI_Send(void *site, const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
     struct prof_call c;
-    if (!prof_enter(&c, FN_MPI_Send, site))
-        return PMPI_Send(buf, count, datatype, dest, tag, comm);
-    c.rc = PMPI_Send(buf, count, datatype, dest, tag, comm);
-    prof_exit_send(&c, count, datatype, dest, comm, NULL);
+    if (!prof_enter(&c, FN_MPI_Send, site)) {
+        c.th = NULL;
+        c.rc = PROF_UNLIKELY(prof_slt_on) && prof_slt_send(&c, dest, tag, comm) ? c.rc : PMPI_Send(buf, count, datatype, dest, tag, comm);
+        return c.rc;
+    }
+    c.rc = PROF_UNLIKELY(prof_slt_on) && prof_slt_send(&c, dest, tag, comm) ? c.rc : PMPI_Send(buf, count, datatype, dest, tag, comm);
+    prof_exit_send(&c, count, datatype, dest, tag, comm, NULL);
     return c.rc;
 }
 
@@ -22,12 +25,15 @@ PROF_EXPORT int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int 
 PROF_INLINE int w_MPI_Recv(void *site, void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
     struct prof_call c;
-    if (!prof_enter(&c, FN_MPI_Recv, site))
-        return PMPI_Recv(buf, count, datatype, source, tag, comm, status);
+    if (!prof_enter(&c, FN_MPI_Recv, site)) {
+        c.th = NULL;
+        c.rc = PROF_UNLIKELY(prof_slt_on) && prof_slt_recv(&c, buf, count, datatype, source, tag, comm, status, NULL) ? c.rc : PMPI_Recv(buf, count, datatype, source, tag, comm, status);
+        return c.rc;
+    }
     if (status == MPI_STATUS_IGNORE)
         status = &c.status;
-    c.rc = PMPI_Recv(buf, count, datatype, source, tag, comm, status);
-    prof_exit_recv(&c, count, datatype, source, comm, status, NULL);
+    c.rc = PROF_UNLIKELY(prof_slt_on) && prof_slt_recv(&c, buf, count, datatype, source, tag, comm, status, NULL) ? c.rc : PMPI_Recv(buf, count, datatype, source, tag, comm, status);
+    prof_exit_recv(&c, count, datatype, source, tag, comm, status, NULL);
     return c.rc;
 }
 
@@ -41,12 +47,13 @@ PROF_INLINE int w_MPI_Waitall(void *site, int count, MPI_Request array_of_reques
     struct prof_call c;
     prof_complete_take(&c, count, array_of_requests);
     if (!prof_enter(&c, FN_MPI_Waitall, site)) {
-        c.rc = PMPI_Waitall(count, array_of_requests, array_of_statuses);
+        c.th = NULL;
+        c.rc = PROF_UNLIKELY(prof_slt_on) && prof_slt_wait(&c, count, array_of_requests, NULL, NULL, NULL) ? c.rc : PMPI_Waitall(count, array_of_requests, array_of_statuses);
         prof_complete_done(&c, count, array_of_requests, NULL, NULL, NULL, NULL, NULL, array_of_statuses);
         return c.rc;
     }
     array_of_statuses = prof_statuses(&c, array_of_statuses, count);
-    c.rc = PMPI_Waitall(count, array_of_requests, array_of_statuses);
+    c.rc = PROF_UNLIKELY(prof_slt_on) && prof_slt_wait(&c, count, array_of_requests, NULL, NULL, NULL) ? c.rc : PMPI_Waitall(count, array_of_requests, array_of_statuses);
     prof_complete_done(&c, count, array_of_requests, NULL, NULL, NULL, NULL, NULL, array_of_statuses);
     prof_exit_complete(&c);
     return c.rc;
@@ -106,6 +113,23 @@ PROF_INLINE int w_MPI_Barrier(void *site, MPI_Comm comm)
 PROF_EXPORT int MPI_Barrier(MPI_Comm comm)
 {
     return w_MPI_Barrier(PROF_SITE(), comm);
+}
+
+PROF_INLINE int w_MPI_Win_fence(void *site, int assert, MPI_Win win)
+{
+    struct prof_call c;
+    if (!prof_enter(&c, FN_MPI_Win_fence, site))
+        return PMPI_Win_fence(assert, win);
+    if (PROF_UNLIKELY(prof_collwait_on))
+        prof_collwait_win(&c, win);
+    c.rc = PMPI_Win_fence(assert, win);
+    prof_exit(&c);
+    return c.rc;
+}
+
+PROF_EXPORT int MPI_Win_fence(int assert, MPI_Win win)
+{
+    return w_MPI_Win_fence(PROF_SITE(), assert, win);
 }
 
 PROF_INLINE int w_MPI_Pcontrol(void *site, const int level)

@@ -42,9 +42,9 @@ one_message banana "^mpiprof: MPIPROF_STACK_DEPTH='banana' is not valid; expecte
     MPIPROF_STACK_DEPTH=banana
 one_message nosuch "^mpiprof: unknown variable MPIPROF_NOSUCH (value '1') ignored; known variables: MPIPROF_OUTPUT," \
     MPIPROF_NOSUCH=1
-one_message slt "^mpiprof: MPIPROF_EVAL_SLT: late-sender analysis is not available in this version; ignored\$" \
-    MPIPROF_EVAL_SLT=1
-check "the header lists no option that was refused" grep -q " options=OUTPUT=$work/slt\$" "$work/slt/summary.txt"
+one_message model "^mpiprof: MPIPROF_MODEL: the virtual-clock model is not available in this version; ignored\$" \
+    MPIPROF_MODEL=perfect
+check "the header lists no option that was refused" grep -q " options=OUTPUT=$work/model\$" "$work/model/summary.txt"
 
 # An unwritable report directory (below a regular file: even root cannot).
 : > "$work/plainfile"

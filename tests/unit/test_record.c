@@ -46,16 +46,25 @@ int main(void)
     CHECK(m.msgs_sent == 6 * (G - 1) && m.msgs_recv == 6 * (G - 1));
     CHECK(m.recv_wait_ticks == 2 * (G + 3));
     CHECK(m.sync_calls == 2 * (G + 4) && m.sync_ticks == 2 * (G + 5));
+    s.slt_calls = G + 6;
+    s.slt_skipped = G + 7;
+    s.late_ticks = G + 8;
+    s.slt_wait_ticks = G + 9;
+    struct prof_stats m2 = { 0 };
+    prof_stats_merge(&m2, &s);
+    prof_stats_merge(&m2, &s);
+    CHECK(m2.slt_calls == 2 * (G + 6) && m2.slt_skipped == 2 * (G + 7));
+    CHECK(m2.late_ticks == 2 * (G + 8) && m2.slt_wait_ticks == 2 * (G + 9));
 
     /* A partner passing 2^32 messages keeps its slot: rank 3 then ranks
      * 4..10 fill the 8 slots, rank 11 goes to the others bucket. */
     struct prof_partners ps = { 0 };
-    prof_partners_add(&ps, 3, G - 1, G + 5, G + 6);
-    prof_partners_add(&ps, 3, 1, 1, 1);
+    prof_partners_add(&ps, &(struct prof_partner){ .rank = 3, .count = G - 1, .bytes = G + 5, .ticks = G + 6 });
+    prof_partners_add(&ps, &(struct prof_partner){ .rank = 3, .count = 1, .bytes = 1, .ticks = 1 });
     for (int32_t r = 4; r <= 10; r++)
-        prof_partners_add(&ps, r, 1, 10, 10);
-    prof_partners_add(&ps, 11, G, G, G);
-    prof_partners_add(&ps, 3, 1, 1, 1);
+        prof_partners_add(&ps, &(struct prof_partner){ .rank = r, .count = 1, .bytes = 10, .ticks = 10 });
+    prof_partners_add(&ps, &(struct prof_partner){ .rank = 11, .count = G, .bytes = G, .ticks = G });
+    prof_partners_add(&ps, &(struct prof_partner){ .rank = 3, .count = 1, .bytes = 1, .ticks = 1 });
     CHECK(ps.p[0].rank == 3 && ps.p[0].count == G + 1);
     CHECK(ps.p[0].bytes == G + 7 && ps.p[0].ticks == G + 8);
     CHECK(slots_of(&ps, 3) == 1 && slots_of(&ps, 11) == 0);
@@ -69,6 +78,15 @@ int main(void)
     prof_partners_merge(&into, &ps);
     CHECK(into.p[0].rank == 3 && into.p[0].count == 2 * (G + 1) && into.p[0].bytes == 2 * (G + 7));
     CHECK(slots_of(&into, 3) == 1 && into.p[PROF_PARTNERS].count == 2 * G);
+
+    /* Late sender: one rank, two sending sites, are two partners; send-late
+     * time adds past 2^32. */
+    struct prof_partners sl = { 0 };
+    prof_partners_add(&sl, &(struct prof_partner){ .rank = 5, .key = 11, .count = 1, .late_ticks = G + 1 });
+    prof_partners_add(&sl, &(struct prof_partner){ .rank = 5, .key = 12, .count = 1, .late_ticks = 1 });
+    prof_partners_add(&sl, &(struct prof_partner){ .rank = 5, .key = 11, .count = 1, .late_ticks = G });
+    CHECK(sl.p[0].key == 11 && sl.p[0].count == 2 && sl.p[0].late_ticks == 2 * G + 1);
+    CHECK(sl.p[1].key == 12 && sl.p[1].count == 1 && slots_of(&sl, 5) == 2);
 
     if (failures)
         return 1;

@@ -1,0 +1,164 @@
+/* known_late.c: the late-sender workloads of mpiprof-known (known.h). Each
+ * message carries its round number, checked on arrival.
+ *   late-sender    rank 0 computes D ms before each of K sends to rank 1,
+ *                  which receives at once: rank 1's send-late is K x D.
+ *   late-receiver  rank 1 computes D ms before each of K receives from
+ *                  rank 0, which sends at once: no send-late anywhere.
+ *   late-senders   ranks 1..S (S = min(3, P - 1)) each send rank 0 K
+ *                  messages, sender i after computing i x D ms, one sender at
+ *                  a time; rank 0 receives from MPI_ANY_SOURCE (-m waitany:
+ *                  MPI_Irecv + MPI_Waitany; -m recv: MPI_Recv): its
+ *                  send-late with partner i is K x i x D. */
+#include <stdio.h>
+#include <string.h>
+#include <mpi.h>
+#include "intopts.h"
+#include "known.h"
+
+/* -k CALLS -d MS, and for late-senders -m waitany|recv. */
+struct late_opts {
+    long calls, ms;
+    int waitany;
+};
+
+static int parse(const char *name, int argc, char **argv, int rank, int size, int with_mode, struct late_opts *o)
+{
+    char err[256], prog[64];
+    o->calls = 10;
+    o->ms = 20;
+    o->waitany = 1;
+    snprintf(prog, sizeof prog, "mpiprof-known %s", name);
+    /* -m takes a word: take it out before the integer options. */
+    int n = 0;
+    char *args[64];
+    const char *mode = NULL;
+    for (int i = 0; i < argc && n < 63; i++) {
+        if (with_mode && strcmp(argv[i], "-m") == 0 && i + 1 < argc)
+            mode = argv[++i];
+        else
+            args[n++] = argv[i];
+    }
+    args[n] = NULL;
+    const struct bench_intopt opts[] = { { 'k', 1, 1000000, &o->calls }, { 'd', 0, 10000, &o->ms } };
+    int rc = bench_intopts_parse(prog, n, args, opts, 2, err, sizeof err);
+    if (rc == 0 && mode && strcmp(mode, "waitany") != 0 && strcmp(mode, "recv") != 0) {
+        snprintf(err, sizeof err, "%s: -m: '%s' is not waitany or recv", prog, mode);
+        rc = 2;
+    }
+    if (rc == 0 && size < 2) {
+        snprintf(err, sizeof err, "%s: needs at least 2 processes (got %d)", prog, size);
+        rc = 2;
+    }
+    if (rc != 0) {
+        if (rank == 0 && rc == 1)
+            printf("Usage: mpiprof-known %s [-k CALLS (default 10)] [-d MS (0..10000, default 20)]%s\n", name,
+                   with_mode ? " [-m waitany|recv (default waitany)]" : "");
+        else if (rank == 0)
+            fprintf(stderr, "%s\n", err);
+        return rc == 1 ? 0 : 2;
+    }
+    o->waitany = !mode || strcmp(mode, "waitany") == 0;
+    return -1;
+}
+
+/* One message of round k from src to dst; the receiver checks it. */
+static int pass(int src, int dst, int rank, long k, double delay_before_send, double delay_before_recv)
+{
+    int v = (int)k;
+    if (rank == src) {
+        known_compute(delay_before_send);
+        MPI_Send(&v, 1, MPI_INT, dst, 7, MPI_COMM_WORLD);
+    } else if (rank == dst) {
+        known_compute(delay_before_recv);
+        v = -1;
+        MPI_Recv(&v, 1, MPI_INT, src, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        if (v != (int)k) {
+            fprintf(stderr, "mpiprof-known: rank %d got %d from rank %d, expected %ld\n", rank, v, src, k);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static int late_sender(int argc, char **argv, int rank, int size)
+{
+    struct late_opts o;
+    int rc = parse("late-sender", argc, argv, rank, size, 0, &o);
+    if (rc >= 0)
+        return rc;
+    double d = o.ms * 1e-3;
+    MPI_Barrier(MPI_COMM_WORLD);
+    for (long k = 0; k < o.calls && rc <= 0; k++)
+        rc = pass(0, 1, rank, k, d, 0);
+    known_expect("late-sender", o.calls, d, "summary.txt", "send_late_s", rank == 1 ? o.calls * d : 0);
+    return rc > 0;
+}
+
+static int late_receiver(int argc, char **argv, int rank, int size)
+{
+    struct late_opts o;
+    int rc = parse("late-receiver", argc, argv, rank, size, 0, &o);
+    if (rc >= 0)
+        return rc;
+    double d = o.ms * 1e-3;
+    MPI_Barrier(MPI_COMM_WORLD);
+    for (long k = 0; k < o.calls && rc <= 0; k++)
+        rc = pass(0, 1, rank, k, 0, d);
+    known_expect("late-receiver", o.calls, d, "summary.txt", "send_late_s", 0);
+    return rc > 0;
+}
+
+static int late_senders(int argc, char **argv, int rank, int size)
+{
+    struct late_opts o;
+    int rc = parse("late-senders", argc, argv, rank, size, 1, &o);
+    if (rc >= 0)
+        return rc;
+    double d = o.ms * 1e-3;
+    int senders = size - 1 < 3 ? size - 1 : 3, bad = 0;
+    for (long k = 0; k < o.calls; k++)
+        for (int i = 1; i <= senders; i++) {
+            int v = (int)k, from = -1;
+            MPI_Barrier(MPI_COMM_WORLD);
+            if (rank == i) {
+                known_compute(i * d);
+                MPI_Send(&v, 1, MPI_INT, 0, i, MPI_COMM_WORLD);
+            } else if (rank == 0) {
+                MPI_Status st;
+                v = -1;
+                if (o.waitany) {
+                    MPI_Request req;
+                    int index;
+                    MPI_Irecv(&v, 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &req);
+                    MPI_Waitany(1, &req, &index, &st);
+                } else {
+                    MPI_Recv(&v, 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
+                }
+                from = st.MPI_SOURCE;
+                if (v != (int)k || from != i || st.MPI_TAG != i)
+                    bad = 1;
+            }
+        }
+    if (bad)
+        fprintf(stderr, "mpiprof-known late-senders: rank 0 got a message out of order\n");
+    if (rank == 0) {
+        printf("expect=late-senders ranks=%d calls=%ld delay_s=%.6f file=partners.txt column=send_late_s "
+               "rank=0 partners=", size, o.calls, d);
+        for (int i = 1; i <= senders; i++)
+            printf("%s%d:%.6f", i > 1 ? "," : "", i, o.calls * i * d);
+        printf("\n");
+        fflush(stdout);
+    }
+    return bad;
+}
+
+const struct known_workload known_late_sender = {
+    "late-sender", "rank 0 computes D ms before each send to rank 1: send-late K*D on rank 1", late_sender
+};
+const struct known_workload known_late_receiver = {
+    "late-receiver", "rank 1 computes D ms before each receive from rank 0: no send-late", late_receiver
+};
+const struct known_workload known_late_senders = {
+    "late-senders", "ranks 1..3 send to rank 0 (MPI_ANY_SOURCE) after i*D ms: send-late K*i*D per partner",
+    late_senders
+};

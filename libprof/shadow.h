@@ -1,0 +1,56 @@
+/* shadow.h: the tool's private duplicates ("shadows") of the application's
+ * communicators, and of the communicators its windows and files were made
+ * on: a channel beside the application's that no receive of the program can
+ * match. Created collectively right after the call that creates the handle
+ * (every member makes the same PMPI_Comm_dup in the same order), freed right
+ * after the call that frees it; looked up by handle under a mutex (only the
+ * analyses that need them, collective wait and late sender, look). */
+#ifndef PROF_SHADOW_H
+#define PROF_SHADOW_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <mpi.h>
+
+struct prof_call;
+struct prof_slt_queue;
+
+enum prof_shadow_kind { PROF_SHADOW_COMM = 1, PROF_SHADOW_WIN = 2, PROF_SHADOW_FILE = 3 };
+
+struct prof_shadow {
+    uint64_t key;                  /* kind and handle (prof_shadow_key) */
+    MPI_Comm comm;                 /* the duplicate */
+    int freeing;                   /* its handle is being freed (map lock) */
+    pthread_mutex_t lock;          /* guards slt */
+    struct prof_slt_queue *slt;    /* late sender: tokens received, not yet matched (slt.c) */
+};
+
+static inline uint64_t prof_shadow_key(enum prof_shadow_kind kind, const void *handle, size_t size)
+{
+    uint64_t bits = 0;
+    memcpy(&bits, handle, size < sizeof bits ? size : sizeof bits);
+    return bits ^ ((uint64_t)kind << 61);
+}
+
+/* prof_shadow_add: duplicate user (collective over it) and file the copy
+ * under key, replacing an older entry of the same handle value (a handle
+ * seen again names a new object). Says so once when the duplicate fails. */
+void prof_shadow_add(uint64_t key, MPI_Comm user);
+/* prof_shadow_find: the entry of key, or NULL. Valid until the handle is
+ * freed. */
+struct prof_shadow *prof_shadow_find(uint64_t key);
+/* Freeing a handle: before the call, remember its entry in c; after it, if
+ * the call succeeded, drop the entry (unless the handle value already names
+ * a newer object) and free the duplicate. */
+void prof_shadow_freeing(struct prof_call *c, uint64_t key);
+void prof_shadow_freed(struct prof_call *c);
+
+/* The before= hooks of the freeing calls (families comm.free, rma.free,
+ * io.close; prof_shadow_freed is their after= hook), on every call. */
+void prof_comm_freeing(struct prof_call *c, MPI_Comm *comm);
+void prof_win_freeing(struct prof_call *c, MPI_Win *win);
+void prof_file_closing(struct prof_call *c, MPI_File *fh);
+
+#endif

@@ -1,0 +1,365 @@
+/* slt.c: late sender by the stuttering method (see slt.h). Tokens travel on
+ * the shadows of the communicators; each shadow holds the tokens received
+ * and not yet matched in arrival order (a queue, under the shadow's lock).
+ * Only with MPIPROF_EVAL_SLT: a lock and a few messages per call are far
+ * below a message's cost. */
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include "prof.h"
+#include "request.h"
+
+int prof_slt_on;
+
+/* What a token carries: the sender's call site (its record key, 0 if
+ * unknown) and room for the sender's virtual time (the model). */
+struct token {
+    uint64_t key;
+    double vtime;
+};
+
+struct queued {
+    int src, tag;
+    uint64_t key;
+};
+
+#define QUEUE_MAX 65536u   /* tokens kept per communicator; the oldest go first */
+#define OWED_MAX 16
+
+/* Tokens received and not matched; "owed": messages that arrived before
+ * their token, whose token is dropped when it comes. */
+struct prof_slt_queue {
+    struct queued *v;
+    uint32_t n, cap;
+    struct {
+        int src, tag;
+        uint32_t n;
+    } owed[OWED_MAX];
+};
+
+/* Token sends in flight: a ring; a slot is reused once its send completed
+ * (a token is small: sent eagerly, complete at once in practice). */
+#define POOL 256
+static struct {
+    pthread_mutex_t lock;
+    unsigned next;
+    MPI_Request req[POOL];
+    struct token tok[POOL];
+} pool = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+static struct prof_shadow *shadow_of(MPI_Comm comm)
+{
+    return comm == MPI_COMM_NULL ? NULL : prof_shadow_find(prof_shadow_key(PROF_SHADOW_COMM, &comm, sizeof comm));
+}
+
+static uint64_t site_key(const struct prof_call *c)
+{
+    return c->th ? prof_call_record(c)->key : 0;
+}
+
+static void send_token(const struct prof_shadow *s, int dst, int tag, uint64_t key)
+{
+    pthread_mutex_lock(&pool.lock);
+    unsigned i = pool.next++ % POOL;
+    if (pool.req[i] != MPI_REQUEST_NULL)
+        PMPI_Wait(&pool.req[i], MPI_STATUS_IGNORE);
+    pool.tok[i] = (struct token){ key, 0.0 };
+    PMPI_Isend(&pool.tok[i], (int)sizeof pool.tok[i], MPI_BYTE, dst, tag, s->comm, &pool.req[i]);
+    pthread_mutex_unlock(&pool.lock);
+}
+
+/* --- the queue (shadow lock held) ----------------------------------------- */
+
+static int matches(int spec, int v, int any)
+{
+    return spec == any || spec == v;
+}
+
+static int find(const struct prof_slt_queue *q, int src, int tag)
+{
+    for (uint32_t i = 0; q && i < q->n; i++)
+        if (matches(src, q->v[i].src, MPI_ANY_SOURCE) && matches(tag, q->v[i].tag, MPI_ANY_TAG))
+            return (int)i;
+    return -1;
+}
+
+static void push(struct prof_shadow *s, int src, int tag, uint64_t key)
+{
+    struct prof_slt_queue *q = s->slt;
+    if (!q && !(q = s->slt = calloc(1, sizeof *q)))
+        return;
+    for (int i = 0; i < OWED_MAX; i++)
+        if (q->owed[i].n && q->owed[i].src == src && q->owed[i].tag == tag) {
+            q->owed[i].n--;
+            return;
+        }
+    if (q->n == q->cap) {
+        uint32_t cap = q->cap ? 2 * q->cap : 64;
+        struct queued *v = cap <= QUEUE_MAX ? realloc(q->v, cap * sizeof *v) : NULL;
+        if (v) {
+            q->v = v;
+            q->cap = cap;
+        } else if (q->n) {
+            memmove(q->v, q->v + 1, --q->n * sizeof *q->v);
+        } else {
+            return;
+        }
+    }
+    q->v[q->n++] = (struct queued){ src, tag, key };
+}
+
+/* Receive every token that has arrived. */
+static void drain(struct prof_shadow *s)
+{
+    int flag;
+    MPI_Status st;
+    struct token t;
+    while (PMPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, s->comm, &flag, &st) == MPI_SUCCESS && flag) {
+        PMPI_Recv(&t, (int)sizeof t, MPI_BYTE, st.MPI_SOURCE, st.MPI_TAG, s->comm, MPI_STATUS_IGNORE);
+        push(s, st.MPI_SOURCE, st.MPI_TAG, t.key);
+    }
+}
+
+static int token_there(struct prof_shadow *s, int src, int tag)
+{
+    pthread_mutex_lock(&s->lock);
+    drain(s);
+    int hit = find(s->slt, src, tag) >= 0;
+    pthread_mutex_unlock(&s->lock);
+    return hit;
+}
+
+/* The earliest token of (src, tag); if it has not come yet, it is owed. */
+static uint64_t pop(struct prof_shadow *s, int src, int tag)
+{
+    uint64_t key = 0;
+    pthread_mutex_lock(&s->lock);
+    int i = find(s->slt, src, tag);
+    if (i < 0) {
+        drain(s);
+        i = find(s->slt, src, tag);
+    }
+    struct prof_slt_queue *q = s->slt;
+    if (i >= 0) {
+        key = q->v[i].key;
+        memmove(q->v + i, q->v + i + 1, (q->n - (uint32_t)i - 1) * sizeof *q->v);
+        q->n--;
+    } else if (q || (q = s->slt = calloc(1, sizeof *q))) {
+        int k = 0;
+        while (k < OWED_MAX && q->owed[k].n && !(q->owed[k].src == src && q->owed[k].tag == tag))
+            k++;
+        if (k < OWED_MAX) {
+            q->owed[k].src = src;
+            q->owed[k].tag = tag;
+            q->owed[k].n++;
+        }
+    }
+    pthread_mutex_unlock(&s->lock);
+    return key;
+}
+
+uint64_t prof_slt_pop(MPI_Comm comm, int src, int tag)
+{
+    struct prof_shadow *s = src == MPI_PROC_NULL ? NULL : shadow_of(comm);
+    return s ? pop(s, src, tag) : 0;
+}
+
+void prof_slt_received(struct prof_call *c, MPI_Comm comm, int *flag, MPI_Status *status)
+{
+    if (!prof_slt_on)
+        return;
+    c->slt_key = 0;
+    if (c->rc == MPI_SUCCESS && (!flag || *flag) && status && status != MPI_STATUS_IGNORE)
+        c->slt_key = prof_slt_pop(comm, status->MPI_SOURCE, status->MPI_TAG);
+}
+
+void prof_slt_queue_free(struct prof_slt_queue *q)
+{
+    if (q)
+        free(q->v);
+    free(q);
+}
+
+/* --- waiting for a token --------------------------------------------------- */
+
+/* What a receive waits for: a token of (src, tag) on shadow s, or its data
+ * (req complete, or a message there to probe for when req is NULL). */
+struct want {
+    struct prof_shadow *s;
+    int src, tag;
+    MPI_Comm comm;
+    MPI_Request req;
+};
+
+static int data_there(const struct want *w)
+{
+    int flag = 0;
+    if (w->req != MPI_REQUEST_NULL)
+        PMPI_Request_get_status(w->req, &flag, MPI_STATUS_IGNORE);
+    else
+        PMPI_Iprobe(w->src, w->tag, w->comm, &flag, MPI_STATUS_IGNORE);
+    return flag;
+}
+
+/* Until one of the n wants has its token or its data: the send-late time. */
+static uint64_t await(const struct want *w, int n)
+{
+    uint64_t t0 = prof_clock();
+    for (unsigned spin = 0;; spin++) {
+        for (int i = 0; i < n; i++)
+            if (token_there(w[i].s, w[i].src, w[i].tag) || data_there(&w[i]))
+                return prof_clock() - t0;
+        if (spin >= 64)
+            sched_yield();
+    }
+}
+
+/* --- hooks ---------------------------------------------------------------- */
+
+int prof_slt_send(struct prof_call *c, int dst, int tag, MPI_Comm comm)
+{
+    struct prof_shadow *s = dst == MPI_PROC_NULL ? NULL : shadow_of(comm);
+    if (s)
+        send_token(s, dst, tag, site_key(c));
+    return 0;
+}
+
+/* A blocking receive: posted at once (an MPI_Rsend may count on it), then
+ * the token, then the data. An unprofiled one only takes its token. */
+int prof_slt_recv(struct prof_call *c, void *buf, int count, MPI_Datatype type, int src, int tag, MPI_Comm comm,
+                  MPI_Status *status, MPI_Request *req)
+{
+    c->slt_eval = 0;
+    struct prof_shadow *s = req || src == MPI_PROC_NULL ? NULL : shadow_of(comm);
+    if (!s)
+        return 0;
+    MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;
+    struct want w = { s, src, tag, comm, MPI_REQUEST_NULL };
+    if (c->th) {
+        c->rc = PMPI_Irecv(buf, count, type, src, tag, comm, &w.req);
+        if (c->rc != MPI_SUCCESS)
+            return 1;
+        c->slt_late = await(&w, 1);
+        c->slt_eval = 1;
+        c->rc = PMPI_Wait(&w.req, st);
+    } else {
+        c->rc = PMPI_Recv(buf, count, type, src, tag, comm, st);
+    }
+    c->slt_key = c->rc == MPI_SUCCESS ? prof_slt_pop(comm, st->MPI_SOURCE, st->MPI_TAG) : 0;
+    return 1;
+}
+
+int prof_slt_sendrecv(struct prof_call *c, int dst, int tag, int src, int rtag, MPI_Comm comm)
+{
+    c->slt_eval = 0;
+    struct prof_shadow *s = shadow_of(comm);
+    if (!s)
+        return 0;
+    if (dst != MPI_PROC_NULL)
+        send_token(s, dst, tag, site_key(c));
+    if (c->th && src != MPI_PROC_NULL) {
+        struct want w = { s, src, rtag, comm, MPI_REQUEST_NULL };
+        c->slt_late = await(&w, 1);
+        c->slt_eval = 1;
+    }
+    return 0;
+}
+
+/* Persistent sends send their token at each start (when tracked). */
+int prof_slt_start(struct prof_call *c, int n, MPI_Request *reqs)
+{
+    struct prof_request info;
+    for (int i = 0; i < n && prof_request_any(); i++) {
+        if (!prof_request_get(reqs[i], &info) || info.is_recv || info.local == MPI_PROC_NULL)
+            continue;
+        struct prof_shadow *s = shadow_of(info.comm);
+        if (s)
+            send_token(s, info.local, info.tag, site_key(c));
+    }
+    return 0;
+}
+
+int prof_slt_start1(struct prof_call *c, MPI_Request *req)
+{
+    return prof_slt_start(c, 1, req);
+}
+
+/* MPI_Mprobe waits like a receive; MPI_Improbe is not evaluated. */
+int prof_slt_mprobe(struct prof_call *c, int src, int tag, MPI_Comm comm, int *flag)
+{
+    c->slt_eval = 0;
+    struct prof_shadow *s = flag || !c->th || src == MPI_PROC_NULL ? NULL : shadow_of(comm);
+    if (s) {
+        struct want w = { s, src, tag, comm, MPI_REQUEST_NULL };
+        c->slt_late = await(&w, 1);
+        c->slt_eval = 1;
+    }
+    return 0;
+}
+
+/* The tracked receives among a completion call's requests (th->taken, see
+ * p2p.c) wait for their tokens: MPI_Wait and Waitall each in turn (t->slt
+ * 1, t->late its own wait), Waitany and Waitsome for the first (t->slt 2,
+ * c->slt_late the wait, shared by those the call completes); Test variants
+ * do not wait. */
+int prof_slt_wait(struct prof_call *c, int n, MPI_Request *reqs, int *index, int *flag, int *outcount)
+{
+    if (!c->th || flag || !c->rq_n)
+        return 0;
+    struct want w[64];
+    struct prof_taken *ts[64];
+    int nw = 0;
+    for (int i = 0; i < c->rq_n && i < n; i++) {
+        struct prof_taken *t = &c->th->taken[c->rq_base + i];
+        const struct prof_request *info = &t->info;
+        struct prof_shadow *s;
+        if (t->state == 0 || !info->is_recv || (info->persistent && !info->active) ||
+            info->local == MPI_PROC_NULL || !(s = shadow_of(info->comm)))
+            continue;
+        struct want one = { s, info->local, info->tag, info->comm, reqs[i] };
+        if (index || outcount) {
+            if (nw < 64) {
+                ts[nw] = t;
+                w[nw++] = one;
+            }
+        } else {
+            t->late = await(&one, 1);
+            t->slt = 1;
+        }
+    }
+    if (nw) {                      /* one wait, shared by those that complete */
+        c->slt_late = await(w, nw);
+        for (int i = 0; i < nw; i++)
+            ts[i]->slt = 2;
+    }
+    return 0;
+}
+
+int prof_slt_wait1(struct prof_call *c, MPI_Request *req, int *flag)
+{
+    return prof_slt_wait(c, 1, req, NULL, flag, NULL);
+}
+
+void prof_comm_created(struct prof_call *c, MPI_Comm *newcomm)
+{
+    if (prof_slt_on && c->rc == MPI_SUCCESS && *newcomm != MPI_COMM_NULL)
+        prof_shadow_add(prof_shadow_key(PROF_SHADOW_COMM, newcomm, sizeof *newcomm), *newcomm);
+}
+
+void prof_slt_start_run(void)
+{
+    MPI_Comm world = MPI_COMM_WORLD, self = MPI_COMM_SELF;
+    for (int i = 0; i < POOL; i++)
+        pool.req[i] = MPI_REQUEST_NULL;
+    prof_shadow_add(prof_shadow_key(PROF_SHADOW_COMM, &world, sizeof world), world);
+    prof_shadow_add(prof_shadow_key(PROF_SHADOW_COMM, &self, sizeof self), self);
+}
+
+void prof_slt_finish(void)
+{
+    pthread_mutex_lock(&pool.lock);
+    for (int i = 0; i < POOL; i++)
+        if (pool.req[i] != MPI_REQUEST_NULL)
+            PMPI_Request_free(&pool.req[i]);
+    pthread_mutex_unlock(&pool.lock);
+}
