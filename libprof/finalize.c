@@ -67,7 +67,7 @@ static int by_total_time(const void *a, const void *b)
 
 static void choose_columns(struct prof_report_ctx *ctx, const struct prof_rank_data *rd)
 {
-    enum { OVERFLOW = PROF_FN_COUNT, UNTRACKED, FOREIGN, THREADS, ESCAPED, NVALUES };
+    enum { OVERFLOW = PROF_FN_COUNT, UNTRACKED, FOREIGN, THREADS, ESCAPED, SLT_SKIPPED, NVALUES };
     static double mine[NVALUES], all[NVALUES];
     for (int f = 0; f < PROF_FN_COUNT; f++)
         mine[f] = rd->fn[f].calls ? rd->fn[f].ticks * rd->sec_per_tick + 1e-300 : 0;
@@ -79,6 +79,9 @@ static void choose_columns(struct prof_report_ctx *ctx, const struct prof_rank_d
         mine[ESCAPED] += (double)th->escaped + (th->inside != 0);   /* + one left at the end */
     }
     mine[THREADS] = rd->nthreads > 1;
+    mine[SLT_SKIPPED] = 0;
+    for (int f = 0; f < PROF_FN_COUNT; f++)
+        mine[SLT_SKIPPED] += (double)rd->fn[f].slt_skipped;
     PMPI_Allreduce(mine, all, NVALUES, MPI_DOUBLE, MPI_SUM, prof_run.comm);
     ctx->threaded = all[THREADS] > 0;
     ctx->ncols = 0;
@@ -104,9 +107,14 @@ static void choose_columns(struct prof_report_ctx *ctx, const struct prof_rank_d
                       "their message, arrived bytes, partner and receive wait are missing from that call site\n",
                       all[FOREIGN]);
     if (all[ESCAPED] > 0 && n < sizeof ctx->notes)
+        n += snprintf(ctx->notes + n, sizeof ctx->notes - n,
+                      "# note: %.0f calls never returned to the profiler (an error handler longjmp'd or threw): "
+                      "they are not counted\n", all[ESCAPED]);
+    if (all[SLT_SKIPPED] > 0 && n < sizeof ctx->notes)
         snprintf(ctx->notes + n, sizeof ctx->notes - n,
-                 "# note: %.0f calls never returned to the profiler (an error handler longjmp'd or threw): "
-                 "they are not counted\n", all[ESCAPED]);
+                 "# note: %.0f receives were not evaluated for late sender (completed by a Test variant or "
+                 "MPI_Improbe, or on a communicator without a shadow): their send-late time is not known\n",
+                 all[SLT_SKIPPED]);
 }
 
 /* s with backslash, double quote and control characters escaped (\\ \" \n

@@ -41,7 +41,7 @@ struct prof_rank_data {
 struct prof_report_ctx {
     int nranks;
     char first_line[8192];             /* "# mpiprof VERSION command=... ranks=... start=... options=..." */
-    char notes[1024];                  /* "# note: ..." lines, or empty */
+    char notes[2048];                  /* "# note: ..." lines, or empty */
     int threaded;                      /* some rank had more than one thread calling MPI */
     int collwait;                      /* collective wait was on (collwait.h) */
     int slt;                           /* late sender was on (slt.h) */

@@ -1,0 +1,93 @@
+#!/bin/sh
+# t_slt.sh: late sender (--slt). The known answers of mpiprof-known
+# late-sender, late-receiver and late-senders (both receive modes) within
+# 20 % (floor 5 ms); the partner's branch named; exact evaluated counts;
+# every point-to-point construct of p2psem.c with the same output under
+# --slt, --collwait and both; mpiprof-mpi1 -check clean under both; and
+# ranks that disagree run with it off.
+. "$top_srcdir/tests/integration/lib.sh"
+
+known="$top_builddir/bench/mpiprof-known"
+np=4
+[ "$MPI_FLAVOR" = mpich ] && np=2     # MPICH busy-polls: 2 ranks on 2 cores
+
+# within FILE.out REPORT: each rank's summary.txt column named by the
+# expect line of FILE.out is within max(20 %, 5 ms) of its value.
+within() {
+    awk -v np=$np '
+        FNR == NR { for (i = 1; i <= NF; i++) { split($i, kv, "=")
+                        if (kv[1] == "values") n = split(kv[2], v, ","); if (kv[1] == "column") col = kv[2] }
+                    next }
+        /^# rank/ { for (i = 1; i <= NF; i++) if ($i == col) c = i - 1; next }
+        /^#/ { next }
+        { got = $c; want = v[$1 + 1]; tol = want * 0.2 < 0.005 ? 0.005 : want * 0.2
+          d = got - want; if (d < 0) d = -d
+          printf "rank %d: %s %.4f, expected %.4f +- %.4f\n", $1, col, got, want, tol
+          if (d > tol) bad = 1; rows++ }
+        END { exit bad || rows != np || n != np || !c }' "$1" "$2/summary.txt"
+}
+
+for w in late-sender late-receiver; do
+    run $np "$launcher" -q --slt -o "$work/$w" "$known" $w -k 10 -d 20 > "$work/$w.out" || fail "$w under --slt"
+    check "$w: send_late_s per rank within 20 % (floor 5 ms) of the answer" within "$work/$w.out" "$work/$w"
+done
+# Rank 1's receives: 10 MPI_Recv, all evaluated, one partner: rank 0's
+# MPI_Send branch, named by its id.
+check "late-sender: 10 evaluated MPI_Recv on rank 1" awk '
+    !/^#/ && $1 == 1 && $3 == "MPI_Recv" { n++; ok = $4 == 10 && $5 == 0 } END { exit !(n == 1 && ok) }' \
+    "$work/late-sender/slt.txt"
+send_id=$(awk '!/^#/ && $1 == 0 && $3 == "MPI_Send" { print $2 }' "$work/late-sender/branches.txt")
+check "late-sender: rank 1's partner is rank 0's MPI_Send branch (#$send_id)" awk -v id="$send_id" '
+    !/^#/ && $1 == 1 && $3 == "MPI_Recv" { n++; ok = $4 == 0 && $5 == id && $6 == 10 && $10 > 90 }
+    END { exit !(n == 1 && ok && id != "") }' "$work/late-sender/partners.txt"
+
+# Partners from MPI_ANY_SOURCE, each later by its own delay: rank 0's
+# send_late_s per partner (summed over its branches) within 20 %.
+for mode in waitany recv; do
+    run $np "$launcher" -q --slt -o "$work/any-$mode" "$known" late-senders -k 5 -d 20 -m $mode > "$work/any-$mode.out" ||
+        fail "late-senders -m $mode under --slt"
+    check "late-senders -m $mode: send-late per partner within 20 % (floor 5 ms)" awk '
+        FNR == NR { for (i = 1; i <= NF; i++) if ($i ~ /^partners=/) n = split(substr($i, 10), p, ",")
+                    for (k = 1; k <= n; k++) { split(p[k], rv, ":"); want[rv[1]] = rv[2] }
+                    next }
+        /^#/ { next }
+        $1 == 0 && $4 in want { got[$4] += $9 }
+        END { for (r in want) { tol = want[r] * 0.2 < 0.005 ? 0.005 : want[r] * 0.2
+                                d = got[r] - want[r]; if (d < 0) d = -d
+                                printf "partner %s: send_late_s %.4f, expected %.4f +- %.4f\n", r, got[r], want[r], tol
+                                if (d > tol) bad = 1; k++ }
+              exit bad || !k }' "$work/any-$mode.out" "$work/any-$mode/partners.txt"
+done
+
+# Every construct: the same output without the profiler, with --slt,
+# --collwait and both. At 4 ranks on Open MPI (3 on MPICH: a few dozen calls).
+sem="$top_builddir/tests/integration/p2psem"
+snp=4
+[ "$MPI_FLAVOR" = mpich ] && snp=3
+run $snp "$sem" | sort > "$work/sem.plain" || fail "p2psem runs"
+check "p2psem prints every construct" test "$(wc -l < "$work/sem.plain")" -eq 18
+for opts in "--slt" "--collwait" "--slt --collwait"; do
+    tag=$(echo "$opts" | tr -d ' -')
+    run $snp "$launcher" -q $opts -o "$work/sem-$tag" "$sem" | sort > "$work/sem.$tag" || fail "p2psem under $opts"
+    check "p2psem: same output under $opts" cmp "$work/sem.plain" "$work/sem.$tag"
+done
+check "p2psem --slt: receives evaluated, and the Test-completed ones not" awk '
+    !/^#/ { e += $4; n += $5 } END { exit !(e > 0 && n > 0) }' "$work/sem-slt/slt.txt"
+check "p2psem --slt: a note counts the receives not evaluated" grep -q \
+    '^# note: [1-9][0-9]* receives were not evaluated for late sender' "$work/sem-slt/summary.txt"
+
+# IMB's check mode under both analyses: every buffer right.
+run 2 "$launcher" -q --slt --collwait -o "$work/imb" "$top_builddir/bench/mpiprof-mpi1" -check -iter 5 -msglog 0:12 \
+    > "$work/imb.out" || fail "mpiprof-mpi1 -check under --slt --collwait"
+check "mpiprof-mpi1 -check: no defects under --slt --collwait" awk '
+    /defects/ { on = 1; next } /^#/ { on = 0 } on && NF > 3 { n++; if ($NF != 0) bad = 1 } END { exit bad || !n }' \
+    "$work/imb.out"
+
+# Ranks that disagree: one message, off everywhere, the program unchanged.
+run 1 "$launcher" -o "$work/mix" --slt "$known" late-sender -k 3 -d 1 : \
+    -np 1 "$launcher" -q "$known" late-sender -k 3 -d 1 > "$work/mix.out" 2> "$work/mix.err" ||
+    fail "a job with --slt on one rank only"
+check "disagreement: one message" test "$(grep -c 'MPIPROF_EVAL_SLT is not the same on every rank; late-sender analysis is off' \
+    "$work/mix.err")" -eq 1
+check "disagreement: no slt.txt" test ! -e "$work/mix/slt.txt"
+finish
