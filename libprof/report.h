@@ -91,7 +91,7 @@ extern const struct prof_writer prof_report_slt;
     X(rank) X(brid) X(function) X(calls) X(evaluated) X(time_s) X(wait_s) X(synced_s)
 #define PROF_PARTNERS_COLUMNS(X) \
     X(rank) X(brid) X(function) X(partner) X(partner_brid) X(count) X(bytes) X(time_pct)
-#define PROF_PARTNERS_SLT_COLUMNS(X) X(send_late_s) X(late_pct)
+#define PROF_PARTNERS_SLT_COLUMNS(X) X(recv_wait_s) X(send_late_s) X(transfer_s) X(late_pct)
 
 /* prof_report_column_line: "# a b c\n" from a column list. */
 void prof_report_column_line(struct prof_buf *b, const char *const *names, int n);

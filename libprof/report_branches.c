@@ -101,9 +101,13 @@ static void partners_rows(struct prof_buf *b, const struct prof_report_ctx *ctx,
                             who(&ps[k], rank, sizeof rank), which(&ps[k], brid, sizeof brid),
                             (unsigned long long)ps[k].count, (unsigned long long)ps[k].bytes,
                             pct(ps[k].ticks, br->s.ticks));
-            if (ctx->slt)
-                prof_buf_printf(b, " %.9f %.2f", ps[k].late_ticks * rd->sec_per_tick,
-                                pct(ps[k].late_ticks, ps[k].wait_ticks));
+            if (ctx->slt) {
+                const struct prof_partner *p = &ps[k];
+                uint64_t xfer = p->wait_ticks > p->late_ticks ? p->wait_ticks - p->late_ticks : 0;
+                prof_buf_printf(b, " %.9f %.9f %.9f %.2f", p->wait_ticks * rd->sec_per_tick,
+                                p->late_ticks * rd->sec_per_tick, xfer * rd->sec_per_tick,
+                                pct(p->late_ticks, p->wait_ticks));
+            }
             prof_buf_printf(b, "\n");
         }
     }

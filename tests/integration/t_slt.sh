@@ -38,8 +38,12 @@ check "late-sender: 10 evaluated MPI_Recv on rank 1" awk '
     "$work/late-sender/slt.txt"
 send_id=$(awk '!/^#/ && $1 == 0 && $3 == "MPI_Send" { print $2 }' "$work/late-sender/branches.txt")
 check "late-sender: rank 1's partner is rank 0's MPI_Send branch (#$send_id)" awk -v id="$send_id" '
-    !/^#/ && $1 == 1 && $3 == "MPI_Recv" { n++; ok = $4 == 0 && $5 == id && $6 == 10 && $10 > 90 }
+    !/^#/ && $1 == 1 && $3 == "MPI_Recv" { n++; ok = $4 == 0 && $5 == id && $6 == 10 && $12 > 90 }
     END { exit !(n == 1 && ok && id != "") }' "$work/late-sender/partners.txt"
+
+check "late-sender: the transfer is small (under 20 % of the wait)" awk '
+    !/^#/ && $1 == 1 && $3 == "MPI_Recv" { n++; ok = $8 < 0.2 * $6 && $6 > 0 } END { exit !(n == 1 && ok) }' \
+    "$work/late-sender/slt.txt"
 
 # Partners from MPI_ANY_SOURCE, each later by its own delay: rank 0's
 # send_late_s per partner (summed over its branches) within 20 %.
@@ -51,7 +55,7 @@ for mode in waitany recv; do
                     for (k = 1; k <= n; k++) { split(p[k], rv, ":"); want[rv[1]] = rv[2] }
                     next }
         /^#/ { next }
-        $1 == 0 && $4 in want { got[$4] += $9 }
+        $1 == 0 && $4 in want { got[$4] += $10 }
         END { for (r in want) { tol = want[r] * 0.2 < 0.005 ? 0.005 : want[r] * 0.2
                                 d = got[r] - want[r]; if (d < 0) d = -d
                                 printf "partner %s: send_late_s %.4f, expected %.4f +- %.4f\n", r, got[r], want[r], tol
