@@ -32,9 +32,7 @@ static inline void partner_slt(struct prof_record *r, int world, uint64_t count,
                                uint64_t key, uint64_t late, uint64_t wait)
 {
     if (prof_config.partners && world >= 0)
-        prof_partners_add(&r->partners, &(struct prof_partner){ .rank = world, .key = key, .count = count,
-                                                                .bytes = bytes, .ticks = ticks, .late_ticks = late,
-                                                                .wait_ticks = wait });
+        prof_partners_add(&r->partners, world, key, count, bytes, ticks, late, wait);
 }
 
 static inline void partner(struct prof_record *r, int world, uint64_t bytes, uint64_t ticks)

@@ -89,28 +89,30 @@ struct prof_partners {
     struct prof_partner p[PROF_PARTNERS + 1];   /* p[PROF_PARTNERS]: the others */
 };
 
-/* prof_partners_add: a's messages to/from a->rank, from the sending site
- * a->key (hot for p2p). A partner is a rank and, with late sender, a site.
- * With a->count 0, a's figures go to a partner already there, or nowhere. */
-static inline void prof_partners_add(struct prof_partners *ps, const struct prof_partner *a)
+/* prof_partners_add: count messages to/from rank, from the sending site
+ * key (late sender; else 0), with their bytes, time, and send-late and
+ * receive wait (hot for p2p). A partner is a rank and a sending site. With
+ * count 0 the figures go to a partner already there, or nowhere. */
+static inline void prof_partners_add(struct prof_partners *ps, int32_t rank, uint64_t key, uint64_t count,
+                                     uint64_t bytes, uint64_t ticks, uint64_t late, uint64_t wait)
 {
     struct prof_partner *p = &ps->p[PROF_PARTNERS];
     for (int i = 0; i < PROF_PARTNERS; i++) {
-        if (ps->p[i].count == 0 || (ps->p[i].rank == a->rank && ps->p[i].key == a->key)) {
+        if (ps->p[i].count == 0 || (ps->p[i].rank == rank && ps->p[i].key == key)) {
             p = &ps->p[i];
             break;
         }
     }
-    if (!a->count && !p->count)
+    if (!count && !p->count)
         return;
     int others = p == &ps->p[PROF_PARTNERS];
-    p->rank = others ? PROF_PEER_OTHERS : a->rank;
-    p->key = others ? 0 : a->key;
-    p->count += a->count;
-    p->bytes += a->bytes;
-    p->ticks += a->ticks;
-    p->late_ticks += a->late_ticks;
-    p->wait_ticks += a->wait_ticks;
+    p->rank = others ? PROF_PEER_OTHERS : rank;
+    p->key = others ? 0 : key;
+    p->count += count;
+    p->bytes += bytes;
+    p->ticks += ticks;
+    p->late_ticks += late;
+    p->wait_ticks += wait;
 }
 
 /* prof_partners_merge: into += from (cold). */
@@ -118,7 +120,8 @@ static inline void prof_partners_merge(struct prof_partners *into, const struct 
 {
     for (int i = 0; i <= PROF_PARTNERS; i++)
         if (from->p[i].count)
-            prof_partners_add(into, &from->p[i]);
+            prof_partners_add(into, from->p[i].rank, from->p[i].key, from->p[i].count, from->p[i].bytes,
+                              from->p[i].ticks, from->p[i].late_ticks, from->p[i].wait_ticks);
 }
 
 /* A call site: the function and the return addresses of depth frames,
