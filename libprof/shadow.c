@@ -134,6 +134,15 @@ void prof_shadow_freed(struct prof_call *c)
         release(s);
 }
 
+void prof_shadow_each(enum prof_shadow_kind kind, void (*fn)(struct prof_shadow *))
+{
+    pthread_mutex_lock(&map.lock);
+    for (uint32_t i = 0; map.v && i <= map.mask; i++)
+        if (map.v[i] && map.v[i]->key >> 61 == (uint64_t)kind)
+            fn(map.v[i]);
+    pthread_mutex_unlock(&map.lock);
+}
+
 void prof_comm_freeing(struct prof_call *c, MPI_Comm *comm)
 {
     prof_shadow_freeing(c, prof_shadow_key(PROF_SHADOW_COMM, comm, sizeof *comm));

@@ -47,6 +47,10 @@ struct prof_shadow *prof_shadow_find(uint64_t key);
 void prof_shadow_freeing(struct prof_call *c, uint64_t key);
 void prof_shadow_freed(struct prof_call *c);
 
+/* prof_shadow_each: fn on every shadow of kind (under the map's lock: fn
+ * must not add or free shadows). */
+void prof_shadow_each(enum prof_shadow_kind kind, void (*fn)(struct prof_shadow *));
+
 /* The before= hooks of the freeing calls (families comm.free, rma.free,
  * io.close; prof_shadow_freed is their after= hook), on every call. */
 void prof_comm_freeing(struct prof_call *c, MPI_Comm *comm);

@@ -120,6 +120,26 @@ static void drain(struct prof_shadow *s)
     }
 }
 
+/* Tokens whose message a call the profiler does not follow received (an
+ * untracked request, an unprofiled completion that ignored its status)
+ * would stay in MPI's queues: every DRAIN_EVERY late-sender hook calls, the
+ * tokens of every shadow are taken into its bounded queue. */
+#define DRAIN_EVERY 4096u
+static unsigned hook_calls;
+
+static void drain_locked(struct prof_shadow *s)
+{
+    pthread_mutex_lock(&s->lock);
+    drain(s);
+    pthread_mutex_unlock(&s->lock);
+}
+
+static void now_and_then(void)
+{
+    if (__atomic_add_fetch(&hook_calls, 1, __ATOMIC_RELAXED) % DRAIN_EVERY == 0)
+        prof_shadow_each(PROF_SHADOW_COMM, drain_locked);
+}
+
 static int token_there(struct prof_shadow *s, int src, int tag)
 {
     pthread_mutex_lock(&s->lock);
@@ -218,6 +238,7 @@ static uint64_t await(const struct want *w, int n)
 
 int prof_slt_send(struct prof_call *c, int dst, int tag, MPI_Comm comm)
 {
+    now_and_then();
     struct prof_shadow *s = dst == MPI_PROC_NULL ? NULL : shadow_of(comm);
     if (s)
         send_token(s, dst, tag, site_key(c));
@@ -230,6 +251,7 @@ int prof_slt_recv(struct prof_call *c, void *buf, int count, MPI_Datatype type, 
                   MPI_Status *status, MPI_Request *req)
 {
     c->slt_eval = 0;
+    now_and_then();
     struct prof_shadow *s = req || src == MPI_PROC_NULL ? NULL : shadow_of(comm);
     if (!s)
         return 0;
@@ -304,6 +326,7 @@ int prof_slt_mprobe(struct prof_call *c, int src, int tag, MPI_Comm comm, int *f
  * do not wait. */
 int prof_slt_wait(struct prof_call *c, int n, MPI_Request *reqs, int *index, int *flag, int *outcount)
 {
+    now_and_then();
     if (!c->th || flag || !c->rq_n)
         return 0;
     struct want w[64];
