@@ -154,11 +154,22 @@ static void refuse_unavailable(const char **given)
     prof_config.model[0] = '\0';
 }
 
+/* The default as the messages name it: quoted, or what an empty one means. */
+static const char *default_text(const struct option *o, char *buf, size_t size)
+{
+    if (o->def[0])
+        snprintf(buf, size, "'%s'", o->def);
+    else
+        snprintf(buf, size, "%s", o->kind == FUNCS ? "(every MPI function)" : o->kind == MODEL ? "(no model)" : "(none)");
+    return buf;
+}
+
 void prof_config_load(unsigned char *enabled, int nfn)
 {
     extern char **environ;
     unsigned char scratch[PROF_FN_COUNT];
     const char *given[NOPTIONS] = { 0 };
+    char def[64];
 
     memset(&prof_config, 0, sizeof prof_config);
     for (size_t i = 0; i < NOPTIONS; i++)
@@ -185,12 +196,13 @@ void prof_config_load(unsigned char *enabled, int nfn)
             continue;
         }
         if (value[0] == '\0' && o->kind != STRING) {
-            prof_log_once("%s is empty; expected %s; using the default '%s'", o->name, o->accepted, o->def);
+            prof_log_once("%s is empty; expected %s; using the default %s", o->name, o->accepted,
+                          default_text(o, def, sizeof def));
             continue;
         }
         if (parse(o, value, enabled, nfn) != 0) {
-            prof_log_once("%s='%s' is not valid; expected %s; using the default '%s'",
-                          o->name, value, o->accepted, o->def);
+            prof_log_once("%s='%s' is not valid; expected %s; using the default %s",
+                          o->name, value, o->accepted, default_text(o, def, sizeof def));
             parse(o, o->def, scratch, nfn);
             if (o->kind == FUNCS)
                 memset(enabled, 1, (size_t)nfn);

@@ -211,11 +211,8 @@ void prof_finish(void)
     else
         prof_log_once("out of memory while combining call sites over the ranks; sites.txt lists none");
 
-    char base[4200];
-    if (prof_config.output[0])
-        snprintf(base, sizeof base, "%s", prof_config.output);
-    else
-        snprintf(base, sizeof base, "mpiprof.%s.%dp", prof_run.app, prof_run.size);
+    char base[4096];
+    prof_report_base(base, sizeof base);
     times.merge_ns = prof_clock_mono_ns() - t_begin - times.symbolize_ns;
     prof_report_write(prof_run.comm, &ctx, &rd, base, &times);
     prof_branches_free(&branches);

@@ -8,6 +8,7 @@
 #include "fortran.h"
 #include "log.h"
 #include "prof.h"
+#include "report.h"
 #include "run.h"
 
 struct prof_run prof_run;
@@ -104,6 +105,8 @@ void prof_start(int thread_level)
         return;
     }
     agree_options(enabled);
+    if (prof_run.rank == 0)
+        prof_report_probe();
     prof_clock_start();
     prof_run.t_init = prof_clock();
     prof_run.started = 1;

@@ -5,11 +5,13 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "clock.h"
 #include "config.h"
 #include "gather.h"
 #include "log.h"
 #include "report.h"
+#include "run.h"
 
 static const struct prof_writer *const writers[] = {
     &prof_report_summary, &prof_report_functions,
@@ -40,6 +42,39 @@ static int make_parents(const char *path)
         *s = '/';
     }
     return 0;
+}
+
+void prof_report_base(char *out, size_t size)
+{
+    if (prof_config.output[0])
+        snprintf(out, size, "%s", prof_config.output);
+    else
+        snprintf(out, size, "mpiprof.%s.%dp", prof_run.app, prof_run.size);
+    for (size_t n = strlen(out); n > 1 && out[n - 1] == '/'; n--)
+        out[n - 1] = '\0';
+}
+
+void prof_report_probe(void)
+{
+    char base[4096], parent[4096];
+    prof_report_base(base, sizeof base);
+    if (make_parents(base) != 0) {
+        prof_log_once("cannot create the parent directories of '%s': %s; the report will be lost unless that "
+                      "changes before MPI_Finalize", base, strerror(errno));
+        return;
+    }
+    snprintf(parent, sizeof parent, "%s", base);
+    char *slash = strrchr(parent, '/');
+    if (!slash)
+        snprintf(parent, sizeof parent, ".");
+    else
+        slash[slash == parent] = '\0';
+    struct stat st;
+    int err = stat(parent, &st) != 0 ? errno : !S_ISDIR(st.st_mode) ? ENOTDIR
+                                             : access(parent, W_OK | X_OK) != 0 ? errno : 0;
+    if (err)
+        prof_log_once("cannot create the report directory '%s': %s; the report will be lost unless that "
+                      "changes before MPI_Finalize", base, strerror(err));
 }
 
 /* Create a new directory base, base.1, base.2, ...; its name in out.

@@ -108,6 +108,15 @@ struct prof_finalize_times {
     uint64_t merge_ns, symbolize_ns, gather_ns, write_ns;
 };
 
+/* prof_report_base: the report directory asked for (MPIPROF_OUTPUT, else
+ * mpiprof.APP.NPp), without trailing slashes. */
+void prof_report_base(char *out, size_t size);
+
+/* prof_report_probe: rank 0, at MPI_Init: create the parent directories of
+ * the report and check that the directory can be made there; say at once
+ * when not (the run goes on). */
+void prof_report_probe(void);
+
 /* prof_report_write: collective over comm (the tool's communicator). Rank 0
  * creates a new directory from base (base, else base.1, base.2, ...: an
  * existing report is never touched) and writes every file; all ranks send

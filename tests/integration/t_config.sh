@@ -52,9 +52,10 @@ check "the header lists no option that was refused" grep -q " options=OUTPUT=$wo
 status=$?
 check "unwritable directory: the program still exits 0" test "$status" -eq 0
 check "unwritable directory: same program output" cmp "$work/plain.out" "$work/unw.out"
-check "unwritable directory: exactly one message, naming the directory" \
-    test "$(grep -c "^mpiprof: cannot create .*$work/plainfile.*: Not a directory; no report written\$" "$work/unw.err")" -eq 1 -a \
-         "$(grep -c '^mpiprof:' "$work/unw.err")" -eq 1
+check "unwritable directory: said at MPI_Init, and again at MPI_Finalize, naming the directory" \
+    test "$(grep -c "^mpiprof: cannot create the report directory '$work/plainfile/rep': Not a directory; the report will be lost unless that changes before MPI_Finalize\$" "$work/unw.err")" -eq 1 -a \
+         "$(grep -c "^mpiprof: cannot create .*$work/plainfile.*: Not a directory; no report written\$" "$work/unw.err")" -eq 1 -a \
+         "$(grep -c '^mpiprof:' "$work/unw.err")" -eq 2
 
 # A program that exits without MPI_Finalize: one message, nothing written,
 # its output and exit status unchanged.
@@ -67,6 +68,16 @@ check "no MPI_Finalize: same output" cmp "$work/nofin-plain.out" "$work/nofin.ou
 check "no MPI_Finalize: same exit status ($plain_status)" test "$status" -eq "$plain_status" -a "$status" -ne 0
 check "no MPI_Finalize: one message" test "$(grep -c '^mpiprof: the program exited without calling MPI_Finalize; no report written$' "$work/nofin.err")" -eq 1
 check "no MPI_Finalize: no report directory" test ! -e "$work/nofin"
+# ... and when the report could not have been written anyway, that was said at MPI_Init.
+"$MPIRUN" -np 2 "$launcher" -o "$work/plainfile/nofin" "$nofin" > /dev/null 2> "$work/nofin2.err"
+check "no MPI_Finalize, unwritable -o: said at MPI_Init" \
+    grep -q "^mpiprof: cannot create the report directory '$work/plainfile/nofin': Not a directory" "$work/nofin2.err"
+
+# A program that does not exist: the launcher says so, with the shell's status 127.
+"$launcher" "$work/no-such-program" > /dev/null 2> "$work/nosuch.err"
+status=$?
+check "no such program: status 127" test "$status" -eq 127
+check "no such program: one message" test "$(cat "$work/nosuch.err")" = "mpiprof: program '$work/no-such-program' not found"
 
 # Twice with the same -o: the first report is kept as it was, the second is rep.1.
 run "$np" "$launcher" -q -o "$work/twice" "$mix" > /dev/null 2>&1

@@ -112,7 +112,10 @@ int main(void)
 
     clear();
     setenv("MPIPROF_FUNCTIONS", "MPI_Nosuch", 1);
-    load();
+    /* nothing selected: the message names what an empty default means */
+    CHECK(strstr(load(), "MPIPROF_FUNCTIONS='MPI_Nosuch' is not valid; expected a comma-separated list of MPI "
+                         "function names or globs, e.g. MPI_Send,MPI_*reduce*; using the default (every MPI "
+                         "function)\n") != NULL);
     CHECK(on[fn("MPI_Send")] && on[fn("MPI_Recv")]);
 
     const char *models_ok[] = { "PERFECT", "perfect+2.5", "LAT=1.5,BW=1000", "BW=10,LAT=0,CPU=0.5" };
