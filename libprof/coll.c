@@ -61,7 +61,7 @@ void prof_exit_coll_bcast(struct prof_call *c, int count, MPI_Datatype type, int
 {
     struct where w = ok(c) ? locate(comm, root) : (struct where){ 0 };
     uint64_t n = prof_volume(c, count, type);
-    prof_exit_bytes(c, w.is_root ? n : 0, w.is_leaf ? n : 0);
+    prof_exit_volume(c, w.is_root ? n : 0, w.is_leaf ? n : 0);
 }
 
 void prof_exit_coll_reduce(struct prof_call *c, int count, MPI_Datatype type, int root, MPI_Comm comm)
@@ -69,13 +69,13 @@ void prof_exit_coll_reduce(struct prof_call *c, int count, MPI_Datatype type, in
     struct where w = ok(c) ? locate(comm, root) : (struct where){ 0 };
     uint64_t n = prof_volume(c, count, type);
     int sends = w.ci && (w.ci->inter ? w.is_leaf : 1);
-    prof_exit_bytes(c, sends ? n : 0, w.is_root ? n : 0);
+    prof_exit_volume(c, sends ? n : 0, w.is_root ? n : 0);
 }
 
 void prof_exit_coll_allreduce(struct prof_call *c, int count, MPI_Datatype type)
 {
     uint64_t n = prof_volume(c, count, type);
-    prof_exit_bytes(c, n, n);
+    prof_exit_volume(c, n, n);
 }
 
 void prof_exit_coll_reduce_scatter(struct prof_call *c, const int *rcounts, MPI_Datatype type, MPI_Comm comm)
@@ -85,7 +85,7 @@ void prof_exit_coll_reduce_scatter(struct prof_call *c, const int *rcounts, MPI_
         return;
     }
     const struct prof_comm_info *ci = prof_comm_info(comm);
-    prof_exit_bytes(c, prof_volume(c, sum(rcounts, ci->size), type), prof_volume(c, rcounts[ci->rank], type));
+    prof_exit_volume(c, prof_volume(c, sum(rcounts, ci->size), type), prof_volume(c, rcounts[ci->rank], type));
 }
 
 void prof_exit_coll_reduce_scatter_block(struct prof_call *c, int rcount, MPI_Datatype type, MPI_Comm comm)
@@ -95,7 +95,7 @@ void prof_exit_coll_reduce_scatter_block(struct prof_call *c, int rcount, MPI_Da
         return;
     }
     const struct prof_comm_info *ci = prof_comm_info(comm);
-    prof_exit_bytes(c, prof_volume(c, (int64_t)rcount * ci->size, type), prof_volume(c, rcount, type));
+    prof_exit_volume(c, prof_volume(c, (int64_t)rcount * ci->size, type), prof_volume(c, rcount, type));
 }
 
 /* A rooted collective: the root moves all blocks (all), and on an
@@ -107,9 +107,9 @@ static void rooted(struct prof_call *c, const struct where *w, int to_root, uint
     uint64_t at_root = w->is_root ? all : 0;
     uint64_t mine = w->is_root ? (w->ci->inter ? 0 : own) : w->is_leaf ? leaf : 0;
     if (to_root)
-        prof_exit_bytes(c, mine, at_root);
+        prof_exit_volume(c, mine, at_root);
     else
-        prof_exit_bytes(c, at_root, mine);
+        prof_exit_volume(c, at_root, mine);
 }
 
 /* Arguments not significant at this rank are never read (they may be
@@ -178,7 +178,7 @@ void prof_exit_coll_allgather(struct prof_call *c, const void *sbuf, int scount,
         return;
     }
     struct where w = locate(comm, MPI_PROC_NULL);
-    prof_exit_bytes(c, in_place(sbuf) ? prof_volume(c, rcount, rtype) : prof_volume(c, scount, stype),
+    prof_exit_volume(c, in_place(sbuf) ? prof_volume(c, rcount, rtype) : prof_volume(c, scount, stype),
                     prof_volume(c, (int64_t)rcount * w.peers, rtype));
 }
 
@@ -190,7 +190,7 @@ void prof_exit_coll_allgatherv(struct prof_call *c, const void *sbuf, int scount
         return;
     }
     struct where w = locate(comm, MPI_PROC_NULL);
-    prof_exit_bytes(c, in_place(sbuf) ? prof_volume(c, rcounts[w.ci->rank], rtype) : prof_volume(c, scount, stype),
+    prof_exit_volume(c, in_place(sbuf) ? prof_volume(c, rcounts[w.ci->rank], rtype) : prof_volume(c, scount, stype),
                     prof_volume(c, sum(rcounts, w.peers), rtype));
 }
 
@@ -203,7 +203,7 @@ void prof_exit_coll_alltoall(struct prof_call *c, const void *sbuf, int scount, 
     }
     struct where w = locate(comm, MPI_PROC_NULL);
     uint64_t recv = prof_volume(c, (int64_t)rcount * w.peers, rtype);
-    prof_exit_bytes(c, in_place(sbuf) ? recv : prof_volume(c, (int64_t)scount * w.peers, stype), recv);
+    prof_exit_volume(c, in_place(sbuf) ? recv : prof_volume(c, (int64_t)scount * w.peers, stype), recv);
 }
 
 void prof_exit_coll_alltoallv(struct prof_call *c, const void *sbuf, const int *scounts, MPI_Datatype stype,
@@ -215,7 +215,7 @@ void prof_exit_coll_alltoallv(struct prof_call *c, const void *sbuf, const int *
     }
     struct where w = locate(comm, MPI_PROC_NULL);
     uint64_t recv = prof_volume(c, sum(rcounts, w.peers), rtype);
-    prof_exit_bytes(c, in_place(sbuf) ? recv : prof_volume(c, sum(scounts, w.peers), stype), recv);
+    prof_exit_volume(c, in_place(sbuf) ? recv : prof_volume(c, sum(scounts, w.peers), stype), recv);
 }
 
 void prof_exit_coll_alltoallw(struct prof_call *c, const void *sbuf, const int *scounts,
@@ -228,7 +228,7 @@ void prof_exit_coll_alltoallw(struct prof_call *c, const void *sbuf, const int *
     }
     struct where w = locate(comm, MPI_PROC_NULL);
     uint64_t recv = sum_w(c, rcounts, rtypes, w.peers);
-    prof_exit_bytes(c, in_place(sbuf) ? recv : sum_w(c, scounts, stypes, w.peers), recv);
+    prof_exit_volume(c, in_place(sbuf) ? recv : sum_w(c, scounts, stypes, w.peers), recv);
 }
 
 /* Neighbourhood collectives: blocks per neighbour of the topology, including
@@ -247,7 +247,7 @@ void prof_exit_coll_neighbor_allgather(struct prof_call *c, int scount, MPI_Data
         return;
     }
     const struct prof_comm_info *t = topo(comm);
-    prof_exit_bytes(c, prof_volume(c, scount, stype), prof_volume(c, (int64_t)rcount * t->indegree, rtype));
+    prof_exit_volume(c, prof_volume(c, scount, stype), prof_volume(c, (int64_t)rcount * t->indegree, rtype));
 }
 
 void prof_exit_coll_neighbor_allgatherv(struct prof_call *c, int scount, MPI_Datatype stype,
@@ -258,7 +258,7 @@ void prof_exit_coll_neighbor_allgatherv(struct prof_call *c, int scount, MPI_Dat
         return;
     }
     const struct prof_comm_info *t = topo(comm);
-    prof_exit_bytes(c, prof_volume(c, scount, stype), prof_volume(c, sum(rcounts, t->indegree), rtype));
+    prof_exit_volume(c, prof_volume(c, scount, stype), prof_volume(c, sum(rcounts, t->indegree), rtype));
 }
 
 void prof_exit_coll_neighbor_alltoall(struct prof_call *c, int scount, MPI_Datatype stype,
@@ -269,7 +269,7 @@ void prof_exit_coll_neighbor_alltoall(struct prof_call *c, int scount, MPI_Datat
         return;
     }
     const struct prof_comm_info *t = topo(comm);
-    prof_exit_bytes(c, prof_volume(c, (int64_t)scount * t->outdegree, stype),
+    prof_exit_volume(c, prof_volume(c, (int64_t)scount * t->outdegree, stype),
                     prof_volume(c, (int64_t)rcount * t->indegree, rtype));
 }
 
@@ -281,7 +281,7 @@ void prof_exit_coll_neighbor_alltoallv(struct prof_call *c, const int *scounts, 
         return;
     }
     const struct prof_comm_info *t = topo(comm);
-    prof_exit_bytes(c, prof_volume(c, sum(scounts, t->outdegree), stype),
+    prof_exit_volume(c, prof_volume(c, sum(scounts, t->outdegree), stype),
                     prof_volume(c, sum(rcounts, t->indegree), rtype));
 }
 
@@ -293,5 +293,5 @@ void prof_exit_coll_neighbor_alltoallw(struct prof_call *c, const int *scounts, 
         return;
     }
     const struct prof_comm_info *t = topo(comm);
-    prof_exit_bytes(c, sum_w(c, scounts, stypes, t->outdegree), sum_w(c, rcounts, rtypes, t->indegree));
+    prof_exit_volume(c, sum_w(c, scounts, stypes, t->outdegree), sum_w(c, rcounts, rtypes, t->indegree));
 }

@@ -25,7 +25,7 @@ static int by_thread(const void *a, const void *b)
 static void merge_threads(struct prof_rank_data *rd)
 {
     static struct prof_thread_data *per_thread;
-    int n = 0;
+    int n = 0, nomem = 0;
     for (struct prof_thread *th = prof_thread_list(); th; th = th->next)
         n++;
     per_thread = calloc((size_t)n + 1, sizeof *per_thread);
@@ -37,12 +37,16 @@ static void merge_threads(struct prof_rank_data *rd)
         for (uint32_t i = 0; i < PROF_TABLE_SLOTS; i++)
             if (t->slots[i].key)
                 prof_stats_merge(&fn[t->slots[i].fn], &t->slots[i].s);
-        for (int f = 0; f < PROF_FN_COUNT; f++)
+        for (int f = 0; f < PROF_FN_COUNT; f++) {
             prof_stats_merge(&fn[f], &t->overflow[f].s);
+            nomem |= prof_sizes_merge(&rd->sizes[f], t->sizes[f]);
+        }
         rd->overflow_calls += t->overflow_calls;
         if (td)
             td->index = th->index;
     }
+    if (nomem)
+        prof_log_local("out of memory while merging message sizes; sizes.txt is incomplete");
     for (int i = 0; per_thread && i < n; i++)
         for (int f = 0; f < PROF_FN_COUNT; f++)
             prof_stats_merge(&rd->fn[f], &per_thread[i].fn[f]);
@@ -217,6 +221,8 @@ void prof_finish(void)
     prof_report_write(prof_run.comm, &ctx, &rd, base, &times);
     prof_branches_free(&branches);
     prof_sites_free(sites, rd.nsites);
+    for (int f = 0; f < PROF_FN_COUNT; f++)
+        free(rd.sizes[f]);
     free((void *)rd.threads);
     prof_thread_list_done();
     PMPI_Comm_free(&prof_run.comm);

@@ -16,6 +16,16 @@ struct prof_record *prof_call_record(const struct prof_call *c)
                         : prof_table_record(t, c->fn, &c->site, 1);
 }
 
+void prof_exit_volume(struct prof_call *c, uint64_t sent, uint64_t recv)
+{
+    struct prof_traffic tr = { sent, recv, 0, 0 };
+    uint64_t dt;
+    prof_exit_record(c, &tr, &dt);
+    if (c->rc == MPI_SUCCESS)
+        prof_sizes_add(&c->th->table.sizes[c->fn], sent > recv ? sent : recv, sent + recv, dt);
+    prof_exit_done(c);
+}
+
 struct prof_record *prof_exit_record(struct prof_call *c, const struct prof_traffic *tr, uint64_t *dt)
 {
     uint64_t t1 = prof_clock();
@@ -27,34 +37,34 @@ struct prof_record *prof_exit_record(struct prof_call *c, const struct prof_traf
 
 void prof_exit_rma_put(struct prof_call *c, int count, MPI_Datatype type)
 {
-    prof_exit_bytes(c, prof_volume(c, count, type), 0);
+    prof_exit_volume(c, prof_volume(c, count, type), 0);
 }
 
 void prof_exit_rma_get(struct prof_call *c, int count, MPI_Datatype type)
 {
-    prof_exit_bytes(c, 0, prof_volume(c, count, type));
+    prof_exit_volume(c, 0, prof_volume(c, count, type));
 }
 
 void prof_exit_rma_get_accumulate(struct prof_call *c, int scount, MPI_Datatype stype,
                                   int rcount, MPI_Datatype rtype)
 {
-    prof_exit_bytes(c, prof_volume(c, scount, stype), prof_volume(c, rcount, rtype));
+    prof_exit_volume(c, prof_volume(c, scount, stype), prof_volume(c, rcount, rtype));
 }
 
 void prof_exit_rma_fetch_and_op(struct prof_call *c, MPI_Datatype type)
 {
-    prof_exit_bytes(c, prof_volume(c, 1, type), prof_volume(c, 1, type));
+    prof_exit_volume(c, prof_volume(c, 1, type), prof_volume(c, 1, type));
 }
 
 /* Compare_and_swap reads the origin and the compare buffers. */
 void prof_exit_rma_compare_and_swap(struct prof_call *c, MPI_Datatype type)
 {
-    prof_exit_bytes(c, prof_volume(c, 2, type), prof_volume(c, 1, type));
+    prof_exit_volume(c, prof_volume(c, 2, type), prof_volume(c, 1, type));
 }
 
 void prof_exit_io_write(struct prof_call *c, int count, MPI_Datatype type)
 {
-    prof_exit_bytes(c, prof_volume(c, count, type), 0);
+    prof_exit_volume(c, prof_volume(c, count, type), 0);
 }
 
 uint64_t prof_status_bytes(const MPI_Status *st, uint64_t posted)
@@ -77,5 +87,5 @@ uint64_t prof_status_bytes(const MPI_Status *st, uint64_t posted)
 void prof_exit_io_read(struct prof_call *c, int count, MPI_Datatype type, MPI_Status *status)
 {
     uint64_t posted = prof_volume(c, count, type);
-    prof_exit_bytes(c, 0, posted ? prof_status_bytes(status, posted) : 0);
+    prof_exit_volume(c, 0, posted ? prof_status_bytes(status, posted) : 0);
 }

@@ -25,6 +25,15 @@ static inline uint64_t p2p_volume(struct prof_call *c, int count, MPI_Datatype t
     return peer == MPI_PROC_NULL ? 0 : prof_volume(c, count, type);
 }
 
+/* The size bin of a call that sent or received messages (sizes.h) of th's
+ * function fn: by the larger side, its bytes both sides. */
+static inline void sized(struct prof_thread *th, uint32_t fn, const struct prof_traffic *tr, uint64_t dt)
+{
+    if (tr->msgs_sent || tr->msgs_recv)
+        prof_sizes_add(&th->table.sizes[fn], tr->bytes_sent > tr->bytes_recv ? tr->bytes_sent : tr->bytes_recv,
+                       tr->bytes_sent + tr->bytes_recv, dt);
+}
+
 /* One message with the partner of world rank world; with late sender, from
  * the sending site key, received after wait ticks of which late ticks of
  * send-late time (count 0: only adds these to the partner). */
@@ -84,6 +93,7 @@ static void track_recv(struct prof_call *c, MPI_Request req, struct prof_record 
 {
     if (c->rc != MPI_SUCCESS || track(c, req, r, dt, comm, src, tag, 1, 0, posted))
         return;
+    sized(c->th, c->fn, posted, dt);
     r->s.msgs_recv += posted->msgs_recv;
     r->s.bytes_recv += posted->bytes_recv;
     if (posted->msgs_recv && src >= 0)
@@ -96,6 +106,7 @@ void prof_exit_send(struct prof_call *c, int count, MPI_Datatype type, int dst, 
     struct prof_traffic tr = { p2p_volume(c, count, type, dst), 0, p2p_msgs(c, dst), 0 };
     uint64_t dt;
     struct prof_record *r = prof_exit_record(c, &tr, &dt);
+    sized(c->th, c->fn, &tr, dt);
     if (tr.msgs_sent)
         partner(r, prof_comm_world_rank(comm, dst), tr.bytes_sent, dt);
     if (req && c->rc == MPI_SUCCESS)
@@ -123,6 +134,7 @@ void prof_exit_recv(struct prof_call *c, int count, MPI_Datatype type, int src, 
     struct prof_traffic posted, tr = recv_traffic(c, count, type, src, status, req, &posted);
     uint64_t dt;
     struct prof_record *r = prof_exit_record(c, &tr, &dt);
+    sized(c->th, c->fn, &tr, dt);
     if (req) {
         track_recv(c, *req, r, dt, comm, src, tag, &posted);
     } else if (tr.msgs_recv) {
@@ -143,6 +155,7 @@ void prof_exit_recv_matched(struct prof_call *c, int count, MPI_Datatype type, M
     struct prof_traffic posted, tr = recv_traffic(c, count, type, src, status, req, &posted);
     uint64_t dt;
     struct prof_record *r = prof_exit_record(c, &tr, &dt);
+    sized(c->th, c->fn, &tr, dt);
     if (req) {
         track_recv(c, *req, r, dt, MPI_COMM_NULL, MPI_PROC_NULL, 0, &posted);
     } else if (tr.msgs_recv) {
@@ -159,6 +172,7 @@ void prof_exit_sendrecv(struct prof_call *c, int scount, MPI_Datatype stype, int
     tr.msgs_sent = p2p_msgs(c, dst);
     uint64_t dt;
     struct prof_record *r = prof_exit_record(c, &tr, &dt);
+    sized(c->th, c->fn, &tr, dt);
     /* The time is split between the two partners; a send-late wait is the
      * receive's alone. */
     uint64_t peers = tr.msgs_sent + tr.msgs_recv;
@@ -238,10 +252,13 @@ void prof_exit_startall(struct prof_call *c, int n, MPI_Request *reqs)
     for (int i = 0; msgs && i < n; i++) {
         if (!prof_request_get(reqs[i], &info))
             continue;
-        if (info.is_recv)
+        if (info.is_recv) {
             prof_request_started(reqs[i], c->th->serial, r, share);
-        else if (info.peer >= 0)
-            partner(r, info.peer, info.tr.bytes_sent, share);
+        } else {
+            sized(c->th, c->fn, &info.tr, share);
+            if (info.peer >= 0)
+                partner(r, info.peer, info.tr.bytes_sent, share);
+        }
     }
     prof_exit_done(c);
 }
@@ -369,6 +386,7 @@ static void arrive(struct prof_thread *th, struct prof_taken *t)
         return;
     r->s.msgs_recv++;
     r->s.bytes_recv += t->bytes;
+    prof_sizes_add(&th->table.sizes[r->fn], t->bytes, t->bytes, info->arr_ticks);
     partner_slt(r, t->peer, 1, t->bytes, info->arr_ticks, t->key, t->late, 0);
 }
 

@@ -103,8 +103,13 @@ static inline void prof_exit_traffic(struct prof_call *c, const struct prof_traf
  * it passed MPI_STATUSES_IGNORE (MPI_STATUSES_IGNORE again if no memory). */
 MPI_Status *prof_statuses(struct prof_call *c, MPI_Status *statuses, int n);
 
+/* prof_exit_volume: end of a collective, one-sided or I/O call that read
+ * sent bytes from its send buffers and wrote recv to its receive buffers:
+ * its record, and its size bin when it succeeded (sizes.h). */
+void prof_exit_volume(struct prof_call *c, uint64_t sent, uint64_t recv);
+
 /* prof_exit_bytes: end of a call that moved bytes but no point-to-point
- * message (collectives, one-sided, I/O). */
+ * message, and is not binned by size. */
 static inline void prof_exit_bytes(struct prof_call *c, uint64_t sent, uint64_t recv)
 {
     struct prof_traffic tr = { sent, recv, 0, 0 };

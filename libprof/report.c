@@ -3,6 +3,7 @@
  * then the rows of every rank (gather.c). */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -18,7 +19,7 @@ static const struct prof_writer *const writers[] = {
     &prof_report_matrix_time, &prof_report_matrix_calls, &prof_report_matrix_bytes,
     &prof_report_branches, &prof_report_partners, &prof_report_branches_human,
     &prof_report_threads, &prof_report_sites,
-    &prof_report_slt, &prof_report_collwait,
+    &prof_report_sizes, &prof_report_slt, &prof_report_collwait,
 };
 #define NWRITERS (int)(sizeof writers / sizeof writers[0])
 
@@ -28,6 +29,27 @@ void prof_report_column_line(struct prof_buf *b, const char *const *names, int n
     for (int i = 0; i < n; i++)
         prof_buf_printf(b, " %s", names[i]);
     prof_buf_printf(b, "\n");
+}
+
+static const struct prof_stats *sort_fn;
+
+static int by_time(const void *a, const void *b)
+{
+    const struct prof_stats *x = &sort_fn[*(const int *)a], *y = &sort_fn[*(const int *)b];
+    if (x->ticks != y->ticks)
+        return x->ticks < y->ticks ? 1 : -1;
+    return *(const int *)a - *(const int *)b;
+}
+
+int prof_report_fn_order(const struct prof_rank_data *rd, int order[PROF_FN_COUNT])
+{
+    int n = 0;
+    for (int f = 0; f < PROF_FN_COUNT; f++)
+        if (rd->fn[f].calls)
+            order[n++] = f;
+    sort_fn = rd->fn;
+    qsort(order, (size_t)n, sizeof order[0], by_time);
+    return n;
 }
 
 /* mkdir -p for the parents of path; the last component is left to the caller. */

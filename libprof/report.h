@@ -12,6 +12,7 @@
 #include "record.h"
 #include "branch.h"
 #include "sites.h"
+#include "sizes.h"
 #include <mpi.h>
 
 /* One thread's figures per function. */
@@ -29,6 +30,7 @@ struct prof_rank_data {
     uint64_t mpi_ticks;                /* inside profiled MPI calls */
     uint64_t overflow_calls;           /* calls whose site found the table full */
     struct prof_stats fn[PROF_FN_COUNT];
+    struct prof_sizes *sizes[PROF_FN_COUNT]; /* message-size histograms (sizes.h), NULL if none */
     const struct prof_branch *branches; /* call sites, largest time first */
     int nbranches;
     const struct prof_site *sites;     /* rank 0: every rank's call sites combined (sites.c) */
@@ -70,6 +72,7 @@ extern const struct prof_writer prof_report_threads;
 extern const struct prof_writer prof_report_sites;
 extern const struct prof_writer prof_report_collwait;
 extern const struct prof_writer prof_report_slt;
+extern const struct prof_writer prof_report_sizes;
 
 /* Column lists: header lines, rows and mpiprof-report(5) follow them. */
 #define PROF_SUMMARY_COLUMNS(X) X(rank) X(elapsed_s) X(mpi_s) X(mpi_pct) X(compute_s) X(mpi_calls)
@@ -80,6 +83,7 @@ extern const struct prof_writer prof_report_slt;
 #define PROF_BRANCHES_COLUMNS(X) \
     X(rank) X(brid) X(function) X(calls) X(time_s) X(self_pct) X(tot_pct) X(sends) X(recvs) \
     X(avg_send) X(avg_recv) X(bytes_sent) X(bytes_recv) X(recv_wait_s) X(site) X(ancestors)
+#define PROF_SIZES_COLUMNS(X) X(rank) X(function) X(bin_lo) X(bin_hi) X(calls) X(bytes) X(time_s)
 #define PROF_THREADS_COLUMNS(X) \
     X(rank) X(thread) X(function) X(calls) X(time_s) X(bytes_sent) X(bytes_recv)
 #define PROF_SITES_COLUMNS(X) \
@@ -95,6 +99,10 @@ extern const struct prof_writer prof_report_slt;
 
 /* prof_report_column_line: "# a b c\n" from a column list. */
 void prof_report_column_line(struct prof_buf *b, const char *const *names, int n);
+
+/* prof_report_fn_order: the functions rd called, largest time first (then
+ * by function), into order; returns how many. */
+int prof_report_fn_order(const struct prof_rank_data *rd, int order[PROF_FN_COUNT]);
 
 #endif
 

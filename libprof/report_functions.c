@@ -12,25 +12,10 @@ static void write_columns(struct prof_buf *b, const struct prof_report_ctx *ctx)
     prof_report_column_line(b, columns, sizeof columns / sizeof columns[0]);
 }
 
-static const struct prof_stats *sort_fn;
-
-static int by_time(const void *a, const void *b)
-{
-    const struct prof_stats *x = &sort_fn[*(const int *)a], *y = &sort_fn[*(const int *)b];
-    if (x->ticks != y->ticks)
-        return x->ticks < y->ticks ? 1 : -1;
-    return *(const int *)a - *(const int *)b;
-}
-
 static void write_rows(struct prof_buf *b, const struct prof_report_ctx *ctx, const struct prof_rank_data *rd)
 {
     (void)ctx;
-    int order[PROF_FN_COUNT], n = 0;
-    for (int f = 0; f < PROF_FN_COUNT; f++)
-        if (rd->fn[f].calls)
-            order[n++] = f;
-    sort_fn = rd->fn;
-    qsort(order, (size_t)n, sizeof order[0], by_time);
+    int order[PROF_FN_COUNT], n = prof_report_fn_order(rd, order);
     for (int i = 0; i < n; i++) {
         const struct prof_stats *s = &rd->fn[order[i]];
         prof_buf_printf(b, "%d %s %llu %.9f %.9f %.9f %llu %llu\n", rd->rank, prof_fn_name[order[i]],

@@ -18,6 +18,10 @@ int prof_table_init(struct prof_table *t, uint32_t depth)
 
 void prof_table_free(struct prof_table *t)
 {
+    for (int f = 0; f < PROF_FN_COUNT; f++) {
+        free(t->sizes[f]);
+        t->sizes[f] = NULL;
+    }
     free(t->slots);
     free(t->frames);
     t->slots = NULL;
@@ -96,4 +100,6 @@ void prof_table_fold(struct prof_table *into, const struct prof_table *from)
             merge(&into->overflow[f], &from->overflow[f]);
         }
     into->overflow_calls += from->overflow_calls;
+    for (int f = 0; f < PROF_FN_COUNT; f++)
+        prof_sizes_merge(&into->sizes[f], from->sizes[f]);
 }

@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include "record.h"
 #include "fn_table.h"
+#include "sizes.h"
 
 #define PROF_TABLE_SLOTS 4096u          /* power of two */
 
@@ -23,6 +24,7 @@ struct prof_table {
     uint32_t used;
     uint64_t overflow_calls;            /* calls that found the table full */
     struct prof_record overflow[PROF_FN_COUNT];
+    struct prof_sizes *sizes[PROF_FN_COUNT]; /* message sizes per function (sizes.h) */
 };
 
 /* prof_table_init: allocate for depth frames per site; -1 on no memory. */
@@ -35,7 +37,8 @@ void prof_table_free(struct prof_table *t);
 struct prof_record *prof_table_record(struct prof_table *t, uint32_t fn, void *const *frames, uint32_t n);
 
 /* prof_table_fold: add every record of from to into's record of the same
- * call site (cold: a thread's exit). Not thread safe. */
+ * call site, and from's size histograms to into's (cold: a thread's exit).
+ * Not thread safe. */
 void prof_table_fold(struct prof_table *into, const struct prof_table *from);
 
 /* prof_table_frames: the frames of a slot. */

@@ -96,4 +96,48 @@ matrix_agrees() {
 }
 check "matrix.calls agrees with functions.txt" matrix_agrees calls
 check "matrix.bytes agrees with functions.txt (sent + received)" matrix_agrees bytes
+
+# sizes.txt, bin by bin: rank function bin_lo bin_hi calls bytes. A call's
+# bin is the larger of what it sent and received, its bytes the two added
+# (mpiprof-report(5)); receives by what arrived; MPI_Barrier is not binned.
+expected_sizes() {
+    awk -v P="$np" '
+    function bin(n,    lo) { if (n == 0) return "0 0"; lo = 1; while (lo * 2 <= n) lo *= 2; return lo " " (2 * lo - 1) }
+    function add(fn, size, bytes) { k = rank " " fn " " bin(size); calls[k]++; total[k] += bytes }
+    function max(a, b) { return a > b ? a : b }
+    BEGIN {
+        tri = P * (P + 1) / 2
+        for (rank = 0; rank < P; rank++) {
+            split("1 100 10000 28", ring, " ")
+            for (i = 1; i <= 4; i++) { add("MPI_Send", ring[i], ring[i]); add("MPI_Recv", ring[i], ring[i]) }
+            if (rank != 0) add("MPI_Send", 32, 32)
+            else for (i = 1; i < P; i++) add("MPI_Recv", 32, 32)
+            if (rank == 1) add("MPI_Send", 20, 20)
+            if (rank == 0) add("MPI_Recv", 20, 20)
+            split("128 128 12 12 40", nb, " ")
+            for (i = 1; i <= 5; i++) { add("MPI_Isend", nb[i], nb[i]); add("MPI_Irecv", nb[i], nb[i]) }
+            for (i = 1; i <= 6; i++) add("MPI_Start", 24, 24)
+            add("MPI_Sendrecv", 128, 256)
+            add("MPI_Bcast", 400, 400)
+            add("MPI_Reduce", 80, 80 + (rank == 1) * 80)
+            add("MPI_Allreduce", 16, 32)
+            add("MPI_Allreduce", 4, 8)
+            add("MPI_Allgatherv", max(4 * (rank + 1), 4 * tri), 4 * (rank + 1) + 4 * tri)
+            add("MPI_Alltoallv", max(4 * tri, 4 * P * (rank + 1)), 4 * tri + 4 * P * (rank + 1))
+            add("MPI_Gather", max(8, (rank == 0) * 8 * P), 8 + (rank == 0) * 8 * P)
+        }
+        for (k in calls) print k, calls[k], total[k]
+    }' | sort
+}
+expected_sizes > "$work/expected"
+grep -v '^#' "$work/rep/sizes.txt" | awk '{ print $1, $2, $3, $4, $5, $6 }' | sort > "$work/actual"
+same_rows "sizes.txt: every bin's calls and bytes"
+check "sizes.txt: column line" grep -qx '# rank function bin_lo bin_hi calls bytes time_s' "$work/rep/sizes.txt"
+check "sizes.txt: per function, the bins' time adds up to at most functions.txt's" awk '
+    FNR == 1 { file++ }
+    /^#/ { next }
+    file == 1 { t[$1 " " $2] = $4; next }
+    { s[$1 " " $2] += $7; if ($7 < 0) bad = 1 }
+    END { for (k in s) if (s[k] > t[k] + 1e-6) { print k; bad = 1 }; exit bad }' \
+    "$work/rep/functions.txt" "$work/rep/sizes.txt"
 finish

@@ -90,4 +90,14 @@ same_rows "untracked receives count their posted size"
 printf '%s\n' "0 MPI_Irecv 1 17000 $((4 * tracked + 8 * untracked))" "0 MPI_Waitall 1 $tracked $((4 * tracked))" > "$work/expected"
 awk '!/^#/ && $1 == 0 { print $1, $3, $4, $6, $7 }' "$work/many/partners.txt" | sort > "$work/actual"
 same_rows "partners of untracked receives"
+# sizes.txt: a receive is binned by what arrived (not what was posted);
+# cancelled ones and MPI_PROC_NULL are not binned. Rank 0's receiving
+# functions: rank function bin_lo bin_hi calls bytes.
+printf '%s\n' \
+    "0 MPI_Recv 32 63 1 40" "0 MPI_Irecv 32 63 5 260" "0 MPI_Irecv 64 127 1 64" "0 MPI_Sendrecv 64 127 1 88" \
+    "0 MPI_Mrecv 64 127 1 72" "0 MPI_Imrecv 64 127 1 76" "0 MPI_Start 64 127 2 164" \
+    "0 MPI_File_read_at 128 255 1 160" | sort > "$work/expected"
+pick sizes.txt rank function bin_lo bin_hi calls bytes |
+    awk '$1 == 0 && $2 ~ /^MPI_(Recv|Irecv|Sendrecv|Mrecv|Imrecv|Start|File_read_at)$/' | sort > "$work/actual"
+same_rows "sizes.txt: receives binned by what arrived"
 finish
