@@ -50,11 +50,9 @@ static inline void partner(struct prof_record *r, int world, uint64_t bytes, uin
 }
 
 /* Late sender: a profiled receive's send-late figures on the record that
- * holds its receive wait; wait is its share of that wait. */
+ * holds its receive wait; wait is its share of that wait (prof_slt_on). */
 static void slt_account(struct prof_record *r, int evaluated, uint64_t late, uint64_t wait)
 {
-    if (!prof_slt_on)
-        return;
     if (!evaluated) {
         r->s.slt_skipped++;
         return;
@@ -84,6 +82,21 @@ static int track(struct prof_call *c, MPI_Request req, struct prof_record *r, ui
     if (peer >= 0)
         info.peer = prof_comm_world_rank(comm, peer);
     return prof_request_put(req, &info);
+}
+
+/* A blocking receive of bytes from world after wait ticks, ticks of them
+ * this partner's share of the call: its partner, and with late sender its
+ * send-late figures. */
+static inline void slt_received(struct prof_call *c, struct prof_record *r, int world, uint64_t bytes,
+                                uint64_t ticks, uint64_t wait)
+{
+    if (PROF_LIKELY(!prof_slt_on)) {
+        partner(r, world, bytes, ticks);
+        return;
+    }
+    uint64_t late = c->slt_eval && c->slt_late <= wait ? c->slt_late : 0;
+    slt_account(r, c->slt_eval, late, wait);
+    partner_slt(r, world, 1, bytes, ticks, c->slt_key, late, wait);
 }
 
 /* Track a nonblocking receive; one the map cannot hold (its completion
@@ -139,9 +152,7 @@ void prof_exit_recv(struct prof_call *c, int count, MPI_Datatype type, int src, 
         track_recv(c, *req, r, dt, comm, src, tag, &posted);
     } else if (tr.msgs_recv) {
         r->s.recv_wait_ticks += dt;
-        slt_account(r, c->slt_eval, c->slt_late, dt);
-        partner_slt(r, world_peer(comm, src, status), 1, tr.bytes_recv, dt, prof_slt_on ? c->slt_key : 0,
-                    prof_slt_on && c->slt_eval ? c->slt_late : 0, prof_slt_on ? dt : 0);
+        slt_received(c, r, world_peer(comm, src, status), tr.bytes_recv, dt, dt);
     }
     prof_exit_done(c);
 }
@@ -176,15 +187,13 @@ void prof_exit_sendrecv(struct prof_call *c, int scount, MPI_Datatype stype, int
     /* The time is split between the two partners; a send-late wait is the
      * receive's alone. */
     uint64_t peers = tr.msgs_sent + tr.msgs_recv;
-    uint64_t late = prof_slt_on && c->slt_eval && tr.msgs_recv && c->slt_late < dt ? c->slt_late : 0;
+    uint64_t late = prof_slt_on && c->slt_eval && tr.msgs_recv && c->slt_late <= dt ? c->slt_late : 0;
     uint64_t share = peers ? (dt - late) / peers : 0;
     if (tr.msgs_sent)
         partner(r, prof_comm_world_rank(comm, dst), tr.bytes_sent, share);
     if (tr.msgs_recv) {
         r->s.recv_wait_ticks += dt;
-        slt_account(r, c->slt_eval, c->slt_late, dt);
-        partner_slt(r, world_peer(comm, src, status), 1, tr.bytes_recv, late + share, prof_slt_on ? c->slt_key : 0,
-                    late, prof_slt_on ? dt : 0);
+        slt_received(c, r, world_peer(comm, src, status), tr.bytes_recv, late + share, dt);
     }
     prof_exit_done(c);
 }
@@ -228,7 +237,7 @@ void prof_exit_mprobe(struct prof_call *c, int *flag, MPI_Status *status)
     uint64_t dt;
     struct prof_traffic none = { 0 };
     struct prof_record *r = prof_exit_record(c, &none, &dt);
-    if (c->rc == MPI_SUCCESS && (!flag || *flag) && status->MPI_SOURCE != MPI_PROC_NULL)
+    if (prof_slt_on && c->rc == MPI_SUCCESS && (!flag || *flag) && status->MPI_SOURCE != MPI_PROC_NULL)
         slt_account(r, c->slt_eval, c->slt_late, dt);
     prof_exit_done(c);
 }
@@ -502,7 +511,7 @@ void prof_exit_complete(struct prof_call *c)
         partner(r, t->peer, t->bytes, share);
         if (t->info.is_recv && t->info.owner == th->serial) {
             t->info.rec->s.recv_wait_ticks += share;
-            if (t->peer != MPI_PROC_NULL)
+            if (prof_slt_on && t->peer != MPI_PROC_NULL)
                 slt_account(t->info.rec, t->slt, t->late, t->late + xfer);
         }
         /* The wait goes to the partner that arrive() recorded. */

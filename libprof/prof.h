@@ -27,6 +27,7 @@
  * depth > 1 starts right below the user's frame (site.c). */
 #define PROF_INLINE static inline __attribute__((always_inline))
 #define PROF_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define PROF_LIKELY(x) __builtin_expect(!!(x), 1)
 /* The call site: the return address into the caller of the MPI_ entry point. */
 #define PROF_SITE() __builtin_return_address(0)
 
