@@ -11,14 +11,16 @@ static const struct known_workload *const workloads[] = {
 };
 #define NWORKLOADS (int)(sizeof workloads / sizeof workloads[0])
 
-void known_compute(double seconds)
+double known_compute(double seconds)
 {
+    double t0 = MPI_Wtime();
     struct timespec ts = { (time_t)seconds, (long)((seconds - (double)(time_t)seconds) * 1e9) };
     while (nanosleep(&ts, &ts) != 0)
         ;
+    return MPI_Wtime() - t0;
 }
 
-void known_expect(const char *name, long calls, double delay, const char *file, const char *column, double mine)
+double *known_gather(double mine)
 {
     int rank, size;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -29,15 +31,32 @@ void known_expect(const char *name, long calls, double delay, const char *file, 
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     MPI_Gather(&mine, 1, MPI_DOUBLE, all, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-    if (rank != 0)
-        return;
-    printf("expect=%s ranks=%d calls=%ld delay_s=%.6f file=%s column=%s values=", name, size, calls, delay, file,
-           column);
-    for (int r = 0; r < size; r++)
-        printf("%s%.6f", r ? "," : "", all[r]);
-    printf("\n");
+    return all;
+}
+
+void known_line(const char *name, long calls, double delay, const char *file, const char *column)
+{
+    int size;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    printf("expect=%s ranks=%d calls=%ld delay_s=%.6f file=%s column=%s", name, size, calls, delay, file, column);
+}
+
+void known_list(const char *key, int n, const int *ids, const double *values)
+{
+    printf(" %s=", key);
+    for (int i = 0; i < n; i++) {
+        if (i)
+            putchar(',');
+        if (ids)
+            printf("%d:", ids[i]);
+        printf("%.6f", values[i]);
+    }
+}
+
+void known_end(void)
+{
+    putchar('\n');
     fflush(stdout);
-    free(all);
 }
 
 static void usage(FILE *f)

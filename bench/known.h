@@ -2,7 +2,7 @@
  * that the late-sender and collective-wait figures of a report can be
  * checked against an answer (tests, mpiprof-validate). Each workload
  * prints, on rank 0, one line of key=value words naming the report file,
- * its column and the expected value per rank. */
+ * its column and the expected value per rank (or per partner). */
 #ifndef BENCH_KNOWN_H
 #define BENCH_KNOWN_H
 
@@ -21,12 +21,20 @@ extern const struct known_workload known_late_receiver;
 extern const struct known_workload known_late_senders;
 
 /* known_compute: stand for D seconds of computation without using the
- * processor (sleep), so that oversubscribed ranks do not slow each other. */
-void known_compute(double seconds);
+ * processor (sleep), so that oversubscribed ranks do not slow each other.
+ * Returns how long it took: a sleep on a loaded node wakes up late, and
+ * the answers are worked out from what happened. */
+double known_compute(double seconds);
 
-/* known_expect: rank 0 prints "expect=NAME ranks=P calls=K delay_s=D
- * file=FILE column=COLUMN values=v0,v1,..." for the per-rank values
- * (gathered to rank 0). Collective over MPI_COMM_WORLD. */
-void known_expect(const char *name, long calls, double delay, const char *file, const char *column, double mine);
+/* known_gather: each rank's value; on rank 0 an array of one per rank (to
+ * free), NULL elsewhere. Collective over MPI_COMM_WORLD. */
+double *known_gather(double mine);
+
+/* The expected line, on rank 0: known_line prints "expect=NAME ranks=P
+ * calls=K delay_s=D file=FILE column=COLUMN", known_list " KEY=" and n
+ * values (as id:value when ids is not NULL), known_end the newline. */
+void known_line(const char *name, long calls, double delay, const char *file, const char *column);
+void known_list(const char *key, int n, const int *ids, const double *values);
+void known_end(void);
 
 #endif

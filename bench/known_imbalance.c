@@ -2,8 +2,10 @@
  * computes i x MS milliseconds before each of CALLS MPI_Allreduce calls, so
  * each call waits for the last rank: rank i's collective wait is
  * CALLS x (P - 1 - i) x MS ms (summary.txt coll_wait_s under
- * MPIPROF_EVAL_COLLECTIVE_WAIT). */
+ * MPIPROF_EVAL_COLLECTIVE_WAIT), worked out from how long each rank's
+ * computation actually took. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <mpi.h>
 #include "intopts.h"
 #include "known.h"
@@ -22,10 +24,17 @@ static int run(int argc, char **argv, int rank, int size)
         return rc == 1 ? 0 : 2;
     }
     double delay = ms * 1e-3;
+    double *spent = malloc((size_t)calls * sizeof *spent), *slowest = NULL;
+    if (!spent || (rank == 0 && !(slowest = malloc((size_t)calls * sizeof *slowest)))) {
+        fprintf(stderr, "mpiprof-known imbalance: out of memory for %ld calls\n", calls);
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
     long sum = 0;
+    double mine = 0;
     for (long k = 0; k < calls; k++) {
         long one = 1, total = 0;
-        known_compute(rank * delay);
+        spent[k] = known_compute(rank * delay);
+        mine += spent[k];
         MPI_Allreduce(&one, &total, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
         sum += total;
     }
@@ -34,7 +43,26 @@ static int run(int argc, char **argv, int rank, int size)
                 calls * size);
         return 1;
     }
-    known_expect("imbalance", calls, delay, "summary.txt", "coll_wait_s", calls * (size - 1 - rank) * delay);
+    /* The answer from what happened: call k waits for the slowest rank's
+     * computation, so rank i waits sum_k max_j c(j,k) - sum_k c(i,k). */
+    MPI_Reduce(spent, slowest, (int)calls, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+    double *all = known_gather(mine);
+    if (rank == 0) {
+        double last = 0;
+        for (long k = 0; k < calls; k++)
+            last += slowest[k];
+        known_line("imbalance", calls, delay, "summary.txt", "coll_wait_s");
+        for (int r = 0; r < size; r++)
+            all[r] = last - all[r];
+        known_list("values", size, NULL, all);
+        for (int r = 0; r < size; r++)
+            all[r] = calls * (size - 1 - r) * delay;
+        known_list("nominal", size, NULL, all);
+        known_end();
+    }
+    free(all);
+    free(slowest);
+    free(spent);
     return 0;
 }
 

@@ -19,12 +19,23 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/mpiprof-test.XXXXXX") || exit 99
 trap '[ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
 
 # run NP command...: mpirun with NP ranks; stdout and stderr as the program's.
-run() {
-    np=$1
-    shift
-    echo "+ $MPIRUN -np $np $*" >&2
-    "$MPIRUN" -np "$np" "$@"
+# run_timed NP command...: the same for a run whose times are checked
+# against a known answer: it holds the build's run lock alone, while every
+# run() shares it, so that make -j does not put another test's ranks on
+# the cores the timed ranks are measured on.
+lock="$top_builddir/tests/run.lock"
+locked() {
+    local how=$1 ranks=$2
+    shift 2
+    echo "+ $MPIRUN -np $ranks $*" >&2
+    if command -v flock > /dev/null 2>&1; then
+        flock "$how" "$lock" "$MPIRUN" -np "$ranks" "$@"
+    else
+        "$MPIRUN" -np "$ranks" "$@"
+    fi
 }
+run() { locked -s "$@"; }
+run_timed() { locked -x "$@"; }
 
 fail() {
     echo "FAIL: $*"

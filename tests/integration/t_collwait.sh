@@ -13,7 +13,7 @@ np=4
 
 # (1) the known answer, per rank: |summary.txt coll_wait_s - expected| <=
 # max(20 % of expected, 5 ms); the collective itself (synced_s) is small.
-run $np "$launcher" -q --collwait -o "$work/imb" "$known" imbalance -k 10 -d 20 > "$work/imb.out" ||
+run_timed $np "$launcher" -q --collwait -o "$work/imb" "$known" imbalance -k 10 -d 20 > "$work/imb.out" ||
     fail "imbalance under --collwait"
 check "imbalance prints its expected answer" grep -q '^expect=imbalance .*column=coll_wait_s values=' "$work/imb.out"
 check "coll_wait_s per rank within 20 % (floor 5 ms) of the answer" awk -v np=$np '

@@ -28,7 +28,7 @@ within() {
 }
 
 for w in late-sender late-receiver; do
-    run $np "$launcher" -q --slt -o "$work/$w" "$known" $w -k 10 -d 20 > "$work/$w.out" || fail "$w under --slt"
+    run_timed $np "$launcher" -q --slt -o "$work/$w" "$known" $w -k 10 -d 20 > "$work/$w.out" || fail "$w under --slt"
     check "$w: send_late_s per rank within 20 % (floor 5 ms) of the answer" within "$work/$w.out" "$work/$w"
 done
 # Rank 1's receives: 10 MPI_Recv, all evaluated, one partner: rank 0's
@@ -48,7 +48,7 @@ check "late-sender: the transfer is small (under 20 % of the wait)" awk '
 # Partners from MPI_ANY_SOURCE, each later by its own delay: rank 0's
 # send_late_s per partner (summed over its branches) within 20 %.
 for mode in waitany recv; do
-    run $np "$launcher" -q --slt -o "$work/any-$mode" "$known" late-senders -k 5 -d 20 -m $mode > "$work/any-$mode.out" ||
+    run_timed $np "$launcher" -q --slt -o "$work/any-$mode" "$known" late-senders -k 5 -d 20 -m $mode > "$work/any-$mode.out" ||
         fail "late-senders -m $mode under --slt"
     check "late-senders -m $mode: send-late per partner within 20 % (floor 5 ms)" awk '
         FNR == NR { for (i = 1; i <= NF; i++) if ($i ~ /^partners=/) n = split(substr($i, 10), p, ",")
