@@ -9,13 +9,6 @@
 
 unsigned char prof_fn_on[PROF_FN_COUNT];
 
-struct prof_record *prof_call_record(const struct prof_call *c)
-{
-    struct prof_table *t = &c->th->table;
-    return t->depth > 1 ? prof_table_record(t, c->fn, c->frames, c->nframes)
-                        : prof_table_record(t, c->fn, &c->site, 1);
-}
-
 void prof_exit_volume(struct prof_call *c, uint64_t sent, uint64_t recv)
 {
     struct prof_traffic tr = { sent, recv, 0, 0 };

@@ -34,19 +34,20 @@ static inline void sized(struct prof_thread *th, uint32_t fn, const struct prof_
                        tr->bytes_sent + tr->bytes_recv, dt);
 }
 
-/* One message with the partner of world rank world; with late sender, from
- * the sending site key, received after wait ticks of which late ticks of
- * send-late time (count 0: only adds these to the partner). */
-static inline void partner_slt(struct prof_record *r, int world, uint64_t count, uint64_t bytes, uint64_t ticks,
-                               uint64_t key, uint64_t late, uint64_t wait)
-{
-    if (prof_config.partners && world >= 0)
-        prof_partners_add(&r->partners, world, key, count, bytes, ticks, late, wait);
-}
-
+/* One message with the partner of world rank world. */
 static inline void partner(struct prof_record *r, int world, uint64_t bytes, uint64_t ticks)
 {
-    partner_slt(r, world, 1, bytes, ticks, 0, 0, 0);
+    if (prof_config.partners && world >= 0)
+        prof_partners_add(&r->partners, world, 1, bytes, ticks);
+}
+
+/* With late sender: count messages from world, sent by the site key,
+ * received after wait ticks of which late ticks of send-late time. */
+static void partner_slt(struct prof_record *r, int world, uint64_t count, uint64_t bytes, uint64_t ticks,
+                        uint64_t key, uint64_t late, uint64_t wait)
+{
+    if (prof_config.partners && world >= 0)
+        prof_partners_add_slt(&r->partners, world, key, count, bytes, ticks, late, wait);
 }
 
 /* Late sender: a profiled receive's send-late figures on the record that
@@ -129,7 +130,7 @@ void prof_exit_send(struct prof_call *c, int count, MPI_Datatype type, int dst, 
 
 /* A receive's traffic: a blocking one (st) what arrived; a nonblocking one
  * (req) nothing yet: *posted gets what it would count, for the completion. */
-static struct prof_traffic recv_traffic(struct prof_call *c, int count, MPI_Datatype type, int src,
+static inline struct prof_traffic recv_traffic(struct prof_call *c, int count, MPI_Datatype type, int src,
                                         const MPI_Status *st, const MPI_Request *req, struct prof_traffic *posted)
 {
     struct prof_traffic tr = { 0, p2p_volume(c, count, type, src), 0, p2p_msgs(c, src) };
@@ -396,7 +397,10 @@ static void arrive(struct prof_thread *th, struct prof_taken *t)
     r->s.msgs_recv++;
     r->s.bytes_recv += t->bytes;
     prof_sizes_add(&th->table.sizes[r->fn], t->bytes, t->bytes, info->arr_ticks);
-    partner_slt(r, t->peer, 1, t->bytes, info->arr_ticks, t->key, t->late, 0);
+    if (PROF_UNLIKELY(prof_slt_on))
+        partner_slt(r, t->peer, 1, t->bytes, info->arr_ticks, t->key, t->late, 0);
+    else
+        partner(r, t->peer, t->bytes, info->arr_ticks);
 }
 
 /* Late sender: a wait for the first of several tokens (t->slt 2) is split

@@ -80,7 +80,12 @@ PROF_INLINE bool prof_enter(struct prof_call *c, enum prof_fn fn, void *site)
 
 /* prof_call_record: the record of the call's site (its function and call
  * stack), created on first use. */
-struct prof_record *prof_call_record(const struct prof_call *c);
+static inline struct prof_record *prof_call_record(const struct prof_call *c)
+{
+    struct prof_table *t = &c->th->table;
+    return t->depth > 1 ? prof_table_record(t, c->fn, c->frames, c->nframes)
+                        : prof_table_record(t, c->fn, &c->site, 1);
+}
 
 /* prof_exit_record: end of a call that moved tr: read the clock, add the
  * call to its site's record and return the record; *dt gets the call's

@@ -89,20 +89,36 @@ struct prof_partners {
     struct prof_partner p[PROF_PARTNERS + 1];   /* p[PROF_PARTNERS]: the others */
 };
 
-/* prof_partners_add: count messages to/from rank, from the sending site
- * key (late sender; else 0), with their bytes, time, and send-late and
- * receive wait (hot for p2p). A partner is a rank and a sending site. With
- * count 0 the figures go to a partner already there, or nowhere. */
-static inline void prof_partners_add(struct prof_partners *ps, int32_t rank, uint64_t key, uint64_t count,
-                                     uint64_t bytes, uint64_t ticks, uint64_t late, uint64_t wait)
+/* prof_partner_slot: the slot of the partner rank from the sending site
+ * key: its own, a free one, or the others' (hot for p2p). */
+static inline struct prof_partner *prof_partner_slot(struct prof_partners *ps, int32_t rank, uint64_t key)
 {
-    struct prof_partner *p = &ps->p[PROF_PARTNERS];
-    for (int i = 0; i < PROF_PARTNERS; i++) {
-        if (ps->p[i].count == 0 || (ps->p[i].rank == rank && ps->p[i].key == key)) {
-            p = &ps->p[i];
-            break;
-        }
-    }
+    for (int i = 0; i < PROF_PARTNERS; i++)
+        if (ps->p[i].count == 0 || (ps->p[i].rank == rank && ps->p[i].key == key))
+            return &ps->p[i];
+    return &ps->p[PROF_PARTNERS];
+}
+
+/* prof_partners_add: count messages to/from rank, with their bytes and
+ * time (hot for p2p; no sending site: key 0). */
+static inline void prof_partners_add(struct prof_partners *ps, int32_t rank, uint64_t count, uint64_t bytes,
+                                     uint64_t ticks)
+{
+    struct prof_partner *p = prof_partner_slot(ps, rank, 0);
+    p->rank = p == &ps->p[PROF_PARTNERS] ? PROF_PEER_OTHERS : rank;
+    p->count += count;
+    p->bytes += bytes;
+    p->ticks += ticks;
+}
+
+/* prof_partners_add_slt: the same from the sending site key (late sender),
+ * with the messages' send-late time and receive wait. A partner is a rank
+ * and a sending site. With count 0 the figures go to a partner already
+ * there, or nowhere. */
+static inline void prof_partners_add_slt(struct prof_partners *ps, int32_t rank, uint64_t key, uint64_t count,
+                                         uint64_t bytes, uint64_t ticks, uint64_t late, uint64_t wait)
+{
+    struct prof_partner *p = prof_partner_slot(ps, rank, key);
     if (!count && !p->count)
         return;
     int others = p == &ps->p[PROF_PARTNERS];
@@ -120,8 +136,8 @@ static inline void prof_partners_merge(struct prof_partners *into, const struct 
 {
     for (int i = 0; i <= PROF_PARTNERS; i++)
         if (from->p[i].count)
-            prof_partners_add(into, from->p[i].rank, from->p[i].key, from->p[i].count, from->p[i].bytes,
-                              from->p[i].ticks, from->p[i].late_ticks, from->p[i].wait_ticks);
+            prof_partners_add_slt(into, from->p[i].rank, from->p[i].key, from->p[i].count, from->p[i].bytes,
+                                  from->p[i].ticks, from->p[i].late_ticks, from->p[i].wait_ticks);
 }
 
 /* A call site: the function and the return addresses of depth frames,

@@ -59,12 +59,12 @@ int main(void)
     /* A partner passing 2^32 messages keeps its slot: rank 3 then ranks
      * 4..10 fill the 8 slots, rank 11 goes to the others bucket. */
     struct prof_partners ps = { 0 };
-    prof_partners_add(&ps, 3, 0, G - 1, G + 5, G + 6, 0, 0);
-    prof_partners_add(&ps, 3, 0, 1, 1, 1, 0, 0);
+    prof_partners_add(&ps, 3, G - 1, G + 5, G + 6);
+    prof_partners_add(&ps, 3, 1, 1, 1);
     for (int32_t r = 4; r <= 10; r++)
-        prof_partners_add(&ps, r, 0, 1, 10, 10, 0, 0);
-    prof_partners_add(&ps, 11, 0, G, G, G, 0, 0);
-    prof_partners_add(&ps, 3, 0, 1, 1, 1, 0, 0);
+        prof_partners_add(&ps, r, 1, 10, 10);
+    prof_partners_add(&ps, 11, G, G, G);
+    prof_partners_add(&ps, 3, 1, 1, 1);
     CHECK(ps.p[0].rank == 3 && ps.p[0].count == G + 1);
     CHECK(ps.p[0].bytes == G + 7 && ps.p[0].ticks == G + 8);
     CHECK(slots_of(&ps, 3) == 1 && slots_of(&ps, 11) == 0);
@@ -82,9 +82,9 @@ int main(void)
     /* Late sender: one rank, two sending sites, are two partners; send-late
      * time adds past 2^32. */
     struct prof_partners sl = { 0 };
-    prof_partners_add(&sl, 5, 11, 1, 0, 0, G + 1, 0);
-    prof_partners_add(&sl, 5, 12, 1, 0, 0, 1, 0);
-    prof_partners_add(&sl, 5, 11, 1, 0, 0, G, 0);
+    prof_partners_add_slt(&sl, 5, 11, 1, 0, 0, G + 1, 0);
+    prof_partners_add_slt(&sl, 5, 12, 1, 0, 0, 1, 0);
+    prof_partners_add_slt(&sl, 5, 11, 1, 0, 0, G, 0);
     CHECK(sl.p[0].key == 11 && sl.p[0].count == 2 && sl.p[0].late_ticks == 2 * G + 1);
     CHECK(sl.p[1].key == 12 && sl.p[1].count == 1 && slots_of(&sl, 5) == 2);
 

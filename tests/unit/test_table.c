@@ -55,8 +55,8 @@ int main(void)
     /* Partners: distinct ranks, then the others bucket. */
     struct prof_partners ps = { 0 };
     for (int r = 0; r < PROF_PARTNERS + 3; r++)
-        prof_partners_add(&ps, r, 0, 1, 10, 5, 0, 0);
-    prof_partners_add(&ps, 2, 0, 2, 20, 1, 0, 0);
+        prof_partners_add(&ps, r, 1, 10, 5);
+    prof_partners_add(&ps, 2, 2, 20, 1);
     CHECK(ps.p[2].rank == 2 && ps.p[2].count == 3 && ps.p[2].bytes == 30 && ps.p[2].ticks == 6);
     CHECK(ps.p[PROF_PARTNERS].rank == PROF_PEER_OTHERS && ps.p[PROF_PARTNERS].count == 3);
     struct prof_partners merged = { 0 };
