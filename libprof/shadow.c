@@ -48,9 +48,9 @@ static void release(struct prof_shadow *s)
 {
     if (!s)
         return;
+    prof_slt_queue_free(s);
     PMPI_Comm_free(&s->comm);
     pthread_mutex_destroy(&s->lock);
-    prof_slt_queue_free(s->slt);
     free(s);
 }
 

@@ -27,7 +27,9 @@ struct queued {
 #define OWED_MAX 16
 
 /* Tokens received and not matched; "owed": messages that arrived before
- * their token, whose token is dropped when it comes. */
+ * their token, whose token is dropped when it comes. A receive of any
+ * token is kept posted (posted, into token), so that a token lands at once
+ * instead of waiting in MPI's unexpected messages to be probed and copied. */
 struct prof_slt_queue {
     struct queued *v;
     uint32_t n, cap;
@@ -35,6 +37,8 @@ struct prof_slt_queue {
         int src, tag;
         uint32_t n;
     } owed[OWED_MAX];
+    MPI_Request posted;
+    struct token token;
 };
 
 /* Token sends in flight: a ring; a slot is reused once its send completed
@@ -83,11 +87,17 @@ static int find(const struct prof_slt_queue *q, int src, int tag)
     return -1;
 }
 
+/* The queue of shadow s, made on first use (NULL without memory). */
+static struct prof_slt_queue *queue(struct prof_shadow *s)
+{
+    if (!s->slt && (s->slt = calloc(1, sizeof *s->slt)))
+        s->slt->posted = MPI_REQUEST_NULL;
+    return s->slt;
+}
+
 static void push(struct prof_shadow *s, int src, int tag, uint64_t key)
 {
     struct prof_slt_queue *q = s->slt;
-    if (!q && !(q = s->slt = calloc(1, sizeof *q)))
-        return;
     for (int i = 0; i < OWED_MAX; i++)
         if (q->owed[i].n && q->owed[i].src == src && q->owed[i].tag == tag) {
             q->owed[i].n--;
@@ -108,16 +118,31 @@ static void push(struct prof_shadow *s, int src, int tag, uint64_t key)
     q->v[q->n++] = (struct queued){ src, tag, key };
 }
 
-/* Receive every token that has arrived. */
+/* Queue the tokens that have arrived, all of them or (until) up to the
+ * first of (src, tag), and keep a receive posted. 1 when until stopped it. */
+static int drain_until(struct prof_shadow *s, int until, int src, int tag)
+{
+    struct prof_slt_queue *q = queue(s);
+    int flag = 0;
+    MPI_Status st;
+    while (q) {
+        if (q->posted == MPI_REQUEST_NULL && PMPI_Irecv(&q->token, (int)sizeof q->token, MPI_BYTE, MPI_ANY_SOURCE,
+                                                        MPI_ANY_TAG, s->comm, &q->posted) != MPI_SUCCESS) {
+            q->posted = MPI_REQUEST_NULL;
+            return 0;
+        }
+        if (PMPI_Test(&q->posted, &flag, &st) != MPI_SUCCESS || !flag)
+            return 0;
+        push(s, st.MPI_SOURCE, st.MPI_TAG, q->token.key);
+        if (until && matches(src, st.MPI_SOURCE, MPI_ANY_SOURCE) && matches(tag, st.MPI_TAG, MPI_ANY_TAG))
+            return 1;
+    }
+    return 0;
+}
+
 static void drain(struct prof_shadow *s)
 {
-    int flag;
-    MPI_Status st;
-    struct token t;
-    while (PMPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, s->comm, &flag, &st) == MPI_SUCCESS && flag) {
-        PMPI_Recv(&t, (int)sizeof t, MPI_BYTE, st.MPI_SOURCE, st.MPI_TAG, s->comm, MPI_STATUS_IGNORE);
-        push(s, st.MPI_SOURCE, st.MPI_TAG, t.key);
-    }
+    drain_until(s, 0, 0, 0);
 }
 
 /* Tokens whose message a call the profiler does not follow received (an
@@ -143,8 +168,7 @@ static void now_and_then(void)
 static int token_there(struct prof_shadow *s, int src, int tag)
 {
     pthread_mutex_lock(&s->lock);
-    drain(s);
-    int hit = find(s->slt, src, tag) >= 0;
+    int hit = find(s->slt, src, tag) >= 0 || drain_until(s, 1, src, tag);
     pthread_mutex_unlock(&s->lock);
     return hit;
 }
@@ -164,7 +188,7 @@ static uint64_t pop(struct prof_shadow *s, int src, int tag)
         key = q->v[i].key;
         memmove(q->v + i, q->v + i + 1, (q->n - (uint32_t)i - 1) * sizeof *q->v);
         q->n--;
-    } else if (q || (q = s->slt = calloc(1, sizeof *q))) {
+    } else if ((q = queue(s))) {
         int k = 0;
         while (k < OWED_MAX && q->owed[k].n && !(q->owed[k].src == src && q->owed[k].tag == tag))
             k++;
@@ -193,11 +217,23 @@ void prof_slt_received(struct prof_call *c, MPI_Comm comm, int *flag, MPI_Status
         c->slt_key = prof_slt_pop(comm, status->MPI_SOURCE, status->MPI_TAG);
 }
 
-void prof_slt_queue_free(struct prof_slt_queue *q)
+/* Withdraw the posted token receive of shadow s. */
+static void unpost(struct prof_shadow *s)
 {
-    if (q)
-        free(q->v);
-    free(q);
+    struct prof_slt_queue *q = s->slt;
+    if (q && q->posted != MPI_REQUEST_NULL) {
+        PMPI_Cancel(&q->posted);
+        PMPI_Wait(&q->posted, MPI_STATUS_IGNORE);
+    }
+}
+
+void prof_slt_queue_free(struct prof_shadow *s)
+{
+    unpost(s);
+    if (s->slt)
+        free(s->slt->v);
+    free(s->slt);
+    s->slt = NULL;
 }
 
 /* --- waiting for a token --------------------------------------------------- */
@@ -267,7 +303,7 @@ int prof_slt_recv(struct prof_call *c, void *buf, int count, MPI_Datatype type, 
     } else {
         c->rc = PMPI_Recv(buf, count, type, src, tag, comm, st);
     }
-    c->slt_key = c->rc == MPI_SUCCESS ? prof_slt_pop(comm, st->MPI_SOURCE, st->MPI_TAG) : 0;
+    c->slt_key = c->rc == MPI_SUCCESS ? pop(s, st->MPI_SOURCE, st->MPI_TAG) : 0;
     return 1;
 }
 
@@ -380,6 +416,7 @@ void prof_slt_start_run(void)
 
 void prof_slt_finish(void)
 {
+    prof_shadow_each(PROF_SHADOW_COMM, unpost);
     pthread_mutex_lock(&pool.lock);
     for (int i = 0; i < POOL; i++)
         if (pool.req[i] != MPI_REQUEST_NULL)

@@ -26,6 +26,7 @@
 
 struct prof_call;
 struct prof_slt_queue;
+struct prof_shadow;
 
 /* 1 when late-sender analysis is on, on every rank (set once at MPI_Init). */
 extern int prof_slt_on;
@@ -52,8 +53,9 @@ int prof_slt_wait(struct prof_call *c, int n, MPI_Request *reqs, int *index, int
  * token of what arrived (or was matched) goes to c->slt_key. */
 void prof_slt_received(struct prof_call *c, MPI_Comm comm, int *flag, MPI_Status *status);
 
-/* prof_slt_queue_free: a shadow's tokens (shadow.c, when freeing it). */
-void prof_slt_queue_free(struct prof_slt_queue *q);
+/* prof_slt_queue_free: a shadow's tokens and its posted token receive
+ * (shadow.c, before freeing it). */
+void prof_slt_queue_free(struct prof_shadow *s);
 
 /* prof_slt_pop: the token of a message that arrived from src with tag on
  * comm (its status): the sender's call-site key, or 0 when unknown. */
