@@ -19,6 +19,9 @@ extern const struct known_workload known_imbalance;
 extern const struct known_workload known_late_sender;
 extern const struct known_workload known_late_receiver;
 extern const struct known_workload known_late_senders;
+extern const struct known_workload known_model_compute;
+extern const struct known_workload known_model_comm;
+extern const struct known_workload known_model_chain;
 
 /* known_compute: stand for D seconds of computation without using the
  * processor (sleep), so that oversubscribed ranks do not slow each other.

@@ -1,12 +1,15 @@
-/* collwait.c: collective wait (cold: only with MPIPROF_EVAL_COLLECTIVE_WAIT;
- * a barrier costs far more than the shadow lookup of windows and files). */
+/* collwait.c: the sync hooks of blocking collectives: collective wait, and
+ * the model's agreement of clocks (cold: only with MPIPROF_EVAL_COLLECTIVE_WAIT
+ * or MPIPROF_MODEL; a barrier costs far more than the shadow lookup of
+ * windows and files). */
 #include "collwait.h"
 #include "prof.h"
 #include "shadow.h"
 
 int prof_collwait_on;
+int prof_sync_on;
 
-void prof_collwait_comm(struct prof_call *c, MPI_Comm comm)
+static void barrier(struct prof_call *c, MPI_Comm comm)
 {
     if (comm == MPI_COMM_NULL)
         return;
@@ -19,27 +22,45 @@ void prof_collwait_comm(struct prof_call *c, MPI_Comm comm)
     r->s.sync_ticks += dt;
 }
 
-static void synced_on(struct prof_call *c, uint64_t key)
+/* The communicator of a shadow, or MPI_COMM_NULL. */
+static MPI_Comm shadow_comm(uint64_t key)
 {
     struct prof_shadow *s = prof_shadow_find(key);
-    if (s)
-        prof_collwait_comm(c, s->comm);
+    return s ? s->comm : MPI_COMM_NULL;
 }
 
-void prof_collwait_win(struct prof_call *c, MPI_Win win)
+void prof_sync_comm(struct prof_call *c, MPI_Comm comm)
 {
-    synced_on(c, prof_shadow_key(PROF_SHADOW_WIN, &win, sizeof win));
+    if (prof_model_on)
+        prof_model_sync(c, comm);
+    if (prof_collwait_on)
+        barrier(c, comm);
 }
 
-void prof_collwait_file(struct prof_call *c, MPI_File fh)
+/* MPI_Win_fence: on the window's shadow. */
+void prof_sync_win(struct prof_call *c, MPI_Win win)
 {
-    synced_on(c, prof_shadow_key(PROF_SHADOW_FILE, &fh, sizeof fh));
+    MPI_Comm comm = shadow_comm(prof_shadow_key(PROF_SHADOW_WIN, &win, sizeof win));
+    if (prof_model_on)
+        prof_model_sync(c, comm);
+    if (prof_collwait_on)
+        barrier(c, comm);
 }
 
-/* Windows and files get a shadow only for collective wait. */
+/* Collective file calls: the model keeps MPI-IO's real time. */
+void prof_sync_file(struct prof_call *c, MPI_File fh)
+{
+    if (prof_model_on)
+        prof_model_sync(c, MPI_COMM_NULL);
+    if (prof_collwait_on)
+        barrier(c, shadow_comm(prof_shadow_key(PROF_SHADOW_FILE, &fh, sizeof fh)));
+}
+
+/* Windows get a shadow for collective wait and the model, files for
+ * collective wait. */
 void prof_win_created(struct prof_call *c, MPI_Comm comm, MPI_Win *win)
 {
-    if (prof_collwait_on && c->rc == MPI_SUCCESS)
+    if (prof_sync_on && c->rc == MPI_SUCCESS)
         prof_shadow_add(prof_shadow_key(PROF_SHADOW_WIN, win, sizeof *win), comm);
 }
 

@@ -12,15 +12,18 @@
 
 struct prof_call;
 
-/* 1 when collective wait is on, on every rank (set once at MPI_Init). */
+/* 1 when collective wait is on, on every rank (set once at MPI_Init);
+ * prof_sync_on: collective wait or the model (model.h) is. */
 extern int prof_collwait_on;
+extern int prof_sync_on;
 
-/* The barrier before a profiled blocking collective (flag sync in the
- * wrapper tables): its time goes to the call's record as wait; a failed
- * barrier leaves the call not evaluated. */
-void prof_collwait_comm(struct prof_call *c, MPI_Comm comm);
-void prof_collwait_win(struct prof_call *c, MPI_Win win);
-void prof_collwait_file(struct prof_call *c, MPI_File fh);
+/* The sync hooks of a profiled blocking collective (flag sync in the
+ * wrapper tables), right before it, when prof_sync_on: collective wait's
+ * barrier, whose time goes to the call's record as wait (a failed barrier
+ * leaves the call not evaluated), and where the model agrees clocks. */
+void prof_sync_comm(struct prof_call *c, MPI_Comm comm);
+void prof_sync_win(struct prof_call *c, MPI_Win win);
+void prof_sync_file(struct prof_call *c, MPI_File fh);
 
 /* The shadows of windows and files (shadow.h): after= hooks of the
  * creating calls (families rma.create, io.open), run on every call,

@@ -11,6 +11,7 @@
 #include "config.h"
 #include "fn_table.h"
 #include "log.h"
+#include "model.h"
 
 struct prof_config prof_config;
 
@@ -49,38 +50,6 @@ static int parse_depth(const char *v, int *out)
         return -1;
     *out = (int)n;
     return 0;
-}
-
-/* "PERFECT", "PERFECT+f", "LAT=us,BW=MB/s[,CPU=f]" with positive numbers. */
-static int parse_model(const char *v)
-{
-    char *end;
-    if (strncasecmp(v, "PERFECT", 7) == 0) {
-        if (v[7] == '\0')
-            return 0;
-        if (v[7] != '+')
-            return -1;
-        double f = strtod(v + 8, &end);
-        return (end != v + 8 && *end == '\0' && f > 0) ? 0 : -1;
-    }
-    int seen_lat = 0, seen_bw = 0, seen_cpu = 0;
-    const char *p = v;
-    while (*p) {
-        int *seen;
-        if (strncasecmp(p, "LAT=", 4) == 0) seen = &seen_lat;
-        else if (strncasecmp(p, "BW=", 3) == 0) seen = &seen_bw;
-        else if (strncasecmp(p, "CPU=", 4) == 0) seen = &seen_cpu;
-        else return -1;
-        if (*seen)
-            return -1;
-        *seen = 1;
-        p = strchr(p, '=') + 1;
-        double x = strtod(p, &end);
-        if (end == p || x < 0 || (seen == &seen_bw && x == 0) || (*end != ',' && *end != '\0'))
-            return -1;
-        p = *end == ',' ? end + 1 : end;
-    }
-    return (seen_lat && seen_bw) ? 0 : -1;
 }
 
 static int select_glob(const char *g, unsigned char *enabled, int nfn)
@@ -123,11 +92,13 @@ static int parse(const struct option *o, const char *v, unsigned char *enabled, 
         return parse_depth(v, o->dst);
     case BOOL:
         return parse_bool(v, o->dst);
-    case MODEL:
-        if (parse_model(v) != 0 || strlen(v) >= o->size)
+    case MODEL: {
+        struct prof_model m;
+        if (prof_model_parse(v, &m) != 0 || strlen(v) >= o->size)
             return -1;
         strcpy(o->dst, v);
         return 0;
+    }
     case FUNCS:
         if (strlen(v) >= o->size || parse_functions(v, enabled, nfn) != 0)
             return -1;
@@ -135,23 +106,6 @@ static int parse(const struct option *o, const char *v, unsigned char *enabled, 
         return 0;
     }
     return -1;
-}
-
-/* Options accepted now whose analysis module is not part of this version:
- * say so rather than pretend, keep the default, and leave them out of the
- * options listed in report headers (given[i] = NULL). */
-static void refuse_unavailable(const char **given)
-{
-    for (size_t i = 0; i < NOPTIONS; i++) {
-        const char *what = NULL;
-        if (options[i].dst == prof_config.model && prof_config.model[0])
-            what = "the virtual-clock model";
-        if (!what)
-            continue;
-        prof_log_once("%s: %s is not available in this version; ignored", options[i].name, what);
-        given[i] = NULL;
-    }
-    prof_config.model[0] = '\0';
 }
 
 /* The default as the messages name it: quoted, or what an empty one means. */
@@ -210,7 +164,6 @@ void prof_config_load(unsigned char *enabled, int nfn)
         }
         given[o - options] = value;
     }
-    refuse_unavailable(given);
     /* The options in force, for report headers; the launcher's PRELOAD is not one. */
     for (size_t i = 0; i < NOPTIONS; i++) {
         size_t n = strlen(prof_config.options);

@@ -15,7 +15,7 @@
     X(QUIET,                quiet,                BOOL,   "0", "0/1, no/yes, off/on, false/true") \
     X(EVAL_SLT,             eval_slt,             BOOL,   "0", "0/1, no/yes, off/on, false/true") \
     X(EVAL_COLLECTIVE_WAIT, eval_collective_wait, BOOL,   "0", "0/1, no/yes, off/on, false/true") \
-    X(MODEL,                model,                MODEL,  "",  "PERFECT, PERFECT+<cpu factor> or LAT=<us>,BW=<MB/s>[,CPU=<factor>]") \
+    X(MODEL,                model,                MODEL,  "",  "perfect, perfect+<cpu factor>, perfect,cpu=<factor> or lat=<us>,bw=<MB/s>[,cpu=<factor>]") \
     X(PRELOAD,              preload,              STRING, "",  "the path of libmpiprof.so (read by the launcher only)")
 
 #define PROF_MAX_DEPTH 32

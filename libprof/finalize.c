@@ -114,7 +114,7 @@ static void choose_columns(struct prof_report_ctx *ctx, const struct prof_rank_d
         n += snprintf(ctx->notes + n, sizeof ctx->notes - n,
                       "# note: %.0f calls never returned to the profiler (an error handler longjmp'd or threw): "
                       "they are not counted\n", all[ESCAPED]);
-    if (all[SLT_SKIPPED] > 0 && n < sizeof ctx->notes)
+    if (ctx->slt && all[SLT_SKIPPED] > 0 && n < sizeof ctx->notes)
         snprintf(ctx->notes + n, sizeof ctx->notes - n,
                  "# note: %.0f receives were not evaluated for late sender (completed by a Test variant or "
                  "MPI_Improbe, or on a communicator without a shadow): their send-late time is not known\n",
@@ -169,6 +169,21 @@ static int by_branch_time(const void *a, const void *b)
     return x->id - y->id;
 }
 
+/* The model's figures of this rank, and the job's largest real and
+ * modelled elapsed times (collective). */
+static void model_figures(struct prof_report_ctx *ctx, struct prof_rank_data *rd, uint64_t t_end)
+{
+    prof_model_finish(t_end, &rd->model_elapsed, &rd->model_mpi, &rd->model_compute);
+    for (int f = 0; f < PROF_FN_COUNT; f++)
+        rd->model_fn[f] = prof_model_fn_time(f);
+    double mine[2] = { rd->elapsed_ticks * rd->sec_per_tick, rd->model_elapsed }, all[2] = { 0, 0 };
+    PMPI_Allreduce(mine, all, 2, MPI_DOUBLE, MPI_MAX, prof_run.comm);
+    ctx->model = 1;
+    ctx->real_max = all[0];
+    ctx->model_max = all[1];
+    prof_model_text(ctx->model_text, sizeof ctx->model_text);
+}
+
 void prof_finish(void)
 {
     static struct prof_branches branches;
@@ -191,7 +206,9 @@ void prof_finish(void)
     memset(&ctx, 0, sizeof ctx);
     ctx.nranks = prof_run.size;
     ctx.collwait = prof_collwait_on;
-    ctx.slt = prof_slt_on;
+    ctx.slt = prof_slt_asked;
+    if (prof_model_on)
+        model_figures(&ctx, &rd, t_end);
     choose_columns(&ctx, &rd);
     first_line(&ctx);
 

@@ -16,6 +16,8 @@ void prof_exit_volume(struct prof_call *c, uint64_t sent, uint64_t recv)
     prof_exit_record(c, &tr, &dt);
     if (c->rc == MPI_SUCCESS)
         prof_sizes_add(&c->th->table.sizes[c->fn], sent > recv ? sent : recv, sent + recv, dt);
+    if (PROF_UNLIKELY(prof_model_on))
+        prof_model_volume(c, sent > recv ? sent : recv);
     prof_exit_done(c);
 }
 
@@ -25,6 +27,8 @@ struct prof_record *prof_exit_record(struct prof_call *c, const struct prof_traf
     struct prof_record *r = prof_call_record(c);
     *dt = t1 - c->t0;
     prof_stats_add(&r->s, *dt, tr);
+    if (PROF_UNLIKELY(prof_model_on))
+        prof_model_begin(c, t1);
     return r;
 }
 

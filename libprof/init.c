@@ -55,6 +55,26 @@ __attribute__((destructor)) static void at_unload(void)
         __cxa_atexit(check_finalized, NULL, NULL);
 }
 
+/* The model: on when every rank has the same one (its tokens and clock
+ * exchanges are communication); else off everywhere, and rank 0 says so. */
+static void agree_model(void)
+{
+    struct prof_model m = { 0, 0, 0, 0 };
+    int on = prof_config.model[0] && prof_model_parse(prof_config.model, &m) == 0;
+    double v[10] = { on, m.perfect, m.lat, m.bw, m.cpu }, all[10];
+    for (int i = 0; i < 5; i++)
+        v[5 + i] = -v[i];
+    if (PMPI_Allreduce(v, all, 10, MPI_DOUBLE, MPI_MIN, prof_run.comm) != MPI_SUCCESS)
+        return;
+    for (int i = 0; i < 5; i++)
+        if (all[i] != -all[5 + i]) {
+            prof_log_once("MPIPROF_MODEL is not the same on every rank; no model");
+            return;
+        }
+    prof_model = m;
+    prof_model_on = on;
+}
+
 /* Options that insert communication must be the same on every rank, or a
  * barrier on one rank would meet another rank's next collective, or tokens
  * would go unread. Collective wait is on when every rank asked for it and
@@ -74,8 +94,12 @@ static void agree_options(const unsigned char *enabled)
         return;
     if (all[1] != -all[N + 1])
         prof_log_once("MPIPROF_EVAL_SLT is not the same on every rank; late-sender analysis is off");
-    else if ((prof_slt_on = all[1]))
+    else
+        prof_slt_asked = all[1];
+    agree_model();
+    if ((prof_slt_on = prof_slt_asked || prof_model_on))
         prof_slt_start_run();
+    prof_sync_on = prof_model_on;
     if (all[0] != -all[N]) {
         prof_log_once("MPIPROF_EVAL_COLLECTIVE_WAIT is not the same on every rank; collective wait is off");
         return;
@@ -86,6 +110,7 @@ static void agree_options(const unsigned char *enabled)
             return;
         }
     prof_collwait_on = all[0];
+    prof_sync_on |= prof_collwait_on;
 }
 
 void prof_start(int thread_level)
@@ -108,6 +133,8 @@ void prof_start(int thread_level)
     if (prof_run.rank == 0)
         prof_report_probe();
     prof_clock_start();
+    if (prof_model_on)
+        prof_model_start();
     prof_run.t_init = prof_clock();
     prof_run.started = 1;
     memcpy(prof_fn_on, enabled, sizeof prof_fn_on);

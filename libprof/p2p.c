@@ -63,6 +63,23 @@ static void slt_account(struct prof_record *r, int evaluated, uint64_t late, uin
     r->s.slt_wait_ticks += wait;
 }
 
+/* The model (model.h): point-to-point calls cost nothing by themselves
+ * (a blocking MPI_Ssend: one transfer, as if its receive were posted); a
+ * message received completes at its sender's clock plus its transfer. */
+static void model_send(struct prof_call *c, uint64_t bytes, const MPI_Request *req)
+{
+    prof_model_free(c);
+    if (!req && c->fn == FN_MPI_Ssend)
+        prof_model_arrival(c, c->m_begin, bytes);
+}
+
+static void model_received(struct prof_call *c, int received, double sent, uint64_t bytes)
+{
+    prof_model_free(c);
+    if (received)
+        prof_model_arrival(c, sent, bytes);
+}
+
 /* The world rank of a point-to-point peer; MPI_ANY_SOURCE is resolved from
  * the status of a completed receive. */
 static int world_peer(MPI_Comm comm, int peer, const MPI_Status *st)
@@ -121,6 +138,8 @@ void prof_exit_send(struct prof_call *c, int count, MPI_Datatype type, int dst, 
     uint64_t dt;
     struct prof_record *r = prof_exit_record(c, &tr, &dt);
     sized(c->th, c->fn, &tr, dt);
+    if (PROF_UNLIKELY(prof_model_on))
+        model_send(c, tr.bytes_sent, req);
     if (tr.msgs_sent)
         partner(r, prof_comm_world_rank(comm, dst), tr.bytes_sent, dt);
     if (req && c->rc == MPI_SUCCESS)
@@ -149,6 +168,8 @@ void prof_exit_recv(struct prof_call *c, int count, MPI_Datatype type, int src, 
     uint64_t dt;
     struct prof_record *r = prof_exit_record(c, &tr, &dt);
     sized(c->th, c->fn, &tr, dt);
+    if (PROF_UNLIKELY(prof_model_on))
+        model_received(c, tr.msgs_recv > 0, c->slt_sent, tr.bytes_recv);
     if (req) {
         track_recv(c, *req, r, dt, comm, src, tag, &posted);
     } else if (tr.msgs_recv) {
@@ -168,6 +189,8 @@ void prof_exit_recv_matched(struct prof_call *c, int count, MPI_Datatype type, M
     uint64_t dt;
     struct prof_record *r = prof_exit_record(c, &tr, &dt);
     sized(c->th, c->fn, &tr, dt);
+    if (PROF_UNLIKELY(prof_model_on))
+        model_received(c, tr.msgs_recv > 0, -1, tr.bytes_recv);
     if (req) {
         track_recv(c, *req, r, dt, MPI_COMM_NULL, MPI_PROC_NULL, 0, &posted);
     } else if (tr.msgs_recv) {
@@ -185,6 +208,8 @@ void prof_exit_sendrecv(struct prof_call *c, int scount, MPI_Datatype stype, int
     uint64_t dt;
     struct prof_record *r = prof_exit_record(c, &tr, &dt);
     sized(c->th, c->fn, &tr, dt);
+    if (PROF_UNLIKELY(prof_model_on))
+        model_received(c, tr.msgs_recv > 0, c->slt_sent, tr.bytes_recv);
     /* The time is split between the two partners; a send-late wait is the
      * receive's alone. */
     uint64_t peers = tr.msgs_sent + tr.msgs_recv;
@@ -215,6 +240,8 @@ static void persistent(struct prof_call *c, const struct prof_traffic *tr, MPI_C
     struct prof_record *r = prof_exit_record(c, &none, &dt);
     if (c->rc == MPI_SUCCESS)
         track(c, *req, r, dt, comm, peer, tag, is_recv, 1, tr);
+    if (PROF_UNLIKELY(prof_model_on))
+        prof_model_free(c);
     prof_exit_done(c);
 }
 
@@ -259,6 +286,8 @@ void prof_exit_startall(struct prof_call *c, int n, MPI_Request *reqs)
     uint64_t dt;
     struct prof_record *r = prof_exit_record(c, &sum, &dt);
     uint64_t share = msgs ? dt / msgs : 0;
+    if (PROF_UNLIKELY(prof_model_on))
+        prof_model_free(c);
     for (int i = 0; msgs && i < n; i++) {
         if (!prof_request_get(reqs[i], &info))
             continue;
@@ -388,7 +417,8 @@ static void arrive(struct prof_thread *th, struct prof_taken *t)
     if (t->peer == MPI_ANY_SOURCE && st)
         t->peer = prof_comm_world_rank_of(info->comm, info->comm_serial, st->MPI_SOURCE);
     t->bytes = prof_status_bytes(st, info->tr.bytes_recv);
-    t->key = prof_slt_on && st ? prof_slt_pop(info->comm, st->MPI_SOURCE, st->MPI_TAG) : 0;
+    t->sent = -1;
+    t->key = prof_slt_on && st ? prof_slt_pop(info->comm, st->MPI_SOURCE, st->MPI_TAG, &t->sent) : 0;
     struct prof_record *r = info->arr_rec;
     if (info->owner != th->serial || (r && info->arr_owner != th->serial))
         th->foreign++;
@@ -504,6 +534,8 @@ void prof_exit_complete(struct prof_call *c)
     struct prof_record *r = prof_exit_record(c, &none, &dt);
     uint64_t share = c->rq_done > 0 ? dt / (uint64_t)c->rq_done : 0;
     uint64_t xfer = 0;
+    if (PROF_UNLIKELY(prof_model_on))
+        prof_model_free(c);
     if (prof_slt_on) {
         slt_shares(c, dt);
         xfer = c->slt_late;
@@ -513,6 +545,8 @@ void prof_exit_complete(struct prof_call *c)
         if (!t->done)
             continue;
         partner(r, t->peer, t->bytes, share);
+        if (PROF_UNLIKELY(prof_model_on) && t->info.is_recv && t->peer != MPI_PROC_NULL)
+            prof_model_arrival(c, t->sent, t->bytes);
         if (t->info.is_recv && t->info.owner == th->serial) {
             t->info.rec->s.recv_wait_ticks += share;
             if (prof_slt_on && t->peer != MPI_PROC_NULL)

@@ -17,6 +17,7 @@
 #include "collwait.h"
 #include "config.h"
 #include "fn_table.h"
+#include "model.h"
 #include "shadow.h"
 #include "slt.h"
 #include "site.h"
@@ -47,6 +48,12 @@ struct prof_call {
     uint64_t slt_late;     /* late sender: this receive's wait for its token (slt.c) */
     int slt_eval;          /* 1 when slt_late was measured */
     uint64_t slt_key;      /* the token's sending call site (0: unknown) */
+    double slt_sent;       /* the model: the sender's clock at the send (< 0: unknown) */
+    double m_begin, m_end; /* the model (model.c): the call's modelled start and end, */
+    double m_real;         /* its real time (s), */
+    uint64_t m_t1;         /* its real end (ticks), */
+    uint64_t m_bytes;      /* a collective's volume, */
+    MPI_Comm m_comm;       /* and where a collective's clocks are agreed (sync hook) */
 };
 
 /* 1 for every function being profiled between MPI_Init and MPI_Finalize. */
@@ -94,6 +101,8 @@ struct prof_record *prof_exit_record(struct prof_call *c, const struct prof_traf
 
 static inline void prof_exit_done(struct prof_call *c)
 {
+    if (PROF_UNLIKELY(prof_model_on))
+        prof_model_end(c);
     c->th->inside = 0;
 }
 

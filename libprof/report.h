@@ -37,6 +37,8 @@ struct prof_rank_data {
     int nsites;
     const struct prof_thread_data *threads; /* by index, the exited last */
     int nthreads;
+    double model_elapsed, model_mpi, model_compute; /* the model (model.h), seconds, */
+    double model_fn[PROF_FN_COUNT];    /* and per function */
 };
 
 /* What every rank agrees on. */
@@ -47,6 +49,9 @@ struct prof_report_ctx {
     int threaded;                      /* some rank had more than one thread calling MPI */
     int collwait;                      /* collective wait was on (collwait.h) */
     int slt;                           /* late sender was on (slt.h) */
+    int model;                         /* a model was on (model.h): */
+    char model_text[128];              /* the model spelt out */
+    double real_max, model_max;        /* the largest real and modelled elapsed of any rank */
     int ncols;                         /* matrix columns: functions used on any rank, */
     int cols[PROF_FN_COUNT];           /* by total time over all ranks, largest first */
 };
@@ -73,11 +78,14 @@ extern const struct prof_writer prof_report_sites;
 extern const struct prof_writer prof_report_collwait;
 extern const struct prof_writer prof_report_slt;
 extern const struct prof_writer prof_report_sizes;
+extern const struct prof_writer prof_report_model;
 
 /* Column lists: header lines, rows and mpiprof-report(5) follow them. */
 #define PROF_SUMMARY_COLUMNS(X) X(rank) X(elapsed_s) X(mpi_s) X(mpi_pct) X(compute_s) X(mpi_calls)
 #define PROF_SUMMARY_SLT_COLUMNS(X) X(send_late_s)
 #define PROF_SUMMARY_COLLWAIT_COLUMNS(X) X(coll_wait_s)
+#define PROF_SUMMARY_MODEL_COLUMNS(X) X(model_elapsed_s)
+#define PROF_MODEL_COLUMNS(X) X(rank) X(what) X(calls) X(real_s) X(model_s)
 #define PROF_FUNCTIONS_COLUMNS(X) \
     X(rank) X(function) X(calls) X(time_s) X(min_s) X(max_s) X(bytes_sent) X(bytes_recv)
 #define PROF_BRANCHES_COLUMNS(X) \

@@ -6,11 +6,12 @@
 static const char *const base[] = { PROF_SUMMARY_COLUMNS(NAME) };
 static const char *const slt_col[] = { PROF_SUMMARY_SLT_COLUMNS(NAME) };
 static const char *const collwait_col[] = { PROF_SUMMARY_COLLWAIT_COLUMNS(NAME) };
+static const char *const model_col[] = { PROF_SUMMARY_MODEL_COLUMNS(NAME) };
 #define N(a) (int)(sizeof a / sizeof a[0])
 
 static void write_columns(struct prof_buf *b, const struct prof_report_ctx *ctx)
 {
-    const char *names[N(base) + N(slt_col) + N(collwait_col)];
+    const char *names[N(base) + N(slt_col) + N(collwait_col) + N(model_col)];
     int n = 0;
     for (int i = 0; i < N(base); i++)
         names[n++] = base[i];
@@ -18,6 +19,8 @@ static void write_columns(struct prof_buf *b, const struct prof_report_ctx *ctx)
         names[n++] = slt_col[i];
     for (int i = 0; ctx->collwait && i < N(collwait_col); i++)
         names[n++] = collwait_col[i];
+    for (int i = 0; ctx->model && i < N(model_col); i++)
+        names[n++] = model_col[i];
     prof_report_column_line(b, names, n);
 }
 
@@ -37,6 +40,8 @@ static void write_rows(struct prof_buf *b, const struct prof_report_ctx *ctx, co
         prof_buf_printf(b, " %.9f", late * rd->sec_per_tick);
     if (ctx->collwait)
         prof_buf_printf(b, " %.9f", sync * rd->sec_per_tick);
+    if (ctx->model)
+        prof_buf_printf(b, " %.9f", rd->model_elapsed);
     prof_buf_printf(b, "\n");
 }
 

@@ -9,18 +9,22 @@
 #include "prof.h"
 #include "request.h"
 
+int prof_slt_asked;
 int prof_slt_on;
 
 /* What a token carries: the sender's call site (its record key, 0 if
- * unknown) and room for the sender's virtual time (the model). */
+ * unknown) and the sender's modelled clock at the send (model.h; < 0 if
+ * unknown). */
 struct token {
     uint64_t key;
-    double vtime;
+    double sent;
 };
+
+static const struct token unknown = { 0, -1 };
 
 struct queued {
     int src, tag;
-    uint64_t key;
+    struct token tok;
 };
 
 #define QUEUE_MAX 65536u   /* tokens kept per communicator; the oldest go first */
@@ -56,18 +60,15 @@ static struct prof_shadow *shadow_of(MPI_Comm comm)
     return comm == MPI_COMM_NULL ? NULL : prof_shadow_find(prof_shadow_key(PROF_SHADOW_COMM, &comm, sizeof comm));
 }
 
-static uint64_t site_key(const struct prof_call *c)
+/* The token of a send by the call c: its call site and modelled clock. */
+static void send_token(const struct prof_call *c, const struct prof_shadow *s, int dst, int tag)
 {
-    return c->th ? prof_call_record(c)->key : 0;
-}
-
-static void send_token(const struct prof_shadow *s, int dst, int tag, uint64_t key)
-{
+    struct token t = { c->th ? prof_call_record(c)->key : 0, prof_model_on ? prof_model_now(c) : 0 };
     pthread_mutex_lock(&pool.lock);
     unsigned i = pool.next++ % POOL;
     if (pool.req[i] != MPI_REQUEST_NULL)
         PMPI_Wait(&pool.req[i], MPI_STATUS_IGNORE);
-    pool.tok[i] = (struct token){ key, 0.0 };
+    pool.tok[i] = t;
     PMPI_Isend(&pool.tok[i], (int)sizeof pool.tok[i], MPI_BYTE, dst, tag, s->comm, &pool.req[i]);
     pthread_mutex_unlock(&pool.lock);
 }
@@ -95,7 +96,7 @@ static struct prof_slt_queue *queue(struct prof_shadow *s)
     return s->slt;
 }
 
-static void push(struct prof_shadow *s, int src, int tag, uint64_t key)
+static void push(struct prof_shadow *s, int src, int tag, struct token tok)
 {
     struct prof_slt_queue *q = s->slt;
     for (int i = 0; i < OWED_MAX; i++)
@@ -115,7 +116,7 @@ static void push(struct prof_shadow *s, int src, int tag, uint64_t key)
             return;
         }
     }
-    q->v[q->n++] = (struct queued){ src, tag, key };
+    q->v[q->n++] = (struct queued){ src, tag, tok };
 }
 
 /* Queue the tokens that have arrived, all of them or (until) up to the
@@ -133,7 +134,7 @@ static int drain_until(struct prof_shadow *s, int until, int src, int tag)
         }
         if (PMPI_Test(&q->posted, &flag, &st) != MPI_SUCCESS || !flag)
             return 0;
-        push(s, st.MPI_SOURCE, st.MPI_TAG, q->token.key);
+        push(s, st.MPI_SOURCE, st.MPI_TAG, q->token);
         if (until && matches(src, st.MPI_SOURCE, MPI_ANY_SOURCE) && matches(tag, st.MPI_TAG, MPI_ANY_TAG))
             return 1;
     }
@@ -174,9 +175,9 @@ static int token_there(struct prof_shadow *s, int src, int tag)
 }
 
 /* The earliest token of (src, tag); if it has not come yet, it is owed. */
-static uint64_t pop(struct prof_shadow *s, int src, int tag)
+static struct token pop(struct prof_shadow *s, int src, int tag)
 {
-    uint64_t key = 0;
+    struct token tok = unknown;
     pthread_mutex_lock(&s->lock);
     int i = find(s->slt, src, tag);
     if (i < 0) {
@@ -185,7 +186,7 @@ static uint64_t pop(struct prof_shadow *s, int src, int tag)
     }
     struct prof_slt_queue *q = s->slt;
     if (i >= 0) {
-        key = q->v[i].key;
+        tok = q->v[i].tok;
         memmove(q->v + i, q->v + i + 1, (q->n - (uint32_t)i - 1) * sizeof *q->v);
         q->n--;
     } else if ((q = queue(s))) {
@@ -199,13 +200,15 @@ static uint64_t pop(struct prof_shadow *s, int src, int tag)
         }
     }
     pthread_mutex_unlock(&s->lock);
-    return key;
+    return tok;
 }
 
-uint64_t prof_slt_pop(MPI_Comm comm, int src, int tag)
+uint64_t prof_slt_pop(MPI_Comm comm, int src, int tag, double *sent)
 {
     struct prof_shadow *s = src == MPI_PROC_NULL ? NULL : shadow_of(comm);
-    return s ? pop(s, src, tag) : 0;
+    struct token t = s ? pop(s, src, tag) : unknown;
+    *sent = t.sent;
+    return t.key;
 }
 
 void prof_slt_received(struct prof_call *c, MPI_Comm comm, int *flag, MPI_Status *status)
@@ -213,8 +216,9 @@ void prof_slt_received(struct prof_call *c, MPI_Comm comm, int *flag, MPI_Status
     if (!prof_slt_on)
         return;
     c->slt_key = 0;
+    c->slt_sent = -1;
     if (c->rc == MPI_SUCCESS && (!flag || *flag) && status && status != MPI_STATUS_IGNORE)
-        c->slt_key = prof_slt_pop(comm, status->MPI_SOURCE, status->MPI_TAG);
+        c->slt_key = prof_slt_pop(comm, status->MPI_SOURCE, status->MPI_TAG, &c->slt_sent);
 }
 
 /* Withdraw the posted token receive of shadow s. */
@@ -277,7 +281,7 @@ int prof_slt_send(struct prof_call *c, int dst, int tag, MPI_Comm comm)
     now_and_then();
     struct prof_shadow *s = dst == MPI_PROC_NULL ? NULL : shadow_of(comm);
     if (s)
-        send_token(s, dst, tag, site_key(c));
+        send_token(c, s, dst, tag);
     return 0;
 }
 
@@ -287,6 +291,7 @@ int prof_slt_recv(struct prof_call *c, void *buf, int count, MPI_Datatype type, 
                   MPI_Status *status, MPI_Request *req)
 {
     c->slt_eval = 0;
+    c->slt_sent = -1;
     now_and_then();
     struct prof_shadow *s = req || src == MPI_PROC_NULL ? NULL : shadow_of(comm);
     if (!s)
@@ -303,7 +308,9 @@ int prof_slt_recv(struct prof_call *c, void *buf, int count, MPI_Datatype type, 
     } else {
         c->rc = PMPI_Recv(buf, count, type, src, tag, comm, st);
     }
-    c->slt_key = c->rc == MPI_SUCCESS ? pop(s, st->MPI_SOURCE, st->MPI_TAG) : 0;
+    struct token t = c->rc == MPI_SUCCESS ? pop(s, st->MPI_SOURCE, st->MPI_TAG) : unknown;
+    c->slt_key = t.key;
+    c->slt_sent = t.sent;
     return 1;
 }
 
@@ -314,7 +321,7 @@ int prof_slt_sendrecv(struct prof_call *c, int dst, int tag, int src, int rtag, 
     if (!s)
         return 0;
     if (dst != MPI_PROC_NULL)
-        send_token(s, dst, tag, site_key(c));
+        send_token(c, s, dst, tag);
     if (c->th && src != MPI_PROC_NULL) {
         struct want w = { s, src, rtag, comm, MPI_REQUEST_NULL };
         c->slt_late = await(&w, 1);
@@ -332,7 +339,7 @@ int prof_slt_start(struct prof_call *c, int n, MPI_Request *reqs)
             continue;
         struct prof_shadow *s = shadow_of(info.comm);
         if (s)
-            send_token(s, info.local, info.tag, site_key(c));
+            send_token(c, s, info.local, info.tag);
     }
     return 0;
 }

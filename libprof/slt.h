@@ -28,7 +28,10 @@ struct prof_call;
 struct prof_slt_queue;
 struct prof_shadow;
 
-/* 1 when late-sender analysis is on, on every rank (set once at MPI_Init). */
+/* prof_slt_asked: 1 when late-sender analysis is on, on every rank (set
+ * once at MPI_Init; its report). prof_slt_on: tokens are sent, for it or
+ * for the model (model.h), whose clocks ride on them. */
+extern int prof_slt_asked;
 extern int prof_slt_on;
 
 /* prof_slt_start_run: the shadows of MPI_COMM_WORLD and MPI_COMM_SELF
@@ -50,7 +53,8 @@ int prof_slt_wait1(struct prof_call *c, MPI_Request *req, int *flag);
 int prof_slt_wait(struct prof_call *c, int n, MPI_Request *reqs, int *index, int *flag, int *outcount);
 
 /* after= hook of MPI_Sendrecv(_replace), MPI_Mprobe and MPI_Improbe: the
- * token of what arrived (or was matched) goes to c->slt_key. */
+ * token of what arrived (or was matched) goes to c->slt_key and
+ * c->slt_sent. */
 void prof_slt_received(struct prof_call *c, MPI_Comm comm, int *flag, MPI_Status *status);
 
 /* prof_slt_queue_free: a shadow's tokens and its posted token receive
@@ -58,8 +62,9 @@ void prof_slt_received(struct prof_call *c, MPI_Comm comm, int *flag, MPI_Status
 void prof_slt_queue_free(struct prof_shadow *s);
 
 /* prof_slt_pop: the token of a message that arrived from src with tag on
- * comm (its status): the sender's call-site key, or 0 when unknown. */
-uint64_t prof_slt_pop(MPI_Comm comm, int src, int tag);
+ * comm (its status): the sender's call-site key, or 0 when unknown; *sent
+ * gets the sender's modelled clock at the send (< 0: unknown). */
+uint64_t prof_slt_pop(MPI_Comm comm, int src, int tag, double *sent);
 
 /* after= hook of the communicator-creating calls (family comm.create):
  * their new communicator gets a shadow when late sender is on. */

@@ -23,6 +23,7 @@ struct prof_taken {
     int slt;                       /* late sender: the call waited for its token (slt.c): */
     uint64_t late;                 /* 1: this long; 2: for any of its receives (c->slt_late) */
     uint64_t key;                  /* done: the sending site its token named (0: unknown) */
+    double sent;                   /* done: the sender's modelled clock its token gave (< 0: unknown) */
     struct prof_request info;
 };
 

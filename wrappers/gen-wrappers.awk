@@ -351,15 +351,16 @@ function uses_role(family, role) {
             fam_roles["after", family] ",") ~ ("," role "[?]?,")
 }
 
-# The collective-wait barrier of a function flagged sync: on its communicator,
-# else its window's, else its file's (collwait.c).
+# The sync hook of a function flagged sync (the collective-wait barrier, the
+# model's agreement of clocks): on its communicator, else its window, else
+# its file (collwait.c).
 function sync_call(name) {
     if ("comm" in role_arg)
-        return "prof_collwait_comm(&c, " role_arg["comm"] ")"
+        return "prof_sync_comm(&c, " role_arg["comm"] ")"
     if ("win" in role_arg)
-        return "prof_collwait_win(&c, " role_arg["win"] ")"
+        return "prof_sync_win(&c, " role_arg["win"] ")"
     if ("file" in role_arg)
-        return "prof_collwait_file(&c, " (role_decl["file"] ~ /\*/ ? "*" : "") role_arg["file"] ")"
+        return "prof_sync_file(&c, " (role_decl["file"] ~ /\*/ ? "*" : "") role_arg["file"] ")"
     fail(name ": flag sync needs an argument with role @comm, @win or @file")
 }
 
@@ -418,7 +419,8 @@ END {
     print "extern const char *const prof_fn_name[PROF_FN_COUNT];" > h
     print "extern const unsigned char prof_fn_class[PROF_FN_COUNT];" > h
     print "/* Collectives (collwait.txt): 2 = blocking, a barrier goes before it under" > h
-    print " * collective wait (flag sync); 1 = nonblocking or split (never evaluated). */" > h
+    print " * collective wait, and the model agrees clocks (flag sync); 1 = nonblocking or" > h
+    print " * split (never evaluated). */" > h
     print "extern const unsigned char prof_fn_coll[PROF_FN_COUNT];" > h
     print "\n#endif" > h
     close(h)
@@ -476,7 +478,7 @@ END {
         }
         printf "%s", fn_subst[i] > w
         if (fn_sync[i] != "")
-            printf "    if (PROF_UNLIKELY(prof_collwait_on))\n        %s;\n", fn_sync[i] > w
+            printf "    if (PROF_UNLIKELY(prof_sync_on))\n        %s;\n", fn_sync[i] > w
         if (fn_pre[i] != "")
             printf "    %s;\n", fn_pre[i] > w
         printf "    c.rc = %s;\n", pcall > w

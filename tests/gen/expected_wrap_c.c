@@ -120,8 +120,8 @@ PROF_INLINE int w_MPI_Win_fence(void *site, int assert, MPI_Win win)
     struct prof_call c;
     if (!prof_enter(&c, FN_MPI_Win_fence, site))
         return PMPI_Win_fence(assert, win);
-    if (PROF_UNLIKELY(prof_collwait_on))
-        prof_collwait_win(&c, win);
+    if (PROF_UNLIKELY(prof_sync_on))
+        prof_sync_win(&c, win);
     c.rc = PMPI_Win_fence(assert, win);
     prof_exit(&c);
     return c.rc;

@@ -42,9 +42,10 @@ one_message banana "^mpiprof: MPIPROF_STACK_DEPTH='banana' is not valid; expecte
     MPIPROF_STACK_DEPTH=banana
 one_message nosuch "^mpiprof: unknown variable MPIPROF_NOSUCH (value '1') ignored; known variables: MPIPROF_OUTPUT," \
     MPIPROF_NOSUCH=1
-one_message model "^mpiprof: MPIPROF_MODEL: the virtual-clock model is not available in this version; ignored\$" \
-    MPIPROF_MODEL=perfect
+one_message model "^mpiprof: MPIPROF_MODEL='warp9' is not valid; expected perfect, .*; using the default (no model)\$" \
+    MPIPROF_MODEL=warp9
 check "the header lists no option that was refused" grep -q " options=OUTPUT=$work/model\$" "$work/model/summary.txt"
+check "a refused model: no model.txt" test ! -e "$work/model/model.txt"
 
 # An unwritable report directory (below a regular file: even root cannot).
 : > "$work/plainfile"

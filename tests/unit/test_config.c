@@ -8,6 +8,7 @@
 #include "config.h"
 #include "fn_table.h"
 #include "log.h"
+#include "model.h"
 
 static int failures;
 #define CHECK(cond) do { if (!(cond)) { printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond); failures++; } } while (0)
@@ -33,6 +34,12 @@ static void clear(void)
 }
 
 /* Load the configuration; return what it printed on stderr. */
+static int near(double a, double b)
+{
+    double d = a > b ? a - b : b - a;
+    return d <= 1e-12 * (a > b ? a : b);
+}
+
 static const char *load(void)
 {
     static char text[8192];
@@ -118,21 +125,42 @@ int main(void)
                          "function)\n") != NULL);
     CHECK(on[fn("MPI_Send")] && on[fn("MPI_Recv")]);
 
-    const char *models_ok[] = { "PERFECT", "perfect+2.5", "LAT=1.5,BW=1000", "BW=10,LAT=0,CPU=0.5" };
-    const char *models_bad[] = { "PERFECTO", "PERFECT+", "LAT=1", "LAT=1,BW=0", "LAT=x,BW=1", "LAT=1,LAT=2,BW=1" };
-    for (size_t i = 0; i < 4; i++) {
+    /* Models: accepted and listed, each read as the numbers it says. */
+    const struct {
+        const char *text;
+        struct prof_model m;
+    } models_ok[] = {
+        { "PERFECT", { 1, 0, 0, 1 } },
+        { "perfect+2.5", { 1, 0, 0, 2.5 } },
+        { "Perfect,CPU=0.5", { 1, 0, 0, 0.5 } },
+        { "LAT=1.5,BW=1000", { 0, 1.5e-6, 1e9, 1 } },
+        { "bw=10,lat=0,cpu=0.5", { 0, 0, 1e7, 0.5 } },
+    };
+    for (size_t i = 0; i < sizeof models_ok / sizeof models_ok[0]; i++) {
+        struct prof_model m;
         clear();
-        setenv("MPIPROF_MODEL", models_ok[i], 1);
-        /* valid, but not available in this version: said so, not in force, not listed */
-        CHECK(strstr(load(), "MPIPROF_MODEL: the virtual-clock model is not available in this version; ignored") != NULL);
-        CHECK(prof_config.model[0] == '\0' && strstr(prof_config.options, "MODEL") == NULL);
+        setenv("MPIPROF_MODEL", models_ok[i].text, 1);
+        CHECK(strcmp(load(), "") == 0);
+        CHECK(strcmp(prof_config.model, models_ok[i].text) == 0 && strstr(prof_config.options, "MODEL=") != NULL);
+        CHECK(prof_model_parse(models_ok[i].text, &m) == 0 && m.perfect == models_ok[i].m.perfect &&
+              near(m.lat, models_ok[i].m.lat) && near(m.bw, models_ok[i].m.bw) && near(m.cpu, models_ok[i].m.cpu));
     }
-    for (size_t i = 0; i < 6; i++) {
+    const char *models_bad[] = { "warp9", "PERFECTO", "PERFECT+", "perfect,", "perfect,lat=1", "perfect+0",
+                                 "LAT=1", "lat=-1,bw=1", "LAT=1,BW=0", "LAT=x,BW=1", "lat=,bw=1",
+                                 "LAT=1,LAT=2,BW=1", "lat=1,bw=1,cpu=abc", "lat=1,bw=1,cpu=0", "lat=1,bw=1," };
+    for (size_t i = 0; i < sizeof models_bad / sizeof models_bad[0]; i++) {
         clear();
         setenv("MPIPROF_MODEL", models_bad[i], 1);
-        CHECK(strstr(load(), "is not valid; expected PERFECT") != NULL);
-        CHECK(prof_config.model[0] == '\0');
+        char want[256];
+        snprintf(want, sizeof want, "MPIPROF_MODEL='%s' is not valid; expected perfect, perfect+<cpu factor>, "
+                 "perfect,cpu=<factor> or lat=<us>,bw=<MB/s>[,cpu=<factor>]; using the default (no model)\n",
+                 models_bad[i]);
+        CHECK(strstr(load(), want) != NULL);
+        CHECK(prof_config.model[0] == '\0' && strstr(prof_config.options, "MODEL") == NULL);
     }
+    clear();
+    setenv("MPIPROF_MODEL", "", 1);
+    CHECK(strstr(load(), "MPIPROF_MODEL is empty; expected perfect,") != NULL && prof_config.model[0] == '\0');
 
     printf("%s: %d failures\n", __FILE__, failures);
     return failures ? 1 : 0;

@@ -1,0 +1,286 @@
+/* known_model.c: the model workloads of mpiprof-known (known.h), whose
+ * modelled elapsed time (summary.txt model_elapsed_s, under mpiprof
+ * --model) follows from the model in force (MPIPROF_MODEL, as the launcher
+ * sets it) and from how long each computation took (measured):
+ *   model-compute  rank i computes (i + 1) x D ms before each of K
+ *                  MPI_Allreduce of one double: every rank's modelled
+ *                  elapsed is the critical path, sum over calls of the
+ *                  slowest computation x cpu, plus K allreduce costs.
+ *   model-comm     pairs of ranks (0-1, 2-3, ...) compute D ms and swap
+ *                  -s BYTES (default 1 MiB) with MPI_Sendrecv, K times: a
+ *                  perfect interconnect leaves the computation alone.
+ *   model-chain    K rounds of a pipeline: rank 0 computes D ms and sends
+ *                  -s BYTES (default 8) to rank 1, which receives, computes
+ *                  and sends on, to the last rank; then MPI_Barrier: each
+ *                  round is P computations, P - 1 transfers and a barrier.
+ * The answer is worked out on rank 0 from every rank's measured
+ * computations (all the time between its MPI calls, from a barrier before
+ * the first) by the model's rules (model.h): a receive completes at
+ * max(its clock, the sender's clock + T(size)), T(size) = lat + size/bw,
+ * a collective at the latest arrival plus its cost. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <mpi.h>
+#include "model.h"
+#include "intopts.h"
+#include "known.h"
+
+#define MAX_CALLS 10000
+
+struct model_opts {
+    long calls, ms, bytes;
+    struct prof_model m;
+};
+
+static int parse(const char *name, int argc, char **argv, int rank, int size, long bytes, struct model_opts *o)
+{
+    char err[256], prog[64];
+    o->calls = 10;
+    o->ms = 20;
+    o->bytes = bytes;
+    snprintf(prog, sizeof prog, "mpiprof-known %s", name);
+    const struct bench_intopt opts[] = { { 'k', 1, MAX_CALLS, &o->calls }, { 'd', 0, 10000, &o->ms },
+                                         { 's', 0, 1 << 26, &o->bytes } };
+    int rc = bench_intopts_parse(prog, argc, argv, opts, bytes < 0 ? 2 : 3, err, sizeof err);
+    const char *model = getenv("MPIPROF_MODEL");
+    if (rc == 0 && (!model || prof_model_parse(model, &o->m) != 0)) {
+        snprintf(err, sizeof err, "%s: MPIPROF_MODEL is %s: run it under mpiprof --model MODEL", prog,
+                 model ? "not a valid model" : "not set");
+        rc = 2;
+    }
+    if (rc == 0 && size < 2) {
+        snprintf(err, sizeof err, "%s: needs at least 2 processes (got %d)", prog, size);
+        rc = 2;
+    }
+    if (rc != 0) {
+        if (rank == 0 && rc == 1) {
+            printf("Usage: mpiprof-known %s [-k CALLS (1..%d, default 10)] [-d MS (0..10000, default 20)]", name,
+                   MAX_CALLS);
+            if (bytes >= 0)
+                printf(" [-s BYTES (default %ld)]", bytes);
+            printf(", under mpiprof --model\n");
+        }
+        else if (rank == 0 && rc != 1)
+            fprintf(stderr, "%s\n", err);
+        return rc == 1 ? 0 : 2;
+    }
+    return -1;
+}
+
+static double transfer(const struct prof_model *m, double bytes)
+{
+    return m->perfect ? 0 : m->lat + bytes / m->bw;
+}
+
+static unsigned log2_ceil(int p)
+{
+    unsigned k = 0;
+    while ((1 << k) < p)
+        k++;
+    return k;
+}
+
+/* Every rank's measured computations (calls per rank) on rank 0, times cpu
+ * (NULL elsewhere). */
+static double *gather_spent(const struct model_opts *o, const double *spent, int rank, int size)
+{
+    double *all = rank == 0 ? malloc((size_t)size * (size_t)o->calls * sizeof *all) : NULL;
+    if (rank == 0 && !all) {
+        fprintf(stderr, "mpiprof-known: out of memory\n");
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    MPI_Gather(spent, (int)o->calls, MPI_DOUBLE, all, (int)o->calls, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    for (long i = 0; all && i < size * o->calls; i++)
+        all[i] *= o->m.cpu;
+    return all;
+}
+
+/* The expected line: values (per rank) and nominal (per rank). */
+static void expect(const char *name, const struct model_opts *o, int size, const double *values,
+                   const double *nominal)
+{
+    known_line(name, o->calls, o->ms * 1e-3, "summary.txt", "model_elapsed_s");
+    known_list("values", size, NULL, values);
+    known_list("nominal", size, NULL, nominal);
+    known_end();
+}
+
+/* The time since *mark, which moves to now: call it right before an MPI
+ * call and set *mark right after, and it measures what happened between. */
+static double since(double *mark)
+{
+    double now = MPI_Wtime(), d = now - *mark;
+    *mark = now;
+    return d;
+}
+
+static double *alloc(long n)
+{
+    double *v = calloc((size_t)n, sizeof *v);
+    if (!v) {
+        fprintf(stderr, "mpiprof-known: out of memory\n");
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    return v;
+}
+
+static int model_compute(int argc, char **argv, int rank, int size)
+{
+    struct model_opts o;
+    int rc = parse("model-compute", argc, argv, rank, size, -1, &o);
+    if (rc >= 0)
+        return rc;
+    double *spent = alloc(o.calls), d = o.ms * 1e-3, sum = 0, mark;
+    MPI_Barrier(MPI_COMM_WORLD);
+    mark = MPI_Wtime();
+    for (long k = 0; k < o.calls; k++) {
+        double one = 1, total = 0;
+        known_compute((rank + 1) * d);
+        spent[k] = since(&mark);
+        MPI_Allreduce(&one, &total, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+        mark = MPI_Wtime();
+        sum += total;
+    }
+    if (sum != (double)o.calls * size)
+        fprintf(stderr, "mpiprof-known model-compute: rank %d: MPI_Allreduce sums to %g\n", rank, sum);
+    double *all = gather_spent(&o, spent, rank, size);
+    if (rank == 0) {
+        double cost = 2 * log2_ceil(size) * transfer(&o.m, sizeof(double)), t = 0;
+        double *values = alloc(size), *nominal = alloc(size);
+        for (long k = 0; k < o.calls; k++) {
+            double slowest = 0;
+            for (int r = 0; r < size; r++)
+                slowest = all[r * o.calls + k] > slowest ? all[r * o.calls + k] : slowest;
+            t += slowest + cost;
+        }
+        for (int r = 0; r < size; r++) {
+            values[r] = t;
+            nominal[r] = o.calls * (size * d * o.m.cpu + cost);
+        }
+        expect("model-compute", &o, size, values, nominal);
+        free(values);
+        free(nominal);
+    }
+    free(all);
+    free(spent);
+    return sum != (double)o.calls * size;
+}
+
+static int model_comm(int argc, char **argv, int rank, int size)
+{
+    struct model_opts o;
+    int rc = parse("model-comm", argc, argv, rank, size, 1 << 20, &o);
+    if (rc >= 0)
+        return rc;
+    double *spent = alloc(o.calls), d = o.ms * 1e-3, mark;
+    char *out = malloc((size_t)o.bytes + 1), *in = malloc((size_t)o.bytes + 1);
+    int peer = rank ^ 1, bad = 0;
+    if (peer >= size)
+        peer = MPI_PROC_NULL;
+    MPI_Barrier(MPI_COMM_WORLD);
+    mark = MPI_Wtime();
+    for (long k = 0; out && in && k < o.calls; k++) {
+        memset(out, (int)(k + rank) & 0x7f, (size_t)o.bytes + 1);
+        known_compute(d);
+        spent[k] = since(&mark);
+        MPI_Sendrecv(out, (int)o.bytes, MPI_CHAR, peer, 3, in, (int)o.bytes, MPI_CHAR, peer, 3, MPI_COMM_WORLD,
+                     MPI_STATUS_IGNORE);
+        mark = MPI_Wtime();
+        if (peer != MPI_PROC_NULL && o.bytes > 0 && in[o.bytes - 1] != (char)((k + peer) & 0x7f))
+            bad = 1;
+    }
+    if (!out || !in || bad)
+        fprintf(stderr, "mpiprof-known model-comm: rank %d: %s\n", rank, bad ? "wrong data" : "out of memory");
+    double *all = gather_spent(&o, spent, rank, size);
+    if (rank == 0) {
+        /* Each pair: a's clock after swap k is max(a's + c(a,k), b's + c(b,k) + T). */
+        double *values = alloc(size), *nominal = alloc(size), x = transfer(&o.m, (double)o.bytes);
+        for (int a = 0; a < size; a += 2) {
+            int b = a + 1;
+            double va = 0, vb = 0;
+            for (long k = 0; k < o.calls; k++) {
+                double sa = va + all[a * o.calls + k], sb = b < size ? vb + all[b * o.calls + k] : 0;
+                va = b < size && sb + x > sa ? sb + x : sa;
+                vb = sa + x > sb ? sa + x : sb;
+            }
+            values[a] = va;
+            if (b < size)
+                values[b] = vb;
+        }
+        for (int r = 0; r < size; r++)
+            nominal[r] = o.calls * (d * o.m.cpu + ((r ^ 1) < size ? x : 0));
+        expect("model-comm", &o, size, values, nominal);
+        free(values);
+        free(nominal);
+    }
+    free(all);
+    free(spent);
+    free(out);
+    free(in);
+    return bad || !out || !in;
+}
+
+static int model_chain(int argc, char **argv, int rank, int size)
+{
+    struct model_opts o;
+    int rc = parse("model-chain", argc, argv, rank, size, 8, &o);
+    if (rc >= 0)
+        return rc;
+    double *spent = alloc(o.calls), d = o.ms * 1e-3, mark;
+    char *buf = calloc((size_t)o.bytes + 1, 1);
+    int bad = !buf;
+    MPI_Barrier(MPI_COMM_WORLD);
+    mark = MPI_Wtime();
+    for (long k = 0; buf && k < o.calls; k++) {
+        if (rank > 0) {
+            MPI_Recv(buf, (int)o.bytes, MPI_CHAR, rank - 1, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            mark = MPI_Wtime();
+            if (o.bytes > 0 && buf[0] != (char)(k & 0x7f))
+                bad = 1;
+        }
+        known_compute(d);
+        if (o.bytes > 0)
+            buf[0] = (char)(k & 0x7f);
+        spent[k] = since(&mark);
+        if (rank < size - 1)
+            MPI_Send(buf, (int)o.bytes, MPI_CHAR, rank + 1, 5, MPI_COMM_WORLD);
+        MPI_Barrier(MPI_COMM_WORLD);
+        mark = MPI_Wtime();
+    }
+    if (bad)
+        fprintf(stderr, "mpiprof-known model-chain: rank %d: %s\n", rank, buf ? "wrong data" : "out of memory");
+    double *all = gather_spent(&o, spent, rank, size);
+    if (rank == 0) {
+        double *values = alloc(size), *nominal = alloc(size), x = transfer(&o.m, (double)o.bytes), t = 0;
+        double barrier = log2_ceil(size) * transfer(&o.m, 0);
+        for (long k = 0; k < o.calls; k++) {
+            for (int r = 0; r < size; r++)
+                t += all[r * o.calls + k];
+            t += (size - 1) * x + barrier;
+        }
+        for (int r = 0; r < size; r++) {
+            values[r] = t;
+            nominal[r] = o.calls * (size * d * o.m.cpu + (size - 1) * x + barrier);
+        }
+        expect("model-chain", &o, size, values, nominal);
+        free(values);
+        free(nominal);
+    }
+    free(all);
+    free(spent);
+    free(buf);
+    return bad;
+}
+
+const struct known_workload known_model_compute = {
+    "model-compute", "rank i computes (i+1)*D ms before each MPI_Allreduce: modelled elapsed (--model)",
+    model_compute
+};
+const struct known_workload known_model_comm = {
+    "model-comm", "pairs compute D ms and swap -s bytes with MPI_Sendrecv: modelled elapsed (--model)", model_comm
+};
+const struct known_workload known_model_chain = {
+    "model-chain", "a pipeline through the ranks, D ms per stage, then MPI_Barrier: modelled elapsed (--model)",
+    model_chain
+};

@@ -1,0 +1,73 @@
+/* model.h: "what if" runs on virtual clocks (MPIPROF_MODEL; MPInside's
+ * modelling). Each rank keeps a modelled clock that starts at 0 when
+ * MPI_Init returns and advances by the measured time between MPI calls
+ * (compute) times the cpu factor, and through each MPI call by what the
+ * model says that call would take:
+ *   - a point-to-point send or a nonblocking start: nothing (a synchronous
+ *     send under lat/bw: T(size), as if its receive were posted);
+ *   - a receive, where it completes (MPI_Recv, MPI_Sendrecv, or the
+ *     Wait/Test call that completes it): max(its clock, the sender's clock
+ *     at the send + T(size)); the sender's clock rides on the late-sender
+ *     token (slt.h). A receive whose token is not known takes its real time;
+ *   - a blocking collective and MPI_Win_fence: the latest modelled arrival
+ *     of the communicator (one PMPI_Allreduce) plus the collective's
+ *     modelled cost (model.c);
+ *   - everything else (MPI-IO, other one-sided calls, nonblocking
+ *     collectives, probes' waits, local calls): its real time.
+ * T(size) = lat + size / bw; perfect: 0. Cold code: only with a model. */
+#ifndef PROF_MODEL_H
+#define PROF_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <mpi.h>
+
+struct prof_call;
+
+struct prof_model {
+    int perfect;       /* latency 0, bandwidth infinite */
+    double lat;        /* seconds */
+    double bw;         /* bytes per second */
+    double cpu;        /* compute time factor */
+};
+
+/* 1 when a model is in force, on every rank (set once at MPI_Init). */
+extern int prof_model_on;
+extern struct prof_model prof_model;
+
+/* prof_model_parse: "perfect", "perfect+F", "perfect,cpu=F" or
+ * "lat=US,bw=MBS[,cpu=F]" (items in any order, any letter case). 0 and *m
+ * set, or -1. */
+int prof_model_parse(const char *text, struct prof_model *m);
+/* prof_model_text: the model in force, spelt out ("lat=1.5us,bw=1000MB/s,cpu=1"). */
+void prof_model_text(char *buf, size_t size);
+
+/* prof_model_start: the clock starts (MPI_Init returns). */
+void prof_model_start(void);
+
+/* Per profiled call, in this order. prof_model_now: the call's modelled
+ * start (before the PMPI call: what a token carries). prof_model_begin:
+ * at the end of the call, t1 its real end: the model's default, its real
+ * time. Then the family hooks: prof_model_free (communication that costs
+ * nothing by itself), prof_model_arrival (a message sent at modelled time
+ * sent of bytes completed here; sent < 0: not known), prof_model_volume
+ * (a collective's bytes). prof_model_end: the clock moves to the call's
+ * modelled end (a collective first agrees with the others). */
+double prof_model_now(const struct prof_call *c);
+void prof_model_begin(struct prof_call *c, uint64_t t1);
+void prof_model_free(struct prof_call *c);
+void prof_model_arrival(struct prof_call *c, double sent, uint64_t bytes);
+void prof_model_volume(struct prof_call *c, uint64_t bytes);
+void prof_model_end(struct prof_call *c);
+
+/* The sync hook of a blocking collective (on its communicator) or of
+ * MPI_Win_fence (on the window's shadow): where its clocks are agreed. */
+void prof_model_sync(struct prof_call *c, MPI_Comm comm);
+
+/* prof_model_finish: at MPI_Finalize, the modelled elapsed time (seconds)
+ * up to t_end, and the modelled MPI time and compute time. */
+void prof_model_finish(uint64_t t_end, double *elapsed, double *mpi, double *compute);
+/* prof_model_fn_time: the modelled time of this process's calls of fn. */
+double prof_model_fn_time(int fn);
+
+#endif

@@ -1,0 +1,77 @@
+/* model_parse.c: the MPIPROF_MODEL string (model.h), apart from the clock so
+ * that the option parser and its unit test need no MPI calls. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "model.h"
+
+struct prof_model prof_model;
+
+/* "NAME=number" at *p (NAME matched case-insensitively): the number, p past it. */
+static int item(const char **p, const char *name, double *v)
+{
+    size_t n = strlen(name);
+    if (strncasecmp(*p, name, n) != 0 || (*p)[n] != '=')
+        return 0;
+    char *end;
+    const char *s = *p + n + 1;
+    *v = strtod(s, &end);
+    if (end == s || (*end != ',' && *end != '\0') || (*end == ',' && end[1] == '\0') || !isfinite(*v))
+        return -1;
+    *p = *end == ',' ? end + 1 : end;
+    return 1;
+}
+
+int prof_model_parse(const char *text, struct prof_model *m)
+{
+    struct prof_model r = { 0, 0, 0, 1 };
+    int lat = 0, bw = 0, cpu = 0;
+    const char *p = text;
+    if (strncasecmp(p, "perfect", 7) == 0 && (p[7] == '\0' || p[7] == ',' || p[7] == '+')) {
+        r.perfect = 1;
+        if (p[7] == '+') {
+            char *end;
+            r.cpu = strtod(p + 8, &end);
+            if (end == p + 8 || *end != '\0' || !(r.cpu > 0) || !isfinite(r.cpu))
+                return -1;
+            *m = r;
+            return 0;
+        }
+        p += p[7] == ',' ? 8 : 7;
+        if (*p == '\0' && p[-1] == ',')
+            return -1;
+    }
+    while (*p) {
+        double v;
+        int k;
+        if ((k = item(&p, "lat", &v)) != 0) {
+            if (k < 0 || r.perfect || lat++ || v < 0)
+                return -1;
+            r.lat = v * 1e-6;
+        } else if ((k = item(&p, "bw", &v)) != 0) {
+            if (k < 0 || r.perfect || bw++ || !(v > 0))
+                return -1;
+            r.bw = v * 1e6;
+        } else if ((k = item(&p, "cpu", &v)) != 0) {
+            if (k < 0 || cpu++ || !(v > 0))
+                return -1;
+            r.cpu = v;
+        } else {
+            return -1;
+        }
+    }
+    if (!r.perfect && !(lat && bw))
+        return -1;
+    *m = r;
+    return 0;
+}
+
+void prof_model_text(char *buf, size_t size)
+{
+    if (prof_model.perfect)
+        snprintf(buf, size, "perfect,cpu=%g", prof_model.cpu);
+    else
+        snprintf(buf, size, "lat=%gus,bw=%gMB/s,cpu=%g", prof_model.lat * 1e6, prof_model.bw * 1e-6, prof_model.cpu);
+}

@@ -1,0 +1,80 @@
+#!/bin/sh
+# t_model.sh: the model (--model). The known answers of mpiprof-known
+# model-compute, model-comm and model-chain under a perfect interconnect
+# and under lat/bw, per rank within 15 % (floor 10 ms); model.txt's rows
+# against functions.txt and summary.txt; the speed-up line; every
+# point-to-point construct of p2psem.c with the same output under --model;
+# nothing added without the option; ranks that disagree run without it.
+. "$top_srcdir/tests/integration/lib.sh"
+
+known="$top_builddir/bench/mpiprof-known"
+np=4
+[ "$MPI_FLAVOR" = mpich ] && np=2     # MPICH busy-polls: 2 ranks on 2 cores
+
+# (1) the known answers: T(8 B) = 100 us, T(256 KiB) = 2.7 ms under lat/bw.
+for model in perfect lat=100,bw=100; do
+    for w in model-compute model-comm model-chain; do
+        out="$work/$w-$model"
+        size=
+        [ $w = model-comm ] && size="-s 262144"
+        run_timed $np "$launcher" -q --model "$model" -o "$out" "$known" $w -k 5 -d 10 $size > "$out.out" ||
+            fail "$w under --model $model"
+        check "$w --model $model: model_elapsed_s per rank within 15 % (floor 10 ms)" \
+            within 15 0.010 "$out.out" "$out"
+    done
+done
+
+# A processor twice as fast (MPInside's spelling): half the computation.
+run_timed $np "$launcher" -q --model PERFECT+0.5 -o "$work/half" "$known" model-chain -k 5 -d 10 > "$work/half.out" ||
+    fail "model-chain under --model PERFECT+0.5"
+check "model-chain --model PERFECT+0.5: model_elapsed_s per rank within 15 % (floor 10 ms)" \
+    within 15 0.010 "$work/half.out" "$work/half"
+
+# (2) model.txt: the model named, per rank elapsed, mpi and compute, and one
+# row per function called with the calls and real time of functions.txt.
+rep="$work/model-chain-lat=100,bw=100"
+check "model.txt names the model and the speed-up" grep -q \
+    '^# model: lat=100us,bw=100MB/s,cpu=1 real_elapsed_s=[0-9.]* model_elapsed_s=[0-9.]* predicted_speedup=[0-9.]*$' \
+    "$rep/model.txt"
+check "model.txt: speed-up = largest real elapsed / largest modelled elapsed (summary.txt)" awk '
+    FNR == NR && /^# model:/ { for (i = 1; i <= NF; i++) { split($i, kv, "="); h[kv[1]] = kv[2] } next }
+    FNR == NR { next }
+    /^#/ { next }
+    { if ($2 > real) real = $2; if ($7 > model) model = $7 }
+    END { d = real / model - h["predicted_speedup"]; if (d < 0) d = -d
+          exit !(d < 0.001 && real > 0 && h["real_elapsed_s"] + 0 == real + 0) }' "$rep/model.txt" "$rep/summary.txt"
+awk '!/^#/ && $2 ~ /^MPI_/ { print $1, $2, $3, $4 }' "$rep/model.txt" | sort > "$work/actual"
+awk '!/^#/ { print $1, $2, $3, $4 }' "$rep/functions.txt" | sort > "$work/expected"
+same_rows "model.txt: calls and real time per function as in functions.txt"
+check "model.txt: elapsed, mpi and compute per rank; modelled mpi + compute = modelled elapsed" awk -v np=$np '
+    !/^#/ && $2 == "elapsed" { e[$1] = $5; n++ }
+    !/^#/ && $2 == "mpi" { m[$1] = $5 }
+    !/^#/ && $2 == "compute" { c[$1] = $5 }
+    END { for (r = 0; r < np; r++) { d = e[r] - m[r] - c[r]; if (d < 0) d = -d; if (d > 1e-6) bad = 1 }
+          exit bad || n != np }' "$rep/model.txt"
+
+# (3) every point-to-point construct: the same output under the model.
+sem="$top_builddir/tests/integration/p2psem"
+snp=4
+[ "$MPI_FLAVOR" = mpich ] && snp=3
+run $snp "$sem" | sort > "$work/sem.plain" || fail "p2psem runs"
+for model in perfect lat=1,bw=1000,cpu=0.5; do
+    run $snp "$launcher" -q --model "$model" -o "$work/sem-$model" "$sem" | sort > "$work/sem.model" ||
+        fail "p2psem under --model $model"
+    check "p2psem: same output under --model $model" cmp "$work/sem.plain" "$work/sem.model"
+done
+
+# (4) without the option: no model.txt, summary.txt as before.
+run 2 "$launcher" -q -o "$work/off" "$known" imbalance -k 1 -d 0 > /dev/null || fail "a run without --model"
+check "no model.txt without --model" test ! -e "$work/off/model.txt"
+check "no model_elapsed_s column without --model" grep -qx '# rank elapsed_s mpi_s mpi_pct compute_s mpi_calls' \
+    "$work/off/summary.txt"
+
+# (5) ranks that disagree: one message, no model, the job completes.
+run 1 "$launcher" -o "$work/mix" --model perfect "$known" imbalance -k 3 -d 1 : \
+    -np 1 "$launcher" -q --model lat=1,bw=1 "$known" imbalance -k 3 -d 1 > "$work/mix.out" 2> "$work/mix.err" ||
+    fail "a job with two models"
+check "disagreement: one message" test "$(grep -c 'MPIPROF_MODEL is not the same on every rank; no model' \
+    "$work/mix.err")" -eq 1
+check "disagreement: no model.txt" test ! -e "$work/mix/model.txt"
+finish
