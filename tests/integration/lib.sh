@@ -23,16 +23,22 @@ trap '[ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
 # against a known answer: it holds the build's run lock alone, while every
 # run() shares it, so that make -j does not put another test's ranks on
 # the cores the timed ranks are measured on.
+# with_lock -s|-x command...: any command under the lock, shared or alone.
 lock="$top_builddir/tests/run.lock"
+with_lock() {
+    local how=$1
+    shift
+    if command -v flock > /dev/null 2>&1; then
+        flock "$how" "$lock" "$@"
+    else
+        "$@"
+    fi
+}
 locked() {
     local how=$1 ranks=$2
     shift 2
     echo "+ $MPIRUN -np $ranks $*" >&2
-    if command -v flock > /dev/null 2>&1; then
-        flock "$how" "$lock" "$MPIRUN" -np "$ranks" "$@"
-    else
-        "$MPIRUN" -np "$ranks" "$@"
-    fi
+    with_lock "$how" "$MPIRUN" -np "$ranks" "$@"
 }
 run() { locked -s "$@"; }
 run_timed() { locked -x "$@"; }

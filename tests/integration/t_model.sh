@@ -4,7 +4,9 @@
 # and under lat/bw, per rank within 15 % (floor 10 ms); model.txt's rows
 # against functions.txt and summary.txt; the speed-up line; every
 # point-to-point construct of p2psem.c with the same output under --model;
-# nothing added without the option; ranks that disagree run without it.
+# nothing added without the option; mpiprof-calibrate's model within 30 %
+# of the real elapsed of PingPong and model-comm; ranks that disagree run
+# without it.
 . "$top_srcdir/tests/integration/lib.sh"
 
 known="$top_builddir/bench/mpiprof-known"
@@ -70,7 +72,29 @@ check "no model.txt without --model" test ! -e "$work/off/model.txt"
 check "no model_elapsed_s column without --model" grep -qx '# rank elapsed_s mpi_s mpi_pct compute_s mpi_calls' \
     "$work/off/summary.txt"
 
-# (5) ranks that disagree: one message, no model, the job completes.
+# (5) calibration: mpiprof-calibrate prints a model, and with it the
+# modelled elapsed of PingPong (the run it measured, profiled) and of
+# model-comm is within 30 % of the real elapsed, per rank.
+with_lock -x env MPIPROF_MPI1="$top_builddir/bench/mpiprof-mpi1" "$top_builddir/tools/mpiprof-calibrate" \
+    --mpirun "$MPIRUN" > "$work/cal.out" || fail "mpiprof-calibrate"
+cat "$work/cal.out"
+cal=$(tail -1 "$work/cal.out")
+check "mpiprof-calibrate: a table and lat=<us>,bw=<MB/s>" \
+    awk 'NR == 2 && $0 != "# bytes t_usec" { exit 1 } END { exit !($0 ~ /^lat=[0-9.]+,bw=[0-9]+$/ && NR > 20) }' \
+    "$work/cal.out"
+# real_vs_model REPORT: modelled elapsed within 30 % of the real, per rank.
+real_vs_model() {
+    awk '!/^#/ { d = $7 - $2; if (d < 0) d = -d; printf "rank %d: real %.4f s, modelled %.4f s\n", $1, $2, $7
+                 if (d > 0.3 * $2) bad = 1; n++ } END { exit bad || n != 2 }' "$1/summary.txt"
+}
+run_timed 2 "$launcher" -q --model "$cal" -o "$work/cal-pp" "$top_builddir/bench/mpiprof-mpi1" PingPong \
+    -msglog 0:22 > /dev/null || fail "PingPong under --model $cal"
+check "PingPong under the calibrated model: modelled elapsed within 30 % of the real" real_vs_model "$work/cal-pp"
+run_timed 2 "$launcher" -q --model "$cal" -o "$work/cal-comm" "$known" model-comm -d 2 -s 4194304 > /dev/null ||
+    fail "model-comm under --model $cal"
+check "model-comm under the calibrated model: modelled elapsed within 30 % of the real" real_vs_model "$work/cal-comm"
+
+# (6) ranks that disagree: one message, no model, the job completes.
 run 1 "$launcher" -o "$work/mix" --model perfect "$known" imbalance -k 3 -d 1 : \
     -np 1 "$launcher" -q --model lat=1,bw=1 "$known" imbalance -k 3 -d 1 > "$work/mix.out" 2> "$work/mix.err" ||
     fail "a job with two models"
