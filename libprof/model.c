@@ -2,6 +2,7 @@
  * lock: with several threads calling MPI their calls share one timeline. */
 #include <pthread.h>
 #include <time.h>
+#include "lock.h"
 #include "prof.h"
 
 int prof_model_on;
@@ -40,11 +41,11 @@ static double calibrate(void)
 void prof_model_start(void)
 {
     double spt = calibrate();
-    pthread_mutex_lock(&clk.lock);
+    prof_lock(&clk.lock);
     clk.sec_per_tick = spt;
     clk.last = prof_clock();
     clk.now = 0;
-    pthread_mutex_unlock(&clk.lock);
+    prof_unlock(&clk.lock);
 }
 
 /* The modelled time of the compute before a call that started at t0. */
@@ -55,9 +56,9 @@ static double compute_before(uint64_t t0)
 
 double prof_model_now(const struct prof_call *c)
 {
-    pthread_mutex_lock(&clk.lock);
+    prof_lock(&clk.lock);
     double v = clk.now + (c && c->th ? compute_before(c->t0) : 0);
-    pthread_mutex_unlock(&clk.lock);
+    prof_unlock(&clk.lock);
     return v;
 }
 
@@ -138,7 +139,7 @@ void prof_model_end(struct prof_call *c)
 {
     if (prof_fn_coll[c->fn] == 2 && c->m_comm != MPI_COMM_NULL)
         agree(c);
-    pthread_mutex_lock(&clk.lock);
+    prof_lock(&clk.lock);
     double before = compute_before(c->t0);
     if (c->m_end < c->m_begin)
         c->m_end = c->m_begin;
@@ -147,17 +148,17 @@ void prof_model_end(struct prof_call *c)
     clk.fn[c->fn] += c->m_end - c->m_begin;
     clk.now = c->m_end > clk.now + before ? c->m_end : clk.now + before;
     clk.last = c->m_t1;
-    pthread_mutex_unlock(&clk.lock);
+    prof_unlock(&clk.lock);
 }
 
 void prof_model_finish(uint64_t t_end, double *elapsed, double *mpi, double *compute)
 {
-    pthread_mutex_lock(&clk.lock);
+    prof_lock(&clk.lock);
     double tail = compute_before(t_end);
     *elapsed = clk.now + tail;
     *mpi = clk.mpi;
     *compute = clk.compute + tail;
-    pthread_mutex_unlock(&clk.lock);
+    prof_unlock(&clk.lock);
 }
 
 double prof_model_fn_time(int fn)

@@ -3,6 +3,7 @@
  * the analyses that need shadows use it. */
 #include <stdlib.h>
 #include "log.h"
+#include "lock.h"
 #include "prof.h"
 #include "shadow.h"
 
@@ -65,7 +66,7 @@ void prof_shadow_add(uint64_t key, MPI_Comm user)
     }
     s->key = key;
     pthread_mutex_init(&s->lock, NULL);
-    pthread_mutex_lock(&map.lock);
+    prof_lock(&map.lock);
     if (room() == 0) {
         uint32_t i = slot(key);
         old = map.v[i];
@@ -75,7 +76,7 @@ void prof_shadow_add(uint64_t key, MPI_Comm user)
         map.v[i] = s;
         s = NULL;
     }
-    pthread_mutex_unlock(&map.lock);
+    prof_unlock(&map.lock);
     release(old);
     release(s);      /* no memory for the table: not filed */
 }
@@ -83,10 +84,10 @@ void prof_shadow_add(uint64_t key, MPI_Comm user)
 struct prof_shadow *prof_shadow_find(uint64_t key)
 {
     struct prof_shadow *s = NULL;
-    pthread_mutex_lock(&map.lock);
+    prof_lock(&map.lock);
     if (map.v)
         s = map.v[slot(key)];
-    pthread_mutex_unlock(&map.lock);
+    prof_unlock(&map.lock);
     return s;
 }
 
@@ -111,11 +112,11 @@ static void unfile(struct prof_shadow *s)
 
 void prof_shadow_freeing(struct prof_call *c, uint64_t key)
 {
-    pthread_mutex_lock(&map.lock);
+    prof_lock(&map.lock);
     c->shadow = map.v ? map.v[slot(key)] : NULL;
     if (c->shadow)
         c->shadow->freeing = 1;
-    pthread_mutex_unlock(&map.lock);
+    prof_unlock(&map.lock);
 }
 
 void prof_shadow_freed(struct prof_call *c)
@@ -123,24 +124,24 @@ void prof_shadow_freed(struct prof_call *c)
     struct prof_shadow *s = c->shadow;
     if (!s)
         return;
-    pthread_mutex_lock(&map.lock);
+    prof_lock(&map.lock);
     int keep = c->rc != MPI_SUCCESS && map.v[slot(s->key)] == s;
     if (keep)
         s->freeing = 0;     /* the call failed: the handle lives on */
     else
         unfile(s);
-    pthread_mutex_unlock(&map.lock);
+    prof_unlock(&map.lock);
     if (!keep)
         release(s);
 }
 
 void prof_shadow_each(enum prof_shadow_kind kind, void (*fn)(struct prof_shadow *))
 {
-    pthread_mutex_lock(&map.lock);
+    prof_lock(&map.lock);
     for (uint32_t i = 0; map.v && i <= map.mask; i++)
         if (map.v[i] && map.v[i]->key >> 61 == (uint64_t)kind)
             fn(map.v[i]);
-    pthread_mutex_unlock(&map.lock);
+    prof_unlock(&map.lock);
 }
 
 void prof_comm_freeing(struct prof_call *c, MPI_Comm *comm)

@@ -1,11 +1,12 @@
 /* slt.c: late sender by the stuttering method (see slt.h). Tokens travel on
  * the shadows of the communicators; each shadow holds the tokens received
  * and not yet matched in arrival order (a queue, under the shadow's lock).
- * Only with MPIPROF_EVAL_SLT: a lock and a few messages per call are far
- * below a message's cost. */
+ * Only with MPIPROF_EVAL_SLT or a model: a token message and a few MPI
+ * calls per message (locks only under MPI_THREAD_MULTIPLE, lock.h). */
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include "lock.h"
 #include "prof.h"
 #include "request.h"
 
@@ -64,13 +65,13 @@ static struct prof_shadow *shadow_of(MPI_Comm comm)
 static void send_token(const struct prof_call *c, const struct prof_shadow *s, int dst, int tag)
 {
     struct token t = { c->th ? prof_call_record(c)->key : 0, prof_model_on ? prof_model_now(c) : 0 };
-    pthread_mutex_lock(&pool.lock);
+    prof_lock(&pool.lock);
     unsigned i = pool.next++ % POOL;
     if (pool.req[i] != MPI_REQUEST_NULL)
         PMPI_Wait(&pool.req[i], MPI_STATUS_IGNORE);
     pool.tok[i] = t;
     PMPI_Isend(&pool.tok[i], (int)sizeof pool.tok[i], MPI_BYTE, dst, tag, s->comm, &pool.req[i]);
-    pthread_mutex_unlock(&pool.lock);
+    prof_unlock(&pool.lock);
 }
 
 /* --- the queue (shadow lock held) ----------------------------------------- */
@@ -155,9 +156,9 @@ static unsigned hook_calls;
 
 static void drain_locked(struct prof_shadow *s)
 {
-    pthread_mutex_lock(&s->lock);
+    prof_lock(&s->lock);
     drain(s);
-    pthread_mutex_unlock(&s->lock);
+    prof_unlock(&s->lock);
 }
 
 static void now_and_then(void)
@@ -168,9 +169,9 @@ static void now_and_then(void)
 
 static int token_there(struct prof_shadow *s, int src, int tag)
 {
-    pthread_mutex_lock(&s->lock);
+    prof_lock(&s->lock);
     int hit = find(s->slt, src, tag) >= 0 || drain_until(s, 1, src, tag);
-    pthread_mutex_unlock(&s->lock);
+    prof_unlock(&s->lock);
     return hit;
 }
 
@@ -178,7 +179,7 @@ static int token_there(struct prof_shadow *s, int src, int tag)
 static struct token pop(struct prof_shadow *s, int src, int tag)
 {
     struct token tok = unknown;
-    pthread_mutex_lock(&s->lock);
+    prof_lock(&s->lock);
     int i = find(s->slt, src, tag);
     if (i < 0) {
         drain(s);
@@ -199,7 +200,7 @@ static struct token pop(struct prof_shadow *s, int src, int tag)
             q->owed[k].n++;
         }
     }
-    pthread_mutex_unlock(&s->lock);
+    prof_unlock(&s->lock);
     return tok;
 }
 
@@ -424,9 +425,9 @@ void prof_slt_start_run(void)
 void prof_slt_finish(void)
 {
     prof_shadow_each(PROF_SHADOW_COMM, unpost);
-    pthread_mutex_lock(&pool.lock);
+    prof_lock(&pool.lock);
     for (int i = 0; i < POOL; i++)
         if (pool.req[i] != MPI_REQUEST_NULL)
             PMPI_Request_free(&pool.req[i]);
-    pthread_mutex_unlock(&pool.lock);
+    prof_unlock(&pool.lock);
 }
