@@ -26,7 +26,7 @@ one_message() {
     name=$1
     pattern=$2
     shift 2
-    env "$@" "$MPIRUN" -np "$np" "$launcher" -o "$work/$name" "$mix" > "$work/$name.out" 2> "$work/$name.err"
+    with_lock -s env "$@" "$MPIRUN" -np "$np" "$launcher" -o "$work/$name" "$mix" > "$work/$name.out" 2> "$work/$name.err"
     status=$?
     n=$(grep -c -e "$pattern" "$work/$name.err")
     others=$(grep '^mpiprof:' "$work/$name.err" | grep -v -e "$pattern" | grep -vc '^mpiprof: report written to')
@@ -49,7 +49,7 @@ check "a refused model: no model.txt" test ! -e "$work/model/model.txt"
 
 # An unwritable report directory (below a regular file: even root cannot).
 : > "$work/plainfile"
-"$MPIRUN" -np "$np" "$launcher" -o "$work/plainfile/rep" "$mix" > "$work/unw.out" 2> "$work/unw.err"
+with_lock -s "$MPIRUN" -np "$np" "$launcher" -o "$work/plainfile/rep" "$mix" > "$work/unw.out" 2> "$work/unw.err"
 status=$?
 check "unwritable directory: the program still exits 0" test "$status" -eq 0
 check "unwritable directory: same program output" cmp "$work/plain.out" "$work/unw.out"
@@ -61,16 +61,16 @@ check "unwritable directory: said at MPI_Init, and again at MPI_Finalize, naming
 # A program that exits without MPI_Finalize: one message, nothing written,
 # its output and exit status unchanged.
 nofin="$top_builddir/tests/integration/nofinalize"
-"$MPIRUN" -np 2 "$nofin" > "$work/nofin-plain.out" 2>/dev/null
+with_lock -s "$MPIRUN" -np 2 "$nofin" > "$work/nofin-plain.out" 2>/dev/null
 plain_status=$?
-"$MPIRUN" -np 2 "$launcher" -o "$work/nofin" "$nofin" > "$work/nofin.out" 2> "$work/nofin.err"
+with_lock -s "$MPIRUN" -np 2 "$launcher" -o "$work/nofin" "$nofin" > "$work/nofin.out" 2> "$work/nofin.err"
 status=$?
 check "no MPI_Finalize: same output" cmp "$work/nofin-plain.out" "$work/nofin.out"
 check "no MPI_Finalize: same exit status ($plain_status)" test "$status" -eq "$plain_status" -a "$status" -ne 0
 check "no MPI_Finalize: one message" test "$(grep -c '^mpiprof: the program exited without calling MPI_Finalize; no report written$' "$work/nofin.err")" -eq 1
 check "no MPI_Finalize: no report directory" test ! -e "$work/nofin"
 # ... and when the report could not have been written anyway, that was said at MPI_Init.
-"$MPIRUN" -np 2 "$launcher" -o "$work/plainfile/nofin" "$nofin" > /dev/null 2> "$work/nofin2.err"
+with_lock -s "$MPIRUN" -np 2 "$launcher" -o "$work/plainfile/nofin" "$nofin" > /dev/null 2> "$work/nofin2.err"
 check "no MPI_Finalize, unwritable -o: said at MPI_Init" \
     grep -q "^mpiprof: cannot create the report directory '$work/plainfile/nofin': Not a directory" "$work/nofin2.err"
 
@@ -83,7 +83,7 @@ check "no such program: one message" test "$(cat "$work/nosuch.err")" = "mpiprof
 # Twice with the same -o: the first report is kept as it was, the second is rep.1.
 run "$np" "$launcher" -q -o "$work/twice" "$mix" > /dev/null 2>&1
 sum1=$(cat "$work/twice"/* | cksum)
-"$MPIRUN" -np "$np" "$launcher" -q -o "$work/twice" "$mix" > /dev/null 2> "$work/twice.err"
+with_lock -s "$MPIRUN" -np "$np" "$launcher" -q -o "$work/twice" "$mix" > /dev/null 2> "$work/twice.err"
 check "second run with the same -o writes twice.1" complete "$work/twice.1"
 check "first report untouched" test "$(cat "$work/twice"/* | cksum)" = "$sum1"
 check "-q: no message on stderr" test ! -s "$work/twice.err"

@@ -31,7 +31,7 @@ bad() {
         ("$mpi1" "$@" > "$c.out" 2> "$c.err"; echo $? > "$c.rc") &
     else
         # shellcheck disable=SC2086
-        "$MPIRUN" $quiet -np "$np" "$mpi1" "$@" > "$c.out" 2> "$c.err"
+        with_lock -s "$MPIRUN" $quiet -np "$np" "$mpi1" "$@" > "$c.out" 2> "$c.err"
         echo $? > "$c.rc"
     fi
 }

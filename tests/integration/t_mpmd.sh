@@ -17,7 +17,7 @@ check "the two sides have their sites at the same offset" test \
     "$(nm "$work/a/mpmd" | awk '$3 == "site_a" { print $1 }')" = "$(nm "$work/b/mpmd" | awk '$3 == "site_b" { print $1 }')"
 
 echo "+ $MPIRUN -np 1 mpiprof a/mpmd : -np 1 mpiprof b/mpmd" >&2
-"$MPIRUN" -np 1 "$launcher" -q -o "$work/rep" "$work/a/mpmd" : -np 1 "$launcher" -q -o "$work/rep" "$work/b/mpmd" \
+with_lock -s "$MPIRUN" -np 1 "$launcher" -q -o "$work/rep" "$work/a/mpmd" : -np 1 "$launcher" -q -o "$work/rep" "$work/b/mpmd" \
     > "$work/out" || fail "MPMD run"
 check "the job had 2 ranks" grep -q '^2 ranks$' "$work/out"
 # row RANK SITE: "calls id" of the rank's MPI_Bcast row at SITE.
