@@ -8,7 +8,7 @@
 
 static const struct known_workload *const workloads[] = {
     &known_late_sender, &known_late_receiver, &known_late_senders, &known_imbalance,
-    &known_model_compute, &known_model_comm, &known_model_chain,
+    &known_model_compute, &known_model_icompute, &known_model_comm, &known_model_chain,
 };
 #define NWORKLOADS (int)(sizeof workloads / sizeof workloads[0])
 

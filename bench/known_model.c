@@ -5,10 +5,13 @@
  *   model-compute  rank i computes (i + 1) x D ms before each of K
  *                  MPI_Allreduce of one double: every rank's modelled
  *                  elapsed is the critical path, sum over calls of the
- *                  slowest computation x cpu, plus K allreduce costs.
+ *                  slowest computation x cpu, plus K allreduce costs
+ *                  (model-icompute: MPI_Iallreduce and MPI_Wait).
  *   model-comm     pairs of ranks (0-1, 2-3, ...) compute D ms and swap
  *                  -s BYTES (default 1 MiB) with MPI_Sendrecv, K times: a
- *                  perfect interconnect leaves the computation alone.
+ *                  perfect interconnect leaves the computation alone; the
+ *                  gather of the measurements at the end brings every
+ *                  rank to the latest pair's clock.
  *   model-chain    K rounds of a pipeline: rank 0 computes D ms and sends
  *                  -s BYTES (default 8) to rank 1, which receives, computes
  *                  and sends on, to the last rank; then MPI_Barrier: each
@@ -125,10 +128,10 @@ static double *alloc(long n)
     return v;
 }
 
-static int model_compute(int argc, char **argv, int rank, int size)
+static int compute(const char *name, int nonblocking, int argc, char **argv, int rank, int size)
 {
     struct model_opts o;
-    int rc = parse("model-compute", argc, argv, rank, size, -1, &o);
+    int rc = parse(name, argc, argv, rank, size, -1, &o);
     if (rc >= 0)
         return rc;
     double *spent = alloc(o.calls), d = o.ms * 1e-3, sum = 0, mark;
@@ -138,12 +141,18 @@ static int model_compute(int argc, char **argv, int rank, int size)
         double one = 1, total = 0;
         known_compute((rank + 1) * d);
         spent[k] = since(&mark);
-        MPI_Allreduce(&one, &total, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+        if (nonblocking) {
+            MPI_Request req;
+            MPI_Iallreduce(&one, &total, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &req);
+            MPI_Wait(&req, MPI_STATUS_IGNORE);
+        } else {
+            MPI_Allreduce(&one, &total, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+        }
         mark = MPI_Wtime();
         sum += total;
     }
     if (sum != (double)o.calls * size)
-        fprintf(stderr, "mpiprof-known model-compute: rank %d: MPI_Allreduce sums to %g\n", rank, sum);
+        fprintf(stderr, "mpiprof-known %s: rank %d: the reduction sums to %g\n", name, rank, sum);
     double *all = gather_spent(&o, spent, rank, size);
     if (rank == 0) {
         double cost = 2 * log2_ceil(size) * transfer(&o.m, sizeof(double)), t = 0;
@@ -158,13 +167,23 @@ static int model_compute(int argc, char **argv, int rank, int size)
             values[r] = t;
             nominal[r] = o.calls * (size * d * o.m.cpu + cost);
         }
-        expect("model-compute", &o, size, values, nominal);
+        expect(name, &o, size, values, nominal);
         free(values);
         free(nominal);
     }
     free(all);
     free(spent);
     return sum != (double)o.calls * size;
+}
+
+static int model_compute(int argc, char **argv, int rank, int size)
+{
+    return compute("model-compute", 0, argc, argv, rank, size);
+}
+
+static int model_icompute(int argc, char **argv, int rank, int size)
+{
+    return compute("model-icompute", 1, argc, argv, rank, size);
 }
 
 static int model_comm(int argc, char **argv, int rank, int size)
@@ -208,6 +227,12 @@ static int model_comm(int argc, char **argv, int rank, int size)
             if (b < size)
                 values[b] = vb;
         }
+        /* The gather of the measurements then makes every clock the latest. */
+        double latest = 0;
+        for (int r = 0; r < size; r++)
+            latest = values[r] > latest ? values[r] : latest;
+        for (int r = 0; r < size; r++)
+            values[r] = latest;
         for (int r = 0; r < size; r++)
             nominal[r] = o.calls * (d * o.m.cpu + ((r ^ 1) < size ? x : 0));
         expect("model-comm", &o, size, values, nominal);
@@ -276,6 +301,9 @@ static int model_chain(int argc, char **argv, int rank, int size)
 const struct known_workload known_model_compute = {
     "model-compute", "rank i computes (i+1)*D ms before each MPI_Allreduce: modelled elapsed (--model)",
     model_compute
+};
+const struct known_workload known_model_icompute = {
+    "model-icompute", "model-compute with MPI_Iallreduce and MPI_Wait: modelled elapsed (--model)", model_icompute
 };
 const struct known_workload known_model_comm = {
     "model-comm", "pairs compute D ms and swap -s bytes with MPI_Sendrecv: modelled elapsed (--model)", model_comm

@@ -93,6 +93,12 @@ void prof_model_sync(struct prof_call *c, MPI_Comm comm)
     c->m_comm = comm;
 }
 
+void prof_model_icoll(struct prof_call *c, MPI_Comm comm, MPI_Request *req)
+{
+    c->m_comm = c->rc == MPI_SUCCESS ? comm : MPI_COMM_NULL;
+    c->m_ireq = c->rc == MPI_SUCCESS ? *req : MPI_REQUEST_NULL;
+}
+
 static unsigned log2_ceil(int p)
 {
     unsigned k = 0;
@@ -110,14 +116,20 @@ static double coll_cost(int fn, int p, uint64_t bytes)
         return 0;
     switch (fn) {
     case FN_MPI_Barrier:
+    case FN_MPI_Ibarrier:
     case FN_MPI_Win_fence:
         return log2_ceil(p) * transfer(0);
     case FN_MPI_Bcast:
+    case FN_MPI_Ibcast:
     case FN_MPI_Reduce:
+    case FN_MPI_Ireduce:
     case FN_MPI_Scan:
+    case FN_MPI_Iscan:
     case FN_MPI_Exscan:
+    case FN_MPI_Iexscan:
         return log2_ceil(p) * transfer(bytes);
     case FN_MPI_Allreduce:
+    case FN_MPI_Iallreduce:
         return 2 * log2_ceil(p) * transfer(bytes);
     default:
         return (p - 1) * transfer(bytes / (uint64_t)p);
@@ -135,10 +147,77 @@ static void agree(struct prof_call *c)
     c->m_end = all[0] + coll_cost(c->fn, p, (uint64_t)all[1]);
 }
 
+/* Nonblocking collectives pending: their clocks are agreed by a
+ * PMPI_Iallreduce posted on the same communicator when the start call
+ * ends (every process starts the collectives of a communicator in the same
+ * order, so these match), and settled by the call that completes them. */
+struct icoll {
+    MPI_Request user, clock;
+    double in[2], out[2];
+    int fn, p;
+    struct icoll *next;
+};
+static struct icoll *pending;       /* under clk.lock */
+
+/* The pending entry of req, taken off the list (NULL if none). */
+static struct icoll *take(MPI_Request req)
+{
+    prof_lock(&clk.lock);
+    struct icoll **pp = &pending, *e;
+    while ((e = *pp) && e->user != req)
+        pp = &e->next;
+    if (e)
+        *pp = e->next;
+    prof_unlock(&clk.lock);
+    return e;
+}
+
+/* The latest start of e's collective plus its cost. */
+static double settle(struct icoll *e)
+{
+    double at = -1;
+    if (PMPI_Wait(&e->clock, MPI_STATUS_IGNORE) == MPI_SUCCESS)
+        at = e->out[0] + coll_cost(e->fn, e->p, (uint64_t)e->out[1]);
+    free(e);
+    return at;
+}
+
+static void start_icoll(struct prof_call *c)
+{
+    struct icoll *e = calloc(1, sizeof *e), *old = take(c->m_ireq);
+    if (old)
+        settle(old);     /* its handle is given again: it completed unseen */
+    if (!e)
+        return;
+    *e = (struct icoll){ c->m_ireq, MPI_REQUEST_NULL, { c->m_begin, (double)c->m_bytes }, { 0, 0 }, c->fn, 0, NULL };
+    if (PMPI_Comm_size(c->m_comm, &e->p) != MPI_SUCCESS ||
+        PMPI_Iallreduce(e->in, e->out, 2, MPI_DOUBLE, MPI_MAX, c->m_comm, &e->clock) != MPI_SUCCESS) {
+        free(e);
+        return;
+    }
+    prof_lock(&clk.lock);
+    e->next = pending;
+    pending = e;
+    prof_unlock(&clk.lock);
+}
+
+void prof_model_completed(struct prof_call *c, MPI_Request req)
+{
+    struct icoll *e = req == MPI_REQUEST_NULL ? NULL : take(req);
+    double at = e ? settle(e) : -1;
+    if (at > c->m_end)
+        c->m_end = at;
+}
+
 void prof_model_end(struct prof_call *c)
 {
     if (prof_fn_coll[c->fn] == 2 && c->m_comm != MPI_COMM_NULL)
         agree(c);
+    if (prof_fn_coll[c->fn] == 3) {
+        c->m_end = c->m_begin;
+        if (c->m_comm != MPI_COMM_NULL)
+            start_icoll(c);
+    }
     prof_lock(&clk.lock);
     double before = compute_before(c->t0);
     if (c->m_end < c->m_begin)
@@ -153,6 +232,12 @@ void prof_model_end(struct prof_call *c)
 
 void prof_model_finish(uint64_t t_end, double *elapsed, double *mpi, double *compute)
 {
+    /* Collectives whose completion was not seen: their clocks still meet. */
+    struct icoll *e;
+    while ((e = pending)) {
+        pending = e->next;
+        settle(e);
+    }
     prof_lock(&clk.lock);
     double tail = compute_before(t_end);
     *elapsed = clk.now + tail;

@@ -11,9 +11,11 @@
  *     token (slt.h). A receive whose token is not known takes its real time;
  *   - a blocking collective and MPI_Win_fence: the latest modelled arrival
  *     of the communicator (one PMPI_Allreduce) plus the collective's
- *     modelled cost (model.c);
- *   - everything else (MPI-IO, other one-sided calls, nonblocking
- *     collectives, probes' waits, local calls): its real time.
+ *     modelled cost (model.c); a nonblocking collective: nothing at its
+ *     start, and the same where it completes (a PMPI_Iallreduce posted at
+ *     its start agrees the clocks);
+ *   - everything else (MPI-IO, other one-sided calls, probes' waits, local
+ *     calls): its real time.
  * T(size) = lat + size / bw; perfect: 0. Cold code: only with a model. */
 #ifndef PROF_MODEL_H
 #define PROF_MODEL_H
@@ -61,8 +63,13 @@ void prof_model_volume(struct prof_call *c, uint64_t bytes);
 void prof_model_end(struct prof_call *c);
 
 /* The sync hook of a blocking collective (on its communicator) or of
- * MPI_Win_fence (on the window's shadow): where its clocks are agreed. */
+ * MPI_Win_fence (on the window's shadow): where its clocks are agreed.
+ * prof_model_icoll: after a nonblocking collective on comm started req
+ * (prof_fn_coll 3); prof_model_completed: the completion call c reports
+ * req complete (its handle as the call got it). */
 void prof_model_sync(struct prof_call *c, MPI_Comm comm);
+void prof_model_icoll(struct prof_call *c, MPI_Comm comm, MPI_Request *req);
+void prof_model_completed(struct prof_call *c, MPI_Request req);
 
 /* prof_model_finish: at MPI_Finalize, the modelled elapsed time (seconds)
  * up to t_end, and the modelled MPI time and compute time. */

@@ -343,7 +343,7 @@ static void take(struct prof_call *c, int n, const MPI_Request *reqs, int all)
 {
     c->rq_n = 0;
     c->rq_done = 0;
-    if (n <= 0 || !prof_request_any())
+    if (n <= 0 || (!prof_request_any() && !prof_model_on))    /* the model: nonblocking collectives */
         return;
     struct prof_thread *th = prof_tl;
     if (PROF_UNLIKELY(!th) && !(th = prof_thread_attach()))
@@ -534,8 +534,12 @@ void prof_exit_complete(struct prof_call *c)
     struct prof_record *r = prof_exit_record(c, &none, &dt);
     uint64_t share = c->rq_done > 0 ? dt / (uint64_t)c->rq_done : 0;
     uint64_t xfer = 0;
-    if (PROF_UNLIKELY(prof_model_on))
+    if (PROF_UNLIKELY(prof_model_on)) {
         prof_model_free(c);
+        for (int i = 0; i < c->rq_n; i++)
+            if (th->taken[c->rq_base + i].cand)
+                prof_model_completed(c, th->taken[c->rq_base + i].req);
+    }
     if (prof_slt_on) {
         slt_shares(c, dt);
         xfer = c->slt_late;

@@ -53,7 +53,8 @@ struct prof_call {
     double m_real;         /* its real time (s), */
     uint64_t m_t1;         /* its real end (ticks), */
     uint64_t m_bytes;      /* a collective's volume, */
-    MPI_Comm m_comm;       /* and where a collective's clocks are agreed (sync hook) */
+    MPI_Comm m_comm;       /* and where a collective's clocks are agreed (sync and icoll hooks), */
+    MPI_Request m_ireq;    /* a nonblocking collective's request (icoll hook) */
 };
 
 /* 1 for every function being profiled between MPI_Init and MPI_Finalize. */

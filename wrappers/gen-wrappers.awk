@@ -156,6 +156,10 @@ FNR == 1 {
     fn_slt[nfn] = hook_call(name, family, "slt")
     fn_after[nfn] = hook_call(name, family, "after")
     fn_sync[nfn] = (("," flags ",") ~ /,sync,/) ? sync_call(name) : ""
+    # A nonblocking collective on a communicator: the model agrees its
+    # clocks alongside (model.c).
+    fn_icoll[nfn] = (fn_coll[nfn] && fn_sync[nfn] == "" && ("comm" in role_arg) && ("req" in role_arg)) ? \
+        "prof_model_icoll(&c, " role_arg["comm"] ", " role_arg["req"] ")" : ""
     fn_post[nfn] = hook_call(name, family, "post")
     # A hook reading a status gets one even when the caller ignores it.
     fn_subst[nfn] = ""
@@ -420,7 +424,8 @@ END {
     print "extern const unsigned char prof_fn_class[PROF_FN_COUNT];" > h
     print "/* Collectives (collwait.txt): 2 = blocking, a barrier goes before it under" > h
     print " * collective wait, and the model agrees clocks (flag sync); 1 = nonblocking or" > h
-    print " * split (never evaluated). */" > h
+    print " * split (never evaluated); 3 = nonblocking on a communicator (the model agrees" > h
+    print " * its clocks alongside, prof_model_icoll). */" > h
     print "extern const unsigned char prof_fn_coll[PROF_FN_COUNT];" > h
     print "\n#endif" > h
     close(h)
@@ -438,7 +443,7 @@ END {
     print "};\n" > c
     print "const unsigned char prof_fn_coll[PROF_FN_COUNT] = {" > c
     for (i = 1; i <= nfn; i++)
-        printf "    %d,\n", fn_sync[i] != "" ? 2 : fn_coll[i] > c
+        printf "    %d,\n", fn_sync[i] != "" ? 2 : fn_icoll[i] != "" ? 3 : fn_coll[i] > c
     print "};" > c
     close(c)
 
@@ -484,6 +489,8 @@ END {
         printf "    c.rc = %s;\n", pcall > w
         if (fn_after[i] != "")
             printf "    %s;\n", fn_after[i] > w
+        if (fn_icoll[i] != "")
+            printf "    if (PROF_UNLIKELY(prof_model_on))\n        %s;\n", fn_icoll[i] > w
         printf "    %s;\n", (fn_post[i] != "" ? fn_post[i] : "prof_exit(&c)") > w
         print "    return c.rc;\n}" > w
         printf "\nPROF_EXPORT int %s(%s)\n{\n", n, (p == "" ? "void" : p) > w
