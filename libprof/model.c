@@ -136,7 +136,16 @@ static double coll_cost(int fn, int p, uint64_t bytes)
     }
 }
 
-/* The latest modelled start and the largest volume over comm's processes. */
+/* A collective's modelled end: the latest start and the largest volume of
+ * the processes (all: the reduction over the communicator; on an
+ * inter-communicator it covers the remote group only, and the own values
+ * stand for the local one), plus its cost. */
+static double coll_end(int fn, int p, const double mine[2], const double all[2])
+{
+    double latest = all[0] > mine[0] ? all[0] : mine[0], bytes = all[1] > mine[1] ? all[1] : mine[1];
+    return latest + coll_cost(fn, p, (uint64_t)bytes);
+}
+
 static void agree(struct prof_call *c)
 {
     double mine[2] = { c->m_begin, (double)c->m_bytes }, all[2];
@@ -144,7 +153,7 @@ static void agree(struct prof_call *c)
     if (PMPI_Comm_size(c->m_comm, &p) != MPI_SUCCESS ||
         PMPI_Allreduce(mine, all, 2, MPI_DOUBLE, MPI_MAX, c->m_comm) != MPI_SUCCESS)
         return;
-    c->m_end = all[0] + coll_cost(c->fn, p, (uint64_t)all[1]);
+    c->m_end = coll_end(c->fn, p, mine, all);
 }
 
 /* Nonblocking collectives pending: their clocks are agreed by a
@@ -177,7 +186,7 @@ static double settle(struct icoll *e)
 {
     double at = -1;
     if (PMPI_Wait(&e->clock, MPI_STATUS_IGNORE) == MPI_SUCCESS)
-        at = e->out[0] + coll_cost(e->fn, e->p, (uint64_t)e->out[1]);
+        at = coll_end(e->fn, e->p, e->in, e->out);
     free(e);
     return at;
 }

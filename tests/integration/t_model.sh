@@ -66,6 +66,19 @@ for model in perfect lat=1,bw=1000,cpu=0.5; do
     check "p2psem: same output under --model $model" cmp "$work/sem.plain" "$work/sem.model"
 done
 
+# Every collective (blocking and nonblocking), windows and files: the same
+# output and file under the model.
+prog="$top_builddir/tests/integration/colls"
+run 4 "$prog" > "$work/colls.plain" || fail "colls runs"
+run 4 "$launcher" -q --model lat=1,bw=100 -o "$work/colls" "$prog" > "$work/colls.model" || fail "colls under --model"
+check "colls: same output under --model lat=1,bw=100" cmp "$work/colls.plain" "$work/colls.model"
+prog="$top_builddir/tests/integration/rmaio"
+run 2 "$prog" "$work/plain.dat" > "$work/rmaio.plain" || fail "rmaio runs"
+run 2 "$launcher" -q --model perfect -o "$work/rmaio" "$prog" "$work/model.dat" > "$work/rmaio.model" ||
+    fail "rmaio under --model"
+check "rmaio: same output under --model perfect" cmp "$work/rmaio.plain" "$work/rmaio.model"
+check "rmaio: same file under --model perfect" cmp "$work/plain.dat" "$work/model.dat"
+
 # (4) without the option: no model.txt, summary.txt as before.
 run 2 "$launcher" -q -o "$work/off" "$known" imbalance -k 1 -d 0 > /dev/null || fail "a run without --model"
 check "no model.txt without --model" test ! -e "$work/off/model.txt"
