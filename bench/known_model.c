@@ -13,9 +13,10 @@
  *                  gather of the measurements at the end brings every
  *                  rank to the latest pair's clock.
  *   model-chain    K rounds of a pipeline: rank 0 computes D ms and sends
- *                  -s BYTES (default 8) to rank 1, which receives, computes
- *                  and sends on, to the last rank; then MPI_Barrier: each
- *                  round is P computations, P - 1 transfers and a barrier.
+ *                  -s BYTES (default 8) to rank 1, which receives (in odd
+ *                  rounds after MPI_Probe), computes and sends on, to the
+ *                  last rank; then MPI_Barrier: each round is P
+ *                  computations, P - 1 transfers and a barrier.
  * The answer is worked out on rank 0 from every rank's measured
  * computations (all the time between its MPI calls, from a barrier before
  * the first) by the model's rules (model.h): a receive completes at
@@ -259,6 +260,8 @@ static int model_chain(int argc, char **argv, int rank, int size)
     mark = MPI_Wtime();
     for (long k = 0; buf && k < o.calls; k++) {
         if (rank > 0) {
+            if (k % 2)      /* odd rounds probe first: the model times the probe's wait */
+                MPI_Probe(rank - 1, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
             MPI_Recv(buf, (int)o.bytes, MPI_CHAR, rank - 1, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
             mark = MPI_Wtime();
             if (o.bytes > 0 && buf[0] != (char)(k & 0x7f))

@@ -14,8 +14,10 @@
  *     modelled cost (model.c); a nonblocking collective: nothing at its
  *     start, and the same where it completes (a PMPI_Iallreduce posted at
  *     its start agrees the clocks);
- *   - everything else (MPI-IO, other one-sided calls, probes' waits, local
- *     calls): its real time.
+ *   - a probe that finds a message: as a receive of it (the token is peeked
+ *     at, or popped by MPI_Mprobe); one that finds none: nothing;
+ *   - everything else (MPI-IO, other one-sided calls, local calls): its
+ *     real time.
  * T(size) = lat + size / bw; perfect: 0. Cold code: only with a model. */
 #ifndef PROF_MODEL_H
 #define PROF_MODEL_H

@@ -259,14 +259,40 @@ void prof_exit_recv_init(struct prof_call *c, int count, MPI_Datatype type, int 
     persistent(c, &tr, comm, src, tag, 1, req);
 }
 
-/* MPI_Mprobe, MPI_Improbe: a matched message's send-late time (Mprobe). */
+/* Whether a probe found a message (not MPI_PROC_NULL's empty one). */
+static int probed(const struct prof_call *c, const int *flag, const MPI_Status *status)
+{
+    return c->rc == MPI_SUCCESS && (!flag || *flag) && status->MPI_SOURCE != MPI_PROC_NULL;
+}
+
+/* MPI_Mprobe, MPI_Improbe: a matched message's send-late time (Mprobe);
+ * the model: the message is there when it arrived (its token popped here). */
 void prof_exit_mprobe(struct prof_call *c, int *flag, MPI_Status *status)
 {
     uint64_t dt;
     struct prof_traffic none = { 0 };
     struct prof_record *r = prof_exit_record(c, &none, &dt);
-    if (prof_slt_on && c->rc == MPI_SUCCESS && (!flag || *flag) && status->MPI_SOURCE != MPI_PROC_NULL)
+    if (prof_slt_on && probed(c, flag, status))
         slt_account(r, c->slt_eval, c->slt_late, dt);
+    if (PROF_UNLIKELY(prof_model_on)) {
+        int got = probed(c, flag, status);
+        model_received(c, got, c->slt_sent, got ? prof_status_bytes(status, 0) : 0);
+    }
+    prof_exit_done(c);
+}
+
+/* MPI_Probe, MPI_Iprobe: the model: the message probed is there when it
+ * arrived (its token, still queued for the receive, gives the time). */
+void prof_exit_probe(struct prof_call *c, MPI_Comm comm, int *flag, MPI_Status *status)
+{
+    uint64_t dt;
+    struct prof_traffic none = { 0 };
+    prof_exit_record(c, &none, &dt);
+    if (PROF_UNLIKELY(prof_model_on)) {
+        int got = probed(c, flag, status);
+        model_received(c, got, got ? prof_slt_peek(comm, status->MPI_SOURCE, status->MPI_TAG) : -1,
+                       got ? prof_status_bytes(status, 0) : 0);
+    }
     prof_exit_done(c);
 }
 

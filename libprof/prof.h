@@ -167,6 +167,7 @@ void prof_exit_send_init(struct prof_call *c, int count, MPI_Datatype type, int 
 void prof_exit_recv_init(struct prof_call *c, int count, MPI_Datatype type, int src, int tag, MPI_Comm comm,
                          MPI_Request *req);
 void prof_exit_mprobe(struct prof_call *c, int *flag, MPI_Status *status);
+void prof_exit_probe(struct prof_call *c, MPI_Comm comm, int *flag, MPI_Status *status);
 void prof_exit_start(struct prof_call *c, MPI_Request *req);
 void prof_exit_startall(struct prof_call *c, int n, MPI_Request *reqs);
 void prof_started1(struct prof_call *c, MPI_Request *req);

@@ -204,6 +204,24 @@ static struct token pop(struct prof_shadow *s, int src, int tag)
     return tok;
 }
 
+double prof_slt_peek(MPI_Comm comm, int src, int tag)
+{
+    struct prof_shadow *s = src == MPI_PROC_NULL ? NULL : shadow_of(comm);
+    double sent = -1;
+    if (!s)
+        return sent;
+    prof_lock(&s->lock);
+    int i = find(s->slt, src, tag);
+    if (i < 0) {
+        drain(s);
+        i = find(s->slt, src, tag);
+    }
+    if (i >= 0)
+        sent = s->slt->v[i].tok.sent;
+    prof_unlock(&s->lock);
+    return sent;
+}
+
 uint64_t prof_slt_pop(MPI_Comm comm, int src, int tag, double *sent)
 {
     struct prof_shadow *s = src == MPI_PROC_NULL ? NULL : shadow_of(comm);

@@ -66,6 +66,11 @@ void prof_slt_queue_free(struct prof_shadow *s);
  * gets the sender's modelled clock at the send (< 0: unknown). */
 uint64_t prof_slt_pop(MPI_Comm comm, int src, int tag, double *sent);
 
+/* prof_slt_peek: the sender's modelled clock in the token of the message
+ * a probe found (src and tag of its status), left queued for its receive;
+ * < 0 when unknown. */
+double prof_slt_peek(MPI_Comm comm, int src, int tag);
+
 /* after= hook of the communicator-creating calls (family comm.create):
  * their new communicator gets a shadow when late sender is on. */
 void prof_comm_created(struct prof_call *c, MPI_Comm *newcomm);
