@@ -281,18 +281,16 @@ void prof_exit_mprobe(struct prof_call *c, int *flag, MPI_Status *status)
     prof_exit_done(c);
 }
 
-/* MPI_Probe, MPI_Iprobe: the model: the message probed is there when it
- * arrived (its token, still queued for the receive, gives the time). */
-void prof_exit_probe(struct prof_call *c, MPI_Comm comm, int *flag, MPI_Status *status)
+/* MPI_Probe, MPI_Iprobe under the model: the message probed is there when
+ * it arrived (its token, still queued for the receive, gives the time). */
+void prof_exit_probe_model(struct prof_call *c, MPI_Comm comm, int *flag, MPI_Status *status)
 {
     uint64_t dt;
     struct prof_traffic none = { 0 };
     prof_exit_record(c, &none, &dt);
-    if (PROF_UNLIKELY(prof_model_on)) {
-        int got = probed(c, flag, status);
-        model_received(c, got, got ? prof_slt_peek(comm, status->MPI_SOURCE, status->MPI_TAG) : -1,
-                       got ? prof_status_bytes(status, 0) : 0);
-    }
+    int got = probed(c, flag, status);
+    model_received(c, got, got ? prof_slt_peek(comm, status->MPI_SOURCE, status->MPI_TAG) : -1,
+                   got ? prof_status_bytes(status, 0) : 0);
     prof_exit_done(c);
 }
 

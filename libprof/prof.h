@@ -137,6 +137,17 @@ static inline void prof_exit(struct prof_call *c)
     prof_exit_bytes(c, 0, 0);
 }
 
+/* MPI_Probe, MPI_Iprobe: timed as any call, and by the model (cold). */
+void prof_exit_probe_model(struct prof_call *c, MPI_Comm comm, int *flag, MPI_Status *status);
+
+static inline void prof_exit_probe(struct prof_call *c, MPI_Comm comm, int *flag, MPI_Status *status)
+{
+    if (PROF_UNLIKELY(prof_model_on))
+        prof_exit_probe_model(c, comm, flag, status);
+    else
+        prof_exit(c);
+}
+
 /* prof_volume: count x size of type in bytes; 0 for a failed call, an
  * empty transfer, or an invalid count. */
 static inline uint64_t prof_volume(const struct prof_call *c, int64_t count, MPI_Datatype type)
@@ -167,7 +178,6 @@ void prof_exit_send_init(struct prof_call *c, int count, MPI_Datatype type, int 
 void prof_exit_recv_init(struct prof_call *c, int count, MPI_Datatype type, int src, int tag, MPI_Comm comm,
                          MPI_Request *req);
 void prof_exit_mprobe(struct prof_call *c, int *flag, MPI_Status *status);
-void prof_exit_probe(struct prof_call *c, MPI_Comm comm, int *flag, MPI_Status *status);
 void prof_exit_start(struct prof_call *c, MPI_Request *req);
 void prof_exit_startall(struct prof_call *c, int n, MPI_Request *reqs);
 void prof_started1(struct prof_call *c, MPI_Request *req);
