@@ -19,7 +19,7 @@ static struct {
 /* --- the clock ------------------------------------------------------------- */
 
 /* T(bytes): one message's modelled time. */
-static double transfer(uint64_t bytes)
+double prof_model_transfer(uint64_t bytes)
 {
     return prof_model.perfect ? 0 : prof_model.lat + (double)bytes / prof_model.bw;
 }
@@ -78,7 +78,7 @@ void prof_model_free(struct prof_call *c)
 
 void prof_model_arrival(struct prof_call *c, double sent, uint64_t bytes)
 {
-    double at = sent >= 0 ? sent + transfer(bytes) : c->m_begin + c->m_real;
+    double at = sent >= 0 ? sent + prof_model_transfer(bytes) : c->m_begin + c->m_real;
     if (at > c->m_end)
         c->m_end = at;
 }
@@ -118,7 +118,7 @@ static double coll_cost(int fn, int p, uint64_t bytes)
     case FN_MPI_Barrier:
     case FN_MPI_Ibarrier:
     case FN_MPI_Win_fence:
-        return log2_ceil(p) * transfer(0);
+        return log2_ceil(p) * prof_model_transfer(0);
     case FN_MPI_Bcast:
     case FN_MPI_Ibcast:
     case FN_MPI_Reduce:
@@ -127,12 +127,12 @@ static double coll_cost(int fn, int p, uint64_t bytes)
     case FN_MPI_Iscan:
     case FN_MPI_Exscan:
     case FN_MPI_Iexscan:
-        return log2_ceil(p) * transfer(bytes);
+        return log2_ceil(p) * prof_model_transfer(bytes);
     case FN_MPI_Allreduce:
     case FN_MPI_Iallreduce:
-        return 2 * log2_ceil(p) * transfer(bytes);
+        return 2 * log2_ceil(p) * prof_model_transfer(bytes);
     default:
-        return (p - 1) * transfer(bytes / (uint64_t)p);
+        return (p - 1) * prof_model_transfer(bytes / (uint64_t)p);
     }
 }
 

@@ -16,8 +16,8 @@
  *     its start agrees the clocks);
  *   - a probe that finds a message: as a receive of it (the token is peeked
  *     at, or popped by MPI_Mprobe); one that finds none: nothing;
- *   - everything else (MPI-IO, other one-sided calls, local calls): its
- *     real time.
+ *   - one-sided epochs by their partners (model_rma.c);
+ *   - everything else (MPI-IO, puts and gets, local calls): its real time.
  * T(size) = lat + size / bw; perfect: 0. Cold code: only with a model. */
 #ifndef PROF_MODEL_H
 #define PROF_MODEL_H
@@ -72,6 +72,20 @@ void prof_model_end(struct prof_call *c);
 void prof_model_sync(struct prof_call *c, MPI_Comm comm);
 void prof_model_icoll(struct prof_call *c, MPI_Comm comm, MPI_Request *req);
 void prof_model_completed(struct prof_call *c, MPI_Request req);
+
+/* One-sided epochs (model_rma.c): the after= hooks of MPI_Win_post,
+ * start, complete, and wait and test (flag), on every call (c->th NULL
+ * when not profiled); prof_exit_rma_model the post= hook of these, the
+ * locks and the flushes under the model (prof_exit_rma_epoch).
+ * prof_model_transfer: T(bytes). */
+struct prof_pscw;
+void prof_model_win_post(struct prof_call *c, MPI_Group group, MPI_Win win);
+void prof_model_win_start(struct prof_call *c, MPI_Group group, MPI_Win win);
+void prof_model_win_complete(struct prof_call *c, MPI_Win win);
+void prof_model_win_wait(struct prof_call *c, MPI_Win win, int *flag);
+void prof_exit_rma_model(struct prof_call *c);
+void prof_model_pscw_free(struct prof_pscw *p);
+double prof_model_transfer(uint64_t bytes);
 
 /* prof_model_finish: at MPI_Finalize, the modelled elapsed time (seconds)
  * up to t_end, and the modelled MPI time and compute time. */

@@ -54,7 +54,8 @@ struct prof_call {
     uint64_t m_t1;         /* its real end (ticks), */
     uint64_t m_bytes;      /* a collective's volume, */
     MPI_Comm m_comm;       /* and where a collective's clocks are agreed (sync and icoll hooks), */
-    MPI_Request m_ireq;    /* a nonblocking collective's request (icoll hook) */
+    MPI_Request m_ireq;    /* a nonblocking collective's request (icoll hook), */
+    double m_partner;      /* a one-sided epoch's partners' clock (model_rma.c; < 0: none) */
 };
 
 /* 1 for every function being profiled between MPI_Init and MPI_Finalize. */
@@ -135,6 +136,15 @@ static inline void prof_exit_bytes(struct prof_call *c, uint64_t sent, uint64_t 
 static inline void prof_exit(struct prof_call *c)
 {
     prof_exit_bytes(c, 0, 0);
+}
+
+/* One-sided epochs: timed as any call, and by the model (model_rma.c). */
+static inline void prof_exit_rma_epoch(struct prof_call *c)
+{
+    if (PROF_UNLIKELY(prof_model_on))
+        prof_exit_rma_model(c);
+    else
+        prof_exit(c);
 }
 
 /* MPI_Probe, MPI_Iprobe: timed as any call, and by the model (cold). */

@@ -50,6 +50,7 @@ static void release(struct prof_shadow *s)
     if (!s)
         return;
     prof_slt_queue_free(s);
+    prof_model_pscw_free(s->pscw);
     PMPI_Comm_free(&s->comm);
     pthread_mutex_destroy(&s->lock);
     free(s);

@@ -16,6 +16,7 @@
 
 struct prof_call;
 struct prof_slt_queue;
+struct prof_pscw;
 
 enum prof_shadow_kind { PROF_SHADOW_COMM = 1, PROF_SHADOW_WIN = 2, PROF_SHADOW_FILE = 3 };
 
@@ -25,6 +26,7 @@ struct prof_shadow {
     int freeing;                   /* its handle is being freed (map lock) */
     pthread_mutex_t lock;          /* guards slt */
     struct prof_slt_queue *slt;    /* late sender: tokens received, not yet matched (slt.c) */
+    struct prof_pscw *pscw;        /* the model: a window's post and start groups (model_rma.c) */
 };
 
 static inline uint64_t prof_shadow_key(enum prof_shadow_kind kind, const void *handle, size_t size)

@@ -61,17 +61,29 @@ static struct prof_shadow *shadow_of(MPI_Comm comm)
     return comm == MPI_COMM_NULL ? NULL : prof_shadow_find(prof_shadow_key(PROF_SHADOW_COMM, &comm, sizeof comm));
 }
 
-/* The token of a send by the call c: its call site and modelled clock. */
-static void send_token(const struct prof_call *c, const struct prof_shadow *s, int dst, int tag)
+void prof_token_isend(MPI_Comm comm, int dst, int tag, uint64_t key, double sent)
 {
-    struct token t = { c->th ? prof_call_record(c)->key : 0, prof_model_on ? prof_model_now(c) : 0 };
     prof_lock(&pool.lock);
     unsigned i = pool.next++ % POOL;
     if (pool.req[i] != MPI_REQUEST_NULL)
         PMPI_Wait(&pool.req[i], MPI_STATUS_IGNORE);
-    pool.tok[i] = t;
-    PMPI_Isend(&pool.tok[i], (int)sizeof pool.tok[i], MPI_BYTE, dst, tag, s->comm, &pool.req[i]);
+    pool.tok[i] = (struct token){ key, sent };
+    PMPI_Isend(&pool.tok[i], (int)sizeof pool.tok[i], MPI_BYTE, dst, tag, comm, &pool.req[i]);
     prof_unlock(&pool.lock);
+}
+
+double prof_token_recv(MPI_Comm comm, int src, int tag)
+{
+    struct token t = unknown;
+    if (PMPI_Recv(&t, (int)sizeof t, MPI_BYTE, src, tag, comm, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+        return -1;
+    return t.sent;
+}
+
+/* The token of a send by the call c: its call site and modelled clock. */
+static void send_token(const struct prof_call *c, const struct prof_shadow *s, int dst, int tag)
+{
+    prof_token_isend(s->comm, dst, tag, c->th ? prof_call_record(c)->key : 0, prof_model_on ? prof_model_now(c) : 0);
 }
 
 /* --- the queue (shadow lock held) ----------------------------------------- */

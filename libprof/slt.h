@@ -57,6 +57,13 @@ int prof_slt_wait(struct prof_call *c, int n, MPI_Request *reqs, int *index, int
  * c->slt_sent. */
 void prof_slt_received(struct prof_call *c, MPI_Comm comm, int *flag, MPI_Status *status);
 
+/* prof_token_isend: a token (key, sent clock) to dst with tag on comm, from
+ * the pool (its send completes in the background); prof_token_recv: the
+ * sent clock of the token from src with tag (blocking; < 0 on failure).
+ * The model's one-sided epochs exchange clocks with them (model_rma.c). */
+void prof_token_isend(MPI_Comm comm, int dst, int tag, uint64_t key, double sent);
+double prof_token_recv(MPI_Comm comm, int src, int tag);
+
 /* prof_slt_queue_free: a shadow's tokens and its posted token receive
  * (shadow.c, before freeing it). */
 void prof_slt_queue_free(struct prof_shadow *s);

@@ -29,7 +29,7 @@ function trim(s) {
 BEGIN {
     nroles = split("buf count type sbuf scount stype rbuf rcount rtype scounts rcounts " \
                    "stypes rtypes displs dst src root tag rtag comm newcomm op req reqs nreq index flag " \
-                   "outcount indices status statuses msg win tdisp file offset -", rl, " ")
+                   "outcount indices status statuses msg win group tdisp file offset -", rl, " ")
     for (i = 1; i <= nroles; i++)
         known_role[rl[i]] = 1
     split("custom nofortran coll sync", fl, " ")
@@ -472,8 +472,7 @@ END {
         slow = (fn_after[i] != "" || fn_slt[i] != "")
         printf "    if (!prof_enter(&c, FN_%s, site))%s\n", n, (slow ? " {" : "") > w
         if (slow) {
-            if (fn_slt[i] != "")
-                print "        c.th = NULL;" > w
+            print "        c.th = NULL;" > w
             printf "        c.rc = %s;\n", pcall > w
             if (fn_after[i] != "")
                 printf "        %s;\n", fn_after[i] > w

@@ -85,6 +85,7 @@ PROF_INLINE int w_MPI_Request_free(void *site, MPI_Request *request)
     struct prof_call c;
     prof_complete_take_free(&c, request);
     if (!prof_enter(&c, FN_MPI_Request_free, site)) {
+        c.th = NULL;
         c.rc = PMPI_Request_free(request);
         prof_complete_done1(&c, request, NULL, NULL);
         return c.rc;
