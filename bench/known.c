@@ -21,17 +21,23 @@ double known_compute(double seconds)
     return MPI_Wtime() - t0;
 }
 
-double *known_gather(double mine)
+double *known_doubles(long n)
+{
+    double *v = calloc(n > 0 ? (size_t)n : 1, sizeof *v);
+    if (!v) {
+        fprintf(stderr, "mpiprof-known: out of memory for %ld values\n", n);
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    return v;
+}
+
+double *known_gather(const double *mine, int n)
 {
     int rank, size;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    double *all = rank == 0 ? malloc((size_t)size * sizeof *all) : NULL;
-    if (rank == 0 && !all) {
-        fprintf(stderr, "mpiprof-known: out of memory\n");
-        MPI_Abort(MPI_COMM_WORLD, 2);
-    }
-    MPI_Gather(&mine, 1, MPI_DOUBLE, all, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    double *all = rank == 0 ? known_doubles((long)size * n) : NULL;
+    MPI_Gather(mine, n, MPI_DOUBLE, all, n, MPI_DOUBLE, 0, MPI_COMM_WORLD);
     return all;
 }
 

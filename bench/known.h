@@ -30,9 +30,13 @@ extern const struct known_workload known_model_chain;
  * the answers are worked out from what happened. */
 double known_compute(double seconds);
 
-/* known_gather: each rank's value; on rank 0 an array of one per rank (to
- * free), NULL elsewhere. Collective over MPI_COMM_WORLD. */
-double *known_gather(double mine);
+/* known_doubles: n zeroed doubles (to free); without memory the job stops
+ * with one message. */
+double *known_doubles(long n);
+
+/* known_gather: each rank's n values; on rank 0 an array of n per rank in
+ * rank order (to free), NULL elsewhere. Collective over MPI_COMM_WORLD. */
+double *known_gather(const double *mine, int n);
 
 /* The expected line, on rank 0: known_line prints "expect=NAME ranks=P
  * calls=K delay_s=D file=FILE column=COLUMN", known_list " KEY=" and n

@@ -24,11 +24,7 @@ static int run(int argc, char **argv, int rank, int size)
         return rc == 1 ? 0 : 2;
     }
     double delay = ms * 1e-3;
-    double *spent = malloc((size_t)calls * sizeof *spent), *slowest = NULL;
-    if (!spent || (rank == 0 && !(slowest = malloc((size_t)calls * sizeof *slowest)))) {
-        fprintf(stderr, "mpiprof-known imbalance: out of memory for %ld calls\n", calls);
-        MPI_Abort(MPI_COMM_WORLD, 2);
-    }
+    double *spent = known_doubles(calls), *slowest = rank == 0 ? known_doubles(calls) : NULL;
     long sum = 0;
     double mine = 0;
     for (long k = 0; k < calls; k++) {
@@ -46,7 +42,7 @@ static int run(int argc, char **argv, int rank, int size)
     /* The answer from what happened: call k waits for the slowest rank's
      * computation, so rank i waits sum_k max_j c(j,k) - sum_k c(i,k). */
     MPI_Reduce(spent, slowest, (int)calls, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
-    double *all = known_gather(mine);
+    double *all = known_gather(&mine, 1);
     if (rank == 0) {
         double last = 0;
         for (long k = 0; k < calls; k++)

@@ -93,7 +93,7 @@ static void expect_pair(const char *name, const struct late_opts *o, double send
 {
     int size;
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    double *all = known_gather(sender_spent);
+    double *all = known_gather(&sender_spent, 1);
     if (!all)
         return;
     double late = all[0];
@@ -169,7 +169,7 @@ static int late_senders(int argc, char **argv, int rank, int size)
         }
     if (bad)
         fprintf(stderr, "mpiprof-known late-senders: rank 0 got a message out of order\n");
-    double *all = known_gather(spent);
+    double *all = known_gather(&spent, 1);
     if (rank == 0) {
         int ids[3];
         double nominal[3];

@@ -72,30 +72,12 @@ static int parse(const char *name, int argc, char **argv, int rank, int size, lo
     return -1;
 }
 
-static double transfer(const struct prof_model *m, double bytes)
-{
-    return m->perfect ? 0 : m->lat + bytes / m->bw;
-}
-
-static unsigned log2_ceil(int p)
-{
-    unsigned k = 0;
-    while ((1 << k) < p)
-        k++;
-    return k;
-}
-
 /* Every rank's measured computations (calls per rank) on rank 0, times cpu
  * (NULL elsewhere). */
 static double *gather_spent(const struct model_opts *o, const double *spent, int rank, int size)
 {
-    double *all = rank == 0 ? malloc((size_t)size * (size_t)o->calls * sizeof *all) : NULL;
-    if (rank == 0 && !all) {
-        fprintf(stderr, "mpiprof-known: out of memory\n");
-        MPI_Abort(MPI_COMM_WORLD, 2);
-    }
-    MPI_Gather(spent, (int)o->calls, MPI_DOUBLE, all, (int)o->calls, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-    for (long i = 0; all && i < size * o->calls; i++)
+    double *all = known_gather(spent, (int)o->calls);
+    for (long i = 0; rank == 0 && i < size * o->calls; i++)
         all[i] *= o->m.cpu;
     return all;
 }
@@ -119,23 +101,13 @@ static double since(double *mark)
     return d;
 }
 
-static double *alloc(long n)
-{
-    double *v = calloc((size_t)n, sizeof *v);
-    if (!v) {
-        fprintf(stderr, "mpiprof-known: out of memory\n");
-        MPI_Abort(MPI_COMM_WORLD, 2);
-    }
-    return v;
-}
-
 static int compute(const char *name, int nonblocking, int argc, char **argv, int rank, int size)
 {
     struct model_opts o;
     int rc = parse(name, argc, argv, rank, size, -1, &o);
     if (rc >= 0)
         return rc;
-    double *spent = alloc(o.calls), d = o.ms * 1e-3, sum = 0, mark;
+    double *spent = known_doubles(o.calls), d = o.ms * 1e-3, sum = 0, mark;
     MPI_Barrier(MPI_COMM_WORLD);
     mark = MPI_Wtime();
     for (long k = 0; k < o.calls; k++) {
@@ -156,8 +128,8 @@ static int compute(const char *name, int nonblocking, int argc, char **argv, int
         fprintf(stderr, "mpiprof-known %s: rank %d: the reduction sums to %g\n", name, rank, sum);
     double *all = gather_spent(&o, spent, rank, size);
     if (rank == 0) {
-        double cost = 2 * log2_ceil(size) * transfer(&o.m, sizeof(double)), t = 0;
-        double *values = alloc(size), *nominal = alloc(size);
+        double cost = 2 * prof_model_log2(size) * prof_model_time(&o.m, sizeof(double)), t = 0;
+        double *values = known_doubles(size), *nominal = known_doubles(size);
         for (long k = 0; k < o.calls; k++) {
             double slowest = 0;
             for (int r = 0; r < size; r++)
@@ -193,7 +165,7 @@ static int model_comm(int argc, char **argv, int rank, int size)
     int rc = parse("model-comm", argc, argv, rank, size, 1 << 20, &o);
     if (rc >= 0)
         return rc;
-    double *spent = alloc(o.calls), d = o.ms * 1e-3, mark;
+    double *spent = known_doubles(o.calls), d = o.ms * 1e-3, mark;
     char *out = malloc((size_t)o.bytes + 1), *in = malloc((size_t)o.bytes + 1);
     int peer = rank ^ 1, bad = 0;
     if (peer >= size)
@@ -215,7 +187,8 @@ static int model_comm(int argc, char **argv, int rank, int size)
     double *all = gather_spent(&o, spent, rank, size);
     if (rank == 0) {
         /* Each pair: a's clock after swap k is max(a's + c(a,k), b's + c(b,k) + T). */
-        double *values = alloc(size), *nominal = alloc(size), x = transfer(&o.m, (double)o.bytes);
+        double *values = known_doubles(size), *nominal = known_doubles(size);
+        double x = prof_model_time(&o.m, (double)o.bytes);
         for (int a = 0; a < size; a += 2) {
             int b = a + 1;
             double va = 0, vb = 0;
@@ -253,7 +226,7 @@ static int model_chain(int argc, char **argv, int rank, int size)
     int rc = parse("model-chain", argc, argv, rank, size, 8, &o);
     if (rc >= 0)
         return rc;
-    double *spent = alloc(o.calls), d = o.ms * 1e-3, mark;
+    double *spent = known_doubles(o.calls), d = o.ms * 1e-3, mark;
     char *buf = calloc((size_t)o.bytes + 1, 1);
     int bad = !buf;
     MPI_Barrier(MPI_COMM_WORLD);
@@ -280,8 +253,9 @@ static int model_chain(int argc, char **argv, int rank, int size)
         fprintf(stderr, "mpiprof-known model-chain: rank %d: %s\n", rank, buf ? "wrong data" : "out of memory");
     double *all = gather_spent(&o, spent, rank, size);
     if (rank == 0) {
-        double *values = alloc(size), *nominal = alloc(size), x = transfer(&o.m, (double)o.bytes), t = 0;
-        double barrier = log2_ceil(size) * transfer(&o.m, 0);
+        double *values = known_doubles(size), *nominal = known_doubles(size);
+        double x = prof_model_time(&o.m, (double)o.bytes), t = 0;
+        double barrier = prof_model_log2(size) * prof_model_time(&o.m, 0);
         for (long k = 0; k < o.calls; k++) {
             for (int r = 0; r < size; r++)
                 t += all[r * o.calls + k];

@@ -40,11 +40,7 @@ void prof_sync_comm(struct prof_call *c, MPI_Comm comm)
 /* MPI_Win_fence: on the window's shadow. */
 void prof_sync_win(struct prof_call *c, MPI_Win win)
 {
-    MPI_Comm comm = shadow_comm(prof_shadow_key(PROF_SHADOW_WIN, &win, sizeof win));
-    if (prof_model_on)
-        prof_model_sync(c, comm);
-    if (prof_collwait_on)
-        barrier(c, comm);
+    prof_sync_comm(c, shadow_comm(prof_shadow_key(PROF_SHADOW_WIN, &win, sizeof win)));
 }
 
 /* Collective file calls: the model keeps MPI-IO's real time. */

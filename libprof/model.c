@@ -21,7 +21,7 @@ static struct {
 /* T(bytes): one message's modelled time. */
 double prof_model_transfer(uint64_t bytes)
 {
-    return prof_model.perfect ? 0 : prof_model.lat + (double)bytes / prof_model.bw;
+    return prof_model_time(&prof_model, (double)bytes);
 }
 
 /* Seconds per tick of the profiler's clock, measured over 20 ms (the
@@ -99,14 +99,6 @@ void prof_model_icoll(struct prof_call *c, MPI_Comm comm, MPI_Request *req)
     c->m_ireq = c->rc == MPI_SUCCESS ? *req : MPI_REQUEST_NULL;
 }
 
-static unsigned log2_ceil(int p)
-{
-    unsigned k = 0;
-    while ((1 << k) < p)
-        k++;
-    return k;
-}
-
 /* A collective's modelled cost on p processes when the largest volume of
  * one process is bytes: tree algorithms for the broadcast-like ones, two
  * trees for allreduce, p - 1 exchanges of a p-th each for the rest. */
@@ -118,7 +110,7 @@ static double coll_cost(int fn, int p, uint64_t bytes)
     case FN_MPI_Barrier:
     case FN_MPI_Ibarrier:
     case FN_MPI_Win_fence:
-        return log2_ceil(p) * prof_model_transfer(0);
+        return prof_model_log2(p) * prof_model_transfer(0);
     case FN_MPI_Bcast:
     case FN_MPI_Ibcast:
     case FN_MPI_Reduce:
@@ -127,10 +119,10 @@ static double coll_cost(int fn, int p, uint64_t bytes)
     case FN_MPI_Iscan:
     case FN_MPI_Exscan:
     case FN_MPI_Iexscan:
-        return log2_ceil(p) * prof_model_transfer(bytes);
+        return prof_model_log2(p) * prof_model_transfer(bytes);
     case FN_MPI_Allreduce:
     case FN_MPI_Iallreduce:
-        return 2 * log2_ceil(p) * prof_model_transfer(bytes);
+        return 2 * prof_model_log2(p) * prof_model_transfer(bytes);
     default:
         return (p - 1) * prof_model_transfer(bytes / (uint64_t)p);
     }

@@ -43,6 +43,11 @@ extern struct prof_model prof_model;
  * "lat=US,bw=MBS[,cpu=F]" (items in any order, any letter case). 0 and *m
  * set, or -1. */
 int prof_model_parse(const char *text, struct prof_model *m);
+/* prof_model_time: T(bytes) = lat + bytes/bw under m (0 when perfect);
+ * prof_model_log2: the rounds of a tree over p processes, ceil(log2 p).
+ * The workloads of mpiprof-known work out their answers with them too. */
+double prof_model_time(const struct prof_model *m, double bytes);
+unsigned prof_model_log2(int p);
 /* prof_model_text: the model in force, spelt out ("lat=1.5us,bw=1000MB/s,cpu=1"). */
 void prof_model_text(char *buf, size_t size);
 

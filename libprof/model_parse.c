@@ -68,6 +68,19 @@ int prof_model_parse(const char *text, struct prof_model *m)
     return 0;
 }
 
+double prof_model_time(const struct prof_model *m, double bytes)
+{
+    return m->perfect ? 0 : m->lat + bytes / m->bw;
+}
+
+unsigned prof_model_log2(int p)
+{
+    unsigned k = 0;
+    while ((1 << k) < p)
+        k++;
+    return k;
+}
+
 void prof_model_text(char *buf, size_t size)
 {
     if (prof_model.perfect)

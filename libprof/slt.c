@@ -187,16 +187,24 @@ static int token_there(struct prof_shadow *s, int src, int tag)
     return hit;
 }
 
-/* The earliest token of (src, tag); if it has not come yet, it is owed. */
-static struct token pop(struct prof_shadow *s, int src, int tag)
+/* The index of the earliest token of (src, tag) queued, those that have
+ * arrived taken in first if none is (lock held); -1 if none. */
+static int find_arrived(struct prof_shadow *s, int src, int tag)
 {
-    struct token tok = unknown;
-    prof_lock(&s->lock);
     int i = find(s->slt, src, tag);
     if (i < 0) {
         drain(s);
         i = find(s->slt, src, tag);
     }
+    return i;
+}
+
+/* The earliest token of (src, tag); if it has not come yet, it is owed. */
+static struct token pop(struct prof_shadow *s, int src, int tag)
+{
+    struct token tok = unknown;
+    prof_lock(&s->lock);
+    int i = find_arrived(s, src, tag);
     struct prof_slt_queue *q = s->slt;
     if (i >= 0) {
         tok = q->v[i].tok;
@@ -223,11 +231,7 @@ double prof_slt_peek(MPI_Comm comm, int src, int tag)
     if (!s)
         return sent;
     prof_lock(&s->lock);
-    int i = find(s->slt, src, tag);
-    if (i < 0) {
-        drain(s);
-        i = find(s->slt, src, tag);
-    }
+    int i = find_arrived(s, src, tag);
     if (i >= 0)
         sent = s->slt->v[i].tok.sent;
     prof_unlock(&s->lock);
