@@ -1,7 +1,7 @@
 /* branch.c: finalize-time branches: merge the threads' tables, name each
  * distinct frame of the job once (on one rank), merge the branches whose
  * stacks print the same, and number them the same way on every rank (cold).
- * Every exchange is a binomial-tree union of sorted keys (tree_union). */
+ * Every exchange is a binomial-tree union of sorted keys (keys.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +10,7 @@
 #include "clock.h"
 #include "config.h"
 #include "fn_table.h"
+#include "keys.h"
 #include "slt.h"
 #include "symbolize.h"
 #include "thread.h"
@@ -128,137 +129,6 @@ int prof_branches_collect(struct prof_branches *b)
     return 0;
 }
 
-/* --- the union of every rank's keys ---------------------------------------- */
-
-/* A kind of key: its size, its order, and what to do with two equal ones. */
-struct key_kind {
-    size_t size;
-    int (*cmp)(const void *, const void *);
-    void (*combine)(void *into, const void *from);   /* NULL: keep into */
-};
-
-/* Sort n keys and keep one of each (combined); returns how many. */
-static int sort_unique(const struct key_kind *k, char *v, int n)
-{
-    qsort(v, (size_t)n, k->size, k->cmp);
-    int u = 0;
-    for (int i = 0; i < n; i++) {
-        if (u > 0 && k->cmp(v + (size_t)(u - 1) * k->size, v + (size_t)i * k->size) == 0) {
-            if (k->combine)
-                k->combine(v + (size_t)(u - 1) * k->size, v + (size_t)i * k->size);
-        } else if (u++ != i) {
-            memcpy(v + (size_t)(u - 1) * k->size, v + (size_t)i * k->size, k->size);
-        }
-    }
-    return u;
-}
-
-/* Union of two sorted unique arrays into out (room for na + nb). */
-static int merge(const struct key_kind *k, const char *a, int na, const char *b, int nb, char *out)
-{
-    int i = 0, j = 0, n = 0;
-    size_t s = k->size;
-    while (i < na || j < nb) {
-        int c = i == na ? 1 : j == nb ? -1 : k->cmp(a + i * s, b + j * s);
-        char *o = out + (size_t)n++ * s;
-        if (c <= 0)
-            memcpy(o, a + (size_t)i++ * s, s);
-        if (c > 0)
-            memcpy(o, b + (size_t)j++ * s, s);
-        else if (c == 0 && k->combine)
-            k->combine(o, b + (size_t)j++ * s);
-        else if (c == 0)
-            j++;
-    }
-    return n;
-}
-
-/* Keys travel in chunks, so a rank without memory can still drain them. */
-#define CHUNK (64u << 10)
-static char scratch[CHUNK];
-
-static int chunk(size_t bytes, size_t off)
-{
-    return (int)(bytes - off < CHUNK ? bytes - off : CHUNK);
-}
-
-static void send_keys(const char *keys, int n, size_t size, int to, MPI_Comm comm)
-{
-    size_t bytes = n > 0 ? (size_t)n * size : 0;
-    PMPI_Send(&n, 1, MPI_INT, to, 0, comm);
-    for (size_t off = 0; off < bytes; off += CHUNK)
-        PMPI_Send(keys + off, chunk(bytes, off), MPI_BYTE, to, 1, comm);
-}
-
-/* Receive into a new array; NULL (after draining) when out of memory, with
- * *n = -1 when the sender itself had failed. */
-static char *recv_keys(int *n, size_t size, int from, MPI_Comm comm)
-{
-    PMPI_Recv(n, 1, MPI_INT, from, 0, comm, MPI_STATUS_IGNORE);
-    if (*n < 0)
-        return NULL;
-    size_t bytes = (size_t)*n * size;
-    char *keys = malloc(bytes + 1);
-    for (size_t off = 0; off < bytes; off += CHUNK)
-        PMPI_Recv(keys ? keys + off : scratch, chunk(bytes, off), MPI_BYTE, from, 1, comm, MPI_STATUS_IGNORE);
-    return keys;
-}
-
-/* all_agree: collective; whether ok is true on every rank. */
-static int all_agree(int ok, MPI_Comm comm)
-{
-    int all;
-    PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm);
-    return all;
-}
-
-/* tree_union: collective over comm. keys: this rank's n sorted unique keys
- * (malloc'd, taken over; n < 0 when this rank failed). Binomial tree: each
- * rank merges its children's unions into its own, then sends that to its
- * parent (n = -1 if it failed); rank 0 broadcasts the result. Returns the
- * union on every rank, its length in *total, or NULL on every rank when
- * some rank failed. Rank 0 holds the union only, never ranks x keys. */
-static void *tree_union(MPI_Comm comm, const struct key_kind *k, char *keys, int n, int *total)
-{
-    int rank, size, ok = n >= 0 && keys;
-    PMPI_Comm_rank(comm, &rank);
-    PMPI_Comm_size(comm, &size);
-    for (int mask = 1; mask < size; mask <<= 1) {
-        if (rank & mask) {
-            send_keys(keys, ok ? n : -1, k->size, rank - mask, comm);
-            break;
-        }
-        if (rank + mask >= size)
-            continue;
-        int m;
-        char *theirs = recv_keys(&m, k->size, rank + mask, comm);
-        char *both = theirs && ok ? malloc(((size_t)n + m + 1) * k->size) : NULL;
-        if (both) {
-            n = merge(k, keys, n, theirs, m, both);
-            free(keys);
-            keys = both;
-        } else {
-            ok = 0;
-        }
-        free(theirs);
-    }
-    *total = ok ? n : -1;
-    PMPI_Bcast(total, 1, MPI_INT, 0, comm);
-    if (rank != 0) {
-        free(keys);
-        keys = *total >= 0 ? malloc((size_t)*total * k->size + 1) : NULL;
-    }
-    if (!all_agree(*total >= 0 && keys != NULL, comm)) {
-        free(keys);
-        *total = -1;
-        return NULL;
-    }
-    size_t bytes = (size_t)*total * k->size;
-    for (size_t off = 0; off < bytes; off += CHUNK)
-        PMPI_Bcast(keys + off, chunk(bytes, off), MPI_BYTE, 0, comm);
-    return keys;
-}
-
 /* --- naming: each distinct frame of the job by one rank --------------------- */
 
 /* A distinct frame of the job, named by the lowest rank that has it. */
@@ -283,7 +153,7 @@ static void lowest_owner(void *into, const void *from)
         x->owner = y->owner;
 }
 
-static const struct key_kind frame_kind = { sizeof(struct frame_key), cmp_frame, lowest_owner };
+static const struct prof_key_kind frame_kind = { sizeof(struct frame_key), cmp_frame, lowest_owner };
 
 static int cmp_ptr(const void *a, const void *b)
 {
@@ -322,7 +192,7 @@ static struct frame_key *local_frames(const struct prof_branches *b, int rank, v
         prof_frame_identify(a[i], &id);
         keys[i] = (struct frame_key){ id.module, id.offset, rank };
     }
-    *nkeys = sort_unique(&frame_kind, (char *)keys, u);
+    *nkeys = prof_keys_unique(&frame_kind, (char *)keys, u);
     return keys;
 }
 
@@ -359,7 +229,7 @@ static char *share_names(MPI_Comm comm, const struct prof_buf *mine, int *len)
     PMPI_Comm_size(comm, &size);
     int *lens = malloc(2 * (size_t)size * sizeof *lens);
     *len = -1;
-    if (!all_agree(lens && !mine->failed && mine->len < CHUNK * 16384u, comm)) {
+    if (!prof_all_agree(lens && !mine->failed && mine->len < PROF_KEYS_CHUNK * 16384u, comm)) {
         free(lens);
         return NULL;
     }
@@ -371,7 +241,7 @@ static char *share_names(MPI_Comm comm, const struct prof_buf *mine, int *len)
         total += (size_t)lens[r];
     }
     char *all = total < (size_t)1 << 30 ? malloc(total + 1) : NULL;
-    int all_have = all_agree(all != NULL, comm);
+    int all_have = prof_all_agree(all != NULL, comm);
     if (all_have)
         PMPI_Allgatherv(mine->p ? mine->p : "", n, MPI_CHAR, all, lens, lens + size, MPI_CHAR, comm);
     free(lens);
@@ -426,7 +296,7 @@ int prof_branches_describe(MPI_Comm comm, struct prof_branches *b, uint64_t *sym
     *symbolize_ns = 0;
     int ok = prof_modules_begin() == 0;
     struct frame_key *keys = ok ? local_frames(b, rank, &addrs, &naddrs, &nkeys) : NULL;
-    struct frame_key *all = tree_union(comm, &frame_kind, (char *)keys, keys ? nkeys : -1, &nall);
+    struct frame_key *all = prof_keys_union(comm, &frame_kind, (char *)keys, keys ? nkeys : -1, &nall);
     uint64_t t0 = prof_clock_mono_ns();
     int *where = all ? malloc(((size_t)naddrs + 1) * sizeof *where) : NULL;
     char *done = all ? calloc((size_t)nall + 1, 1) : NULL;
@@ -474,25 +344,19 @@ int prof_branches_describe(MPI_Comm comm, struct prof_branches *b, uint64_t *sym
 
 /* --- numbering ---------------------------------------------------------- */
 
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
-static const struct key_kind branch_kind = { sizeof(uint64_t), cmp_u64, NULL };
+static const struct prof_key_kind branch_kind = { sizeof(uint64_t), prof_u64_cmp, NULL };
 
 int prof_branches_number(MPI_Comm comm, struct prof_branches *b, int failed)
 {
     uint64_t *keys = failed ? NULL : malloc(((size_t)b->n + 1) * sizeof *keys);
     for (int i = 0; keys && i < b->n; i++)
         keys[i] = b->v[i].key;
-    int n = keys ? sort_unique(&branch_kind, (char *)keys, b->n) : -1, total;
-    keys = tree_union(comm, &branch_kind, (char *)keys, n, &total);
+    int n = keys ? prof_keys_unique(&branch_kind, (char *)keys, b->n) : -1, total;
+    keys = prof_keys_union(comm, &branch_kind, (char *)keys, n, &total);
     if (!keys)
         return -1;
     for (int i = 0; i < b->n; i++) {
-        uint64_t *at = bsearch(&b->v[i].key, keys, (size_t)total, sizeof *keys, cmp_u64);
+        uint64_t *at = bsearch(&b->v[i].key, keys, (size_t)total, sizeof *keys, prof_u64_cmp);
         b->v[i].id = at ? (int)(at - keys) + 1 : 0;
     }
     free(keys);
