@@ -2,7 +2,8 @@
  * that the late-sender and collective-wait figures of a report can be
  * checked against an answer (tests, mpiprof-validate). Each workload
  * prints, on rank 0, one line of key=value words naming the report file,
- * its column and the expected value per rank (or per partner). */
+ * its column and the expected value per rank (or per partner); rma and io
+ * list the expected rows of rma.txt and io.txt (known_rmaio.c). */
 #ifndef BENCH_KNOWN_H
 #define BENCH_KNOWN_H
 
@@ -23,6 +24,8 @@ extern const struct known_workload known_model_compute;
 extern const struct known_workload known_model_icompute;
 extern const struct known_workload known_model_comm;
 extern const struct known_workload known_model_chain;
+extern const struct known_workload known_rma;
+extern const struct known_workload known_io;
 
 /* known_compute: stand for D seconds of computation without using the
  * processor (sleep), so that oversubscribed ranks do not slow each other.

@@ -10,6 +10,7 @@
 #include "clock.h"
 #include "config.h"
 #include "fn_table.h"
+#include "rma.h"
 #include "keys.h"
 #include "slt.h"
 #include "symbolize.h"
@@ -86,7 +87,7 @@ static int make(struct prof_branch *br, const struct prof_record *r, void *const
     br->partners = r->partners;
     br->depth = n;
     br->key = prof_fnv(prof_fnv(PROF_FNV0, &r->fn, sizeof r->fn), frames, n * sizeof *frames);
-    if (prof_slt_on && r->key && (br->rkeys = malloc(sizeof *br->rkeys))) {
+    if ((prof_slt_on || prof_rma_is_site(r->key)) && r->key && (br->rkeys = malloc(sizeof *br->rkeys))) {
         br->rkeys[0] = r->key;
         br->nrkeys = 1;
     }

@@ -20,7 +20,7 @@ struct prof_branch {
     char *site;            /* the call site: "func@file:line" (see symbolize.h) */
     char *ancestors;       /* the callers, innermost first, ';'-separated; "-" if none */
     char *names;           /* the callers' function names, space-separated (branches.human) */
-    uint64_t *rkeys;       /* late sender: the keys of the records merged here (tokens carry them) */
+    uint64_t *rkeys;       /* the keys of the records merged here: late sender (tokens carry them), windows (rma.h) */
     int nrkeys;
 };
 

@@ -51,17 +51,3 @@ void prof_sync_file(struct prof_call *c, MPI_File fh)
     if (prof_collwait_on)
         barrier(c, shadow_comm(prof_shadow_key(PROF_SHADOW_FILE, &fh, sizeof fh)));
 }
-
-/* Windows get a shadow for collective wait and the model, files for
- * collective wait. */
-void prof_win_created(struct prof_call *c, MPI_Comm comm, MPI_Win *win)
-{
-    if (prof_sync_on && c->rc == MPI_SUCCESS)
-        prof_shadow_add(prof_shadow_key(PROF_SHADOW_WIN, win, sizeof *win), comm);
-}
-
-void prof_file_opened(struct prof_call *c, MPI_Comm comm, MPI_File *fh)
-{
-    if (prof_collwait_on && c->rc == MPI_SUCCESS)
-        prof_shadow_add(prof_shadow_key(PROF_SHADOW_FILE, fh, sizeof *fh), comm);
-}

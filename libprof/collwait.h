@@ -25,11 +25,4 @@ void prof_sync_comm(struct prof_call *c, MPI_Comm comm);
 void prof_sync_win(struct prof_call *c, MPI_Win win);
 void prof_sync_file(struct prof_call *c, MPI_File fh);
 
-/* The shadows of windows and files (shadow.h): after= hooks of the
- * creating calls (families rma.create, io.open), run on every call,
- * profiled or not; the freeing calls use prof_win_freeing/prof_file_closing
- * (handles_free.c). */
-void prof_win_created(struct prof_call *c, MPI_Comm comm, MPI_Win *win);
-void prof_file_opened(struct prof_call *c, MPI_Comm comm, MPI_File *fh);
-
 #endif

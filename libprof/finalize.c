@@ -71,7 +71,7 @@ static int by_total_time(const void *a, const void *b)
 
 static void choose_columns(struct prof_report_ctx *ctx, const struct prof_rank_data *rd)
 {
-    enum { OVERFLOW = PROF_FN_COUNT, UNTRACKED, FOREIGN, THREADS, ESCAPED, SLT_SKIPPED, NVALUES };
+    enum { OVERFLOW = PROF_FN_COUNT, UNTRACKED, FOREIGN, THREADS, ESCAPED, SLT_SKIPPED, WINDOWS, FILES, NVALUES };
     static double mine[NVALUES], all[NVALUES];
     for (int f = 0; f < PROF_FN_COUNT; f++)
         mine[f] = rd->fn[f].calls ? rd->fn[f].ticks * rd->sec_per_tick + 1e-300 : 0;
@@ -86,8 +86,12 @@ static void choose_columns(struct prof_report_ctx *ctx, const struct prof_rank_d
     mine[SLT_SKIPPED] = 0;
     for (int f = 0; f < PROF_FN_COUNT; f++)
         mine[SLT_SKIPPED] += (double)rd->fn[f].slt_skipped;
+    mine[WINDOWS] = rd->nrma;
+    mine[FILES] = rd->nio;
     PMPI_Allreduce(mine, all, NVALUES, MPI_DOUBLE, MPI_SUM, prof_run.comm);
     ctx->threaded = all[THREADS] > 0;
+    ctx->rma = all[WINDOWS] > 0;
+    ctx->io = all[FILES] > 0;
     ctx->ncols = 0;
     for (int f = 0; f < PROF_FN_COUNT; f++)
         if (all[f] > 0)
@@ -169,6 +173,19 @@ static int by_branch_time(const void *a, const void *b)
     return x->id - y->id;
 }
 
+/* rma.txt and io.txt: windows by branch id, files by file id. */
+static int by_win_id(const void *a, const void *b)
+{
+    const struct prof_rma_site *x = *(struct prof_rma_site *const *)a, *y = *(struct prof_rma_site *const *)b;
+    return x->id != y->id ? (x->id > y->id) - (x->id < y->id) : (x->key > y->key) - (x->key < y->key);
+}
+
+static int by_file_id(const void *a, const void *b)
+{
+    int x = (*(struct prof_io_file *const *)a)->id, y = (*(struct prof_io_file *const *)b)->id;
+    return (x > y) - (x < y);
+}
+
 /* The model's figures of this rank, and the job's largest real and
  * modelled elapsed times (collective). */
 static void model_figures(struct prof_report_ctx *ctx, struct prof_rank_data *rd, uint64_t t_end)
@@ -202,6 +219,8 @@ void prof_finish(void)
     rd.sec_per_tick = prof_clock_stop();
     rd.elapsed_ticks = t_end - prof_run.t_init;
     merge_threads(&rd);
+    rd.rma = prof_rma_sites(&rd.nrma);
+    rd.io = prof_io_files(&rd.nio);
 
     memset(&ctx, 0, sizeof ctx);
     ctx.nranks = prof_run.size;
@@ -220,12 +239,19 @@ void prof_finish(void)
     if (!any_failed && prof_branches_number(prof_run.comm, &branches, failed) == 0) {
         if (prof_slt_on && prof_branches_partner_ids(prof_run.comm, &branches) != 0)
             prof_log_once("out of memory while naming the partners' branches; partners.txt shows them as -");
+        prof_rma_name(branches.v, branches.n);
         qsort(branches.v, (size_t)branches.n, sizeof *branches.v, by_branch_time);
         rd.branches = branches.v;
         rd.nbranches = branches.n;
     } else {
         prof_log_once("out of memory while merging call sites; branches.txt lists none");
     }
+    if (rd.nrma)
+        qsort((void *)rd.rma, (size_t)rd.nrma, sizeof *rd.rma, by_win_id);
+    if (ctx.io && prof_io_agree(prof_run.comm) != 0)
+        prof_log_once("out of memory while numbering the files; io.txt shows them as file 0");
+    if (rd.nio)
+        qsort((void *)rd.io, (size_t)rd.nio, sizeof *rd.io, by_file_id);
     static struct prof_site *sites;
     if (prof_sites_reduce(prof_run.comm, rd.branches, rd.nbranches, rd.sec_per_tick, &sites, &rd.nsites) == 0)
         rd.sites = sites;

@@ -1,5 +1,6 @@
 /* hooks.c: the end of every wrapped call (hot): the record update, and the
- * volume rules of the one-sided and I/O families. A call's bytes_sent is
+ * volume rules of the one-sided and I/O families, which also feed rma.txt
+ * and io.txt (rma.h, io.h). A call's bytes_sent is
  * what it reads from its send buffer, bytes_recv what it writes to its
  * receive buffer (count x type size; for a completed receive or a blocking
  * read, what its status says arrived), for successful calls only.
@@ -9,7 +10,8 @@
 
 unsigned char prof_fn_on[PROF_FN_COUNT];
 
-void prof_exit_volume(struct prof_call *c, uint64_t sent, uint64_t recv)
+/* The end of a call that moved bytes, but for prof_exit_done: its time. */
+static uint64_t exit_volume(struct prof_call *c, uint64_t sent, uint64_t recv)
 {
     struct prof_traffic tr = { sent, recv, 0, 0 };
     uint64_t dt;
@@ -18,7 +20,22 @@ void prof_exit_volume(struct prof_call *c, uint64_t sent, uint64_t recv)
         prof_sizes_add(&c->th->table.sizes[c->fn], sent > recv ? sent : recv, sent + recv, dt);
     if (PROF_UNLIKELY(prof_model_on))
         prof_model_volume(c, sent > recv ? sent : recv);
+    return dt;
+}
+
+void prof_exit_volume(struct prof_call *c, uint64_t sent, uint64_t recv)
+{
+    exit_volume(c, sent, recv);
     prof_exit_done(c);
+}
+
+/* The end of a call that names no data, and its time. */
+static uint64_t exit_time(struct prof_call *c)
+{
+    struct prof_traffic none = { 0 };
+    uint64_t dt;
+    prof_exit_record(c, &none, &dt);
+    return dt;
 }
 
 struct prof_record *prof_exit_record(struct prof_call *c, const struct prof_traffic *tr, uint64_t *dt)
@@ -32,36 +49,73 @@ struct prof_record *prof_exit_record(struct prof_call *c, const struct prof_traf
     return r;
 }
 
-void prof_exit_rma_put(struct prof_call *c, int count, MPI_Datatype type)
+/* One-sided data movement: rma.txt counts the origin's bytes. */
+static void rma_exit(struct prof_call *c, enum prof_rma_kind k, MPI_Win win, int target, uint64_t sent,
+                     uint64_t recv, uint64_t origin)
 {
-    prof_exit_volume(c, prof_volume(c, count, type), 0);
+    prof_rma_add(k, win, target, origin, exit_volume(c, sent, recv));
+    prof_exit_done(c);
 }
 
-void prof_exit_rma_get(struct prof_call *c, int count, MPI_Datatype type)
+void prof_exit_rma_put(struct prof_call *c, int count, MPI_Datatype type, int dst, MPI_Win win,
+                       enum prof_rma_kind k)
 {
-    prof_exit_volume(c, 0, prof_volume(c, count, type));
+    uint64_t bytes = prof_volume(c, count, type);
+    rma_exit(c, k, win, dst, bytes, 0, bytes);
+}
+
+void prof_exit_rma_get(struct prof_call *c, int count, MPI_Datatype type, int src, MPI_Win win)
+{
+    uint64_t bytes = prof_volume(c, count, type);
+    rma_exit(c, PROF_RMA_GET, win, src, 0, bytes, bytes);
 }
 
 void prof_exit_rma_get_accumulate(struct prof_call *c, int scount, MPI_Datatype stype,
-                                  int rcount, MPI_Datatype rtype)
+                                  int rcount, MPI_Datatype rtype, int dst, MPI_Win win)
 {
-    prof_exit_volume(c, prof_volume(c, scount, stype), prof_volume(c, rcount, rtype));
+    uint64_t sent = prof_volume(c, scount, stype);
+    rma_exit(c, PROF_RMA_GET_ACC, win, dst, sent, prof_volume(c, rcount, rtype), sent);
 }
 
-void prof_exit_rma_fetch_and_op(struct prof_call *c, MPI_Datatype type)
+void prof_exit_rma_fetch_and_op(struct prof_call *c, MPI_Datatype type, int dst, MPI_Win win)
 {
-    prof_exit_volume(c, prof_volume(c, 1, type), prof_volume(c, 1, type));
+    uint64_t one = prof_volume(c, 1, type);
+    rma_exit(c, PROF_RMA_FOP, win, dst, one, one, one);
 }
 
 /* Compare_and_swap reads the origin and the compare buffers. */
-void prof_exit_rma_compare_and_swap(struct prof_call *c, MPI_Datatype type)
+void prof_exit_rma_compare_and_swap(struct prof_call *c, MPI_Datatype type, int dst, MPI_Win win)
 {
-    prof_exit_volume(c, prof_volume(c, 2, type), prof_volume(c, 1, type));
+    uint64_t one = prof_volume(c, 1, type);
+    rma_exit(c, PROF_RMA_CAS, win, dst, 2 * one, one, one);
 }
 
-void prof_exit_io_write(struct prof_call *c, int count, MPI_Datatype type)
+void prof_exit_rma_epoch(struct prof_call *c, MPI_Win win, int target, enum prof_rma_kind k)
 {
-    prof_exit_volume(c, prof_volume(c, count, type), 0);
+    uint64_t dt = exit_time(c);
+    if (PROF_UNLIKELY(prof_model_on))
+        prof_model_rma_epoch(c, k);
+    prof_rma_add(k, win, target, 0, dt);
+    prof_exit_done(c);
+}
+
+void prof_exit_rma_create(struct prof_call *c, MPI_Win *win)
+{
+    prof_rma_add(PROF_RMA_CREATE, *win, PROF_RMA_NOTARGET, 0, exit_time(c));
+    prof_exit_done(c);
+}
+
+void prof_exit_rma_free(struct prof_call *c)
+{
+    prof_rma_add_site(c->entry, PROF_RMA_FREE, exit_time(c));
+    prof_exit_done(c);
+}
+
+void prof_exit_io_write(struct prof_call *c, int count, MPI_Datatype type, MPI_File fh, enum prof_io_access a)
+{
+    uint64_t bytes = prof_volume(c, count, type);
+    prof_io_access(fh, PROF_IO_WRITE, a, bytes, exit_volume(c, bytes, 0));
+    prof_exit_done(c);
 }
 
 uint64_t prof_status_bytes(const MPI_Status *st, uint64_t posted)
@@ -81,8 +135,33 @@ uint64_t prof_status_bytes(const MPI_Status *st, uint64_t posted)
  * at end of file); a nonblocking one (no status here: its request is
  * completed by MPI_Wait without the profiler following it) or the _begin
  * half of a split collective counts count x type size. */
-void prof_exit_io_read(struct prof_call *c, int count, MPI_Datatype type, MPI_Status *status)
+void prof_exit_io_read(struct prof_call *c, int count, MPI_Datatype type, MPI_Status *status, MPI_File fh,
+                       enum prof_io_access a)
 {
-    uint64_t posted = prof_volume(c, count, type);
-    prof_exit_volume(c, 0, posted ? prof_status_bytes(status, posted) : 0);
+    uint64_t posted = prof_volume(c, count, type), bytes = posted ? prof_status_bytes(status, posted) : 0;
+    prof_io_access(fh, PROF_IO_READ, a, bytes, exit_volume(c, 0, bytes));
+    prof_exit_done(c);
+}
+
+void prof_exit_io_end(struct prof_call *c, MPI_File fh, enum prof_io_dir d)
+{
+    prof_io_end(fh, d, exit_time(c));
+    prof_exit_done(c);
+}
+
+void prof_exit_io_op(struct prof_call *c, MPI_File fh, enum prof_io_op op)
+{
+    prof_io_op(fh, NULL, op, exit_time(c));
+    prof_exit_done(c);
+}
+
+void prof_exit_io_open(struct prof_call *c, MPI_File *fh)
+{
+    prof_exit_io_op(c, *fh, PROF_IO_OPEN);
+}
+
+void prof_exit_io_close(struct prof_call *c)
+{
+    prof_io_op(MPI_FILE_NULL, c->entry, PROF_IO_CLOSE, exit_time(c));
+    prof_exit_done(c);
 }

@@ -80,15 +80,16 @@ void prof_model_completed(struct prof_call *c, MPI_Request req);
 
 /* One-sided epochs (model_rma.c): the after= hooks of MPI_Win_post,
  * start, complete, and wait and test (flag), on every call (c->th NULL
- * when not profiled); prof_exit_rma_model the post= hook of these, the
- * locks and the flushes under the model (prof_exit_rma_epoch).
+ * when not profiled); prof_model_rma_epoch: the modelled end of these,
+ * the locks and the flushes (k: their enum prof_rma_kind; fences are
+ * agreed as collectives), from their post= hook prof_exit_rma_epoch.
  * prof_model_transfer: T(bytes). */
 struct prof_pscw;
 void prof_model_win_post(struct prof_call *c, MPI_Group group, MPI_Win win);
 void prof_model_win_start(struct prof_call *c, MPI_Group group, MPI_Win win);
 void prof_model_win_complete(struct prof_call *c, MPI_Win win);
 void prof_model_win_wait(struct prof_call *c, MPI_Win win, int *flag);
-void prof_exit_rma_model(struct prof_call *c);
+void prof_model_rma_epoch(struct prof_call *c, int k);
 void prof_model_pscw_free(struct prof_pscw *p);
 double prof_model_transfer(uint64_t bytes);
 

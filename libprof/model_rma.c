@@ -125,11 +125,10 @@ void prof_model_win_wait(struct prof_call *c, MPI_Win win, int *flag)
         c->m_partner = recv_all(s->comm, s->pscw->post, s->pscw->npost, TAG_COMPLETE);
 }
 
-void prof_exit_rma_model(struct prof_call *c)
+void prof_model_rma_epoch(struct prof_call *c, int k)
 {
-    uint64_t dt;
-    struct prof_traffic none = { 0 };
-    prof_exit_record(c, &none, &dt);
+    if (k == PROF_RMA_FENCE)
+        return;
     prof_model_free(c);
     switch (c->fn) {
     case FN_MPI_Win_start:
@@ -144,5 +143,4 @@ void prof_exit_rma_model(struct prof_call *c)
     default:        /* lock, unlock, their _all forms, flushes */
         prof_model_arrival(c, c->m_begin, 0);
     }
-    prof_exit_done(c);
 }

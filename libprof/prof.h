@@ -17,7 +17,9 @@
 #include "collwait.h"
 #include "config.h"
 #include "fn_table.h"
+#include "io.h"
 #include "model.h"
+#include "rma.h"
 #include "shadow.h"
 #include "slt.h"
 #include "site.h"
@@ -45,6 +47,7 @@ struct prof_call {
     int rq_base, rq_n;     /* completion calls: this call's requests in th->taken (p2p.c) */
     int rq_done;           /* completion calls: requests completed, tracked or not */
     struct prof_shadow *shadow; /* freeing a handle: its shadow (shadow.c) */
+    void *entry;           /* freeing a window or closing a file: its rma.h or io.h entry */
     uint64_t slt_late;     /* late sender: this receive's wait for its token (slt.c) */
     int slt_eval;          /* 1 when slt_late was measured */
     uint64_t slt_key;      /* the token's sending call site (0: unknown) */
@@ -138,15 +141,6 @@ static inline void prof_exit(struct prof_call *c)
     prof_exit_bytes(c, 0, 0);
 }
 
-/* One-sided epochs: timed as any call, and by the model (model_rma.c). */
-static inline void prof_exit_rma_epoch(struct prof_call *c)
-{
-    if (PROF_UNLIKELY(prof_model_on))
-        prof_exit_rma_model(c);
-    else
-        prof_exit(c);
-}
-
 /* MPI_Probe, MPI_Iprobe: timed as any call, and by the model (cold). */
 void prof_exit_probe_model(struct prof_call *c, MPI_Comm comm, int *flag, MPI_Status *status);
 
@@ -237,13 +231,26 @@ void prof_exit_coll_neighbor_alltoallv(struct prof_call *c, const int *scounts, 
 void prof_exit_coll_neighbor_alltoallw(struct prof_call *c, const int *scounts, const MPI_Datatype *stypes,
                                        const int *rcounts, const MPI_Datatype *rtypes, MPI_Comm comm);
 
-void prof_exit_rma_put(struct prof_call *c, int count, MPI_Datatype type);
-void prof_exit_rma_get(struct prof_call *c, int count, MPI_Datatype type);
+/* One-sided calls (rma.txt): the kind k of rma.h, the target a rank of
+ * the window's group (dst, src) or PROF_RMA_NOTARGET. Epochs are timed by
+ * the model too (model_rma.c). */
+void prof_exit_rma_put(struct prof_call *c, int count, MPI_Datatype type, int dst, MPI_Win win,
+                       enum prof_rma_kind k);
+void prof_exit_rma_get(struct prof_call *c, int count, MPI_Datatype type, int src, MPI_Win win);
 void prof_exit_rma_get_accumulate(struct prof_call *c, int scount, MPI_Datatype stype,
-                                  int rcount, MPI_Datatype rtype);
-void prof_exit_rma_fetch_and_op(struct prof_call *c, MPI_Datatype type);
-void prof_exit_rma_compare_and_swap(struct prof_call *c, MPI_Datatype type);
-void prof_exit_io_write(struct prof_call *c, int count, MPI_Datatype type);
-void prof_exit_io_read(struct prof_call *c, int count, MPI_Datatype type, MPI_Status *status);
+                                  int rcount, MPI_Datatype rtype, int dst, MPI_Win win);
+void prof_exit_rma_fetch_and_op(struct prof_call *c, MPI_Datatype type, int dst, MPI_Win win);
+void prof_exit_rma_compare_and_swap(struct prof_call *c, MPI_Datatype type, int dst, MPI_Win win);
+void prof_exit_rma_epoch(struct prof_call *c, MPI_Win win, int target, enum prof_rma_kind k);
+void prof_exit_rma_create(struct prof_call *c, MPI_Win *win);
+void prof_exit_rma_free(struct prof_call *c);
+/* MPI-IO calls (io.txt). */
+void prof_exit_io_write(struct prof_call *c, int count, MPI_Datatype type, MPI_File fh, enum prof_io_access a);
+void prof_exit_io_read(struct prof_call *c, int count, MPI_Datatype type, MPI_Status *status, MPI_File fh,
+                       enum prof_io_access a);
+void prof_exit_io_end(struct prof_call *c, MPI_File fh, enum prof_io_dir d);
+void prof_exit_io_op(struct prof_call *c, MPI_File fh, enum prof_io_op op);
+void prof_exit_io_open(struct prof_call *c, MPI_File *fh);
+void prof_exit_io_close(struct prof_call *c);
 
 #endif

@@ -20,6 +20,7 @@ static const struct prof_writer *const writers[] = {
     &prof_report_branches, &prof_report_partners, &prof_report_branches_human,
     &prof_report_threads, &prof_report_sites,
     &prof_report_sizes, &prof_report_slt, &prof_report_collwait, &prof_report_model,
+    &prof_report_rma, &prof_report_io,
 };
 #define NWRITERS (int)(sizeof writers / sizeof writers[0])
 
@@ -29,6 +30,17 @@ void prof_report_column_line(struct prof_buf *b, const char *const *names, int n
     for (int i = 0; i < n; i++)
         prof_buf_printf(b, " %s", names[i]);
     prof_buf_printf(b, "\n");
+}
+
+void prof_report_word(struct prof_buf *b, const char *s)
+{
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c <= ' ' || c == '\\' || c == 0x7f)
+            prof_buf_printf(b, "\\x%02x", c);
+        else
+            prof_buf_printf(b, "%c", c);
+    }
 }
 
 static const struct prof_stats *sort_fn;

@@ -13,6 +13,8 @@
 #include "branch.h"
 #include "sites.h"
 #include "sizes.h"
+#include "io.h"
+#include "rma.h"
 #include <mpi.h>
 
 /* One thread's figures per function. */
@@ -39,6 +41,10 @@ struct prof_rank_data {
     int nthreads;
     double model_elapsed, model_mpi, model_compute; /* the model (model.h), seconds, */
     double model_fn[PROF_FN_COUNT];    /* and per function */
+    struct prof_rma_site *const *rma;  /* windows by call site (rma.h), by branch id */
+    int nrma;
+    struct prof_io_file *const *io;    /* files (io.h), by file id */
+    int nio;
 };
 
 /* What every rank agrees on. */
@@ -52,6 +58,7 @@ struct prof_report_ctx {
     int model;                         /* a model was on (model.h): */
     char model_text[128];              /* the model spelt out */
     double real_max, model_max;        /* the largest real and modelled elapsed of any rank */
+    int rma, io;                       /* some rank created a window, opened a file */
     int ncols;                         /* matrix columns: functions used on any rank, */
     int cols[PROF_FN_COUNT];           /* by total time over all ranks, largest first */
 };
@@ -79,6 +86,8 @@ extern const struct prof_writer prof_report_collwait;
 extern const struct prof_writer prof_report_slt;
 extern const struct prof_writer prof_report_sizes;
 extern const struct prof_writer prof_report_model;
+extern const struct prof_writer prof_report_rma;
+extern const struct prof_writer prof_report_io;
 
 /* Column lists: header lines, rows and mpiprof-report(5) follow them. */
 #define PROF_SUMMARY_COLUMNS(X) X(rank) X(elapsed_s) X(mpi_s) X(mpi_pct) X(compute_s) X(mpi_calls)
@@ -103,10 +112,16 @@ extern const struct prof_writer prof_report_model;
     X(rank) X(brid) X(function) X(calls) X(evaluated) X(time_s) X(wait_s) X(synced_s)
 #define PROF_PARTNERS_COLUMNS(X) \
     X(rank) X(brid) X(function) X(partner) X(partner_brid) X(count) X(bytes) X(time_pct)
+#define PROF_RMA_COLUMNS(X) X(rank) X(win) X(target) X(kind) X(calls) X(bytes) X(time_s) X(site)
+#define PROF_IO_COLUMNS(X) X(rank) X(file) X(procs) X(what) X(calls) X(bytes) X(time_s) X(MB_s) X(name)
 #define PROF_PARTNERS_SLT_COLUMNS(X) X(recv_wait_s) X(send_late_s) X(transfer_s) X(late_pct)
 
 /* prof_report_column_line: "# a b c\n" from a column list. */
 void prof_report_column_line(struct prof_buf *b, const char *const *names, int n);
+
+/* prof_report_word: s as one field: backslash, whitespace and control
+ * characters as \xHH. */
+void prof_report_word(struct prof_buf *b, const char *s);
 
 /* prof_report_fn_order: the functions rd called, largest time first (then
  * by function), into order; returns how many. */

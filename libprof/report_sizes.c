@@ -19,7 +19,7 @@ static void write_rows(struct prof_buf *b, const struct prof_report_ctx *ctx, co
     for (int i = 0; i < n; i++) {
         const struct prof_sizes *h = rd->sizes[order[i]];
         for (int k = 0; h && k < PROF_SIZE_BINS; k++) {
-            const struct prof_size_bin *bin = &h->bin[k];
+            const struct prof_tally *bin = &h->bin[k];
             if (!bin->calls)
                 continue;
             /* bin k: [2^(k-1), 2^k - 1], inclusive; bin 0: 0 */

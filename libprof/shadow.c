@@ -149,13 +149,3 @@ void prof_comm_freeing(struct prof_call *c, MPI_Comm *comm)
 {
     prof_shadow_freeing(c, prof_shadow_key(PROF_SHADOW_COMM, comm, sizeof *comm));
 }
-
-void prof_win_freeing(struct prof_call *c, MPI_Win *win)
-{
-    prof_shadow_freeing(c, prof_shadow_key(PROF_SHADOW_WIN, win, sizeof *win));
-}
-
-void prof_file_closing(struct prof_call *c, MPI_File *fh)
-{
-    prof_shadow_freeing(c, prof_shadow_key(PROF_SHADOW_FILE, fh, sizeof *fh));
-}

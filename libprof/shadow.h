@@ -53,10 +53,9 @@ void prof_shadow_freed(struct prof_call *c);
  * must not add or free shadows). */
 void prof_shadow_each(enum prof_shadow_kind kind, void (*fn)(struct prof_shadow *));
 
-/* The before= hooks of the freeing calls (families comm.free, rma.free,
- * io.close; prof_shadow_freed is their after= hook), on every call. */
+/* The before= hook of the communicator-freeing calls (family comm.free;
+ * prof_shadow_freed is its after= hook), on every call. Windows and files:
+ * rma.h, io.h. */
 void prof_comm_freeing(struct prof_call *c, MPI_Comm *comm);
-void prof_win_freeing(struct prof_call *c, MPI_Win *win);
-void prof_file_closing(struct prof_call *c, MPI_File *fh);
 
 #endif

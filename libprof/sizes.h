@@ -13,12 +13,21 @@
 
 #define PROF_SIZE_BINS 65
 
-struct prof_size_bin {
+/* Calls, their bytes and their time: one size bin; one kind of one-sided
+ * or I/O access (rma.h, io.h). */
+struct prof_tally {
     uint64_t calls, bytes, ticks;
 };
 
+static inline void prof_tally_add(struct prof_tally *t, uint64_t bytes, uint64_t ticks)
+{
+    t->calls++;
+    t->bytes += bytes;
+    t->ticks += ticks;
+}
+
 struct prof_sizes {
-    struct prof_size_bin bin[PROF_SIZE_BINS];
+    struct prof_tally bin[PROF_SIZE_BINS];
 };
 
 static inline unsigned prof_size_bin(uint64_t size)
@@ -32,10 +41,7 @@ static inline void prof_sizes_add(struct prof_sizes **h, uint64_t size, uint64_t
 {
     if (__builtin_expect(!*h, 0) && !(*h = calloc(1, sizeof **h)))
         return;
-    struct prof_size_bin *b = &(*h)->bin[prof_size_bin(size)];
-    b->calls++;
-    b->bytes += bytes;
-    b->ticks += ticks;
+    prof_tally_add(&(*h)->bin[prof_size_bin(size)], bytes, ticks);
 }
 
 /* prof_sizes_merge: *into += from (cold; allocates *into when needed).

@@ -29,7 +29,7 @@ function trim(s) {
 BEGIN {
     nroles = split("buf count type sbuf scount stype rbuf rcount rtype scounts rcounts " \
                    "stypes rtypes displs dst src root tag rtag comm newcomm op req reqs nreq index flag " \
-                   "outcount indices status statuses msg win group tdisp file offset -", rl, " ")
+                   "outcount indices status statuses msg win group tdisp file fname offset -", rl, " ")
     for (i = 1; i <= nroles; i++)
         known_role[rl[i]] = 1
     split("custom nofortran coll sync", fl, " ")
@@ -60,7 +60,7 @@ FILENAME ~ /families\.def$/ {
         fail("unknown class " $2 " (known: p2p coll rma io other)")
     fam_class[$1] = $2
     for (i = 3; i <= NF; i++) {
-        if (!match($i, /^(always|before|pre|slt|post|after)=[A-Za-z_][A-Za-z0-9_]*\([a-z?,]*\)$/))
+        if (!match($i, /^(always|before|pre|slt|post|after)=[A-Za-z_][A-Za-z0-9_]*\([A-Za-z_?,]*\)$/))
             fail("hook '" $i "' is not always=, before=, pre=, slt=, post= or after=name(roles)")
         when = substr($i, 1, index($i, "=") - 1)
         if ((when, $1) in fam_hook)
@@ -73,6 +73,8 @@ FILENAME ~ /families\.def$/ {
         for (j = 1; j <= nr; j++) {
             r = rr[j]
             sub(/\?$/, "", r)
+            if (r ~ /^[A-Z][A-Z0-9_]*$/)
+                continue        # a constant, passed as written
             if (!(r in known_role) || r == "-")
                 fail("family " $1 " needs unknown role " rr[j])
         }
@@ -377,7 +379,9 @@ function hook_call(name, family, when,    nr, need, i, r, opt, args) {
     for (i = 1; i <= nr; i++) {
         r = need[i]
         opt = sub(/\?$/, "", r)
-        if (r in role_arg)
+        if (r ~ /^[A-Z][A-Z0-9_]*$/)
+            args = args ", " r
+        else if (r in role_arg)
             args = args ", " role_arg[r]
         else if (opt)
             args = args ", NULL"
