@@ -23,6 +23,13 @@
 #define RANKS_PER_LINE 16    /* rank lists in table titles */
 #define GROUPS_SHOWN 64      /* more groups: the first and last 32 */
 
+const char *const bench_byte_float_header[] = {
+    "MPI_Datatype                   : MPI_BYTE",
+    "MPI_Datatype for reductions    : MPI_FLOAT",
+    "MPI_Op                         : MPI_SUM",
+    NULL,
+};
+
 /* ---- command line ------------------------------------------------------ */
 
 /* The error of a parse: one line, prefixed by the program name. */
@@ -477,7 +484,12 @@ int bench_lengths(const struct bench_opts *o, long unit, long *out)
 
 long bench_reps(const struct bench_run *r, long x)
 {
-    long n = r->suite->msgspersample;
+    return bench_reps_of(r, x, r->suite->msgspersample);
+}
+
+long bench_reps_of(const struct bench_run *r, long x, long per_sample)
+{
+    long n = per_sample;
     if (x > 0 && r->suite->overall_vol / x < n)
         n = r->suite->overall_vol / x;
     if (n < 1)
@@ -485,6 +497,44 @@ long bench_reps(const struct bench_run *r, long x)
     if (r->opt.iter > 0 && r->opt.iter < n)
         n = r->opt.iter;
     return n;
+}
+
+int bench_counts(const struct bench_run *r, int single, const char *name, int *out)
+{
+    if (!single)
+        return bench_nprocs(r, out);
+    if (r->wsize < 2) {
+        bench_print_note(r, "%s needs 2 processes: not run", name);
+        return 0;
+    }
+    out[0] = 2;
+    return 1;
+}
+
+int bench_main(const struct bench_suite *s, int argc, char **argv,
+               void (*run)(struct bench_run *r, int b, long *lens, struct bench_stat *rows))
+{
+    struct bench_run r;
+    MPI_Init(&argc, &argv);
+    int rc = bench_init(&r, s, argc, argv);
+    if (rc >= 0) {
+        MPI_Finalize();
+        return rc;
+    }
+    long *lens = malloc(((size_t)r.opt.n_lengths + 1) * sizeof *lens);
+    struct bench_stat *rows = malloc(((size_t)r.wsize + 1) * sizeof *rows);
+    if (!lens || !rows) {
+        fprintf(stderr, "%s: out of memory\n", s->prog);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    bench_print_header(&r);
+    for (int i = 0; i < r.opt.n_selected; i++)
+        run(&r, r.opt.selected[i], lens, rows);
+    free(lens);
+    free(rows);
+    bench_fini(&r);
+    MPI_Finalize();
+    return 0;
 }
 
 int bench_nprocs(const struct bench_run *r, int *out)
@@ -778,9 +828,15 @@ void bench_print_columns(const struct bench_run *r, const struct bench_layout *l
         fprintf(f, "%*s%*s%*s", COL_WIDTH, "t_min[usec]", COL_WIDTH, "t_max[usec]", COL_WIDTH, "t_avg[usec]");
     if (l->n_msg > 0)
         fprintf(f, "%*s", COL_WIDTH, "Mbytes/sec");
-    if (r->opt.check)
+    if (r->opt.check && !l->no_defects)
         fprintf(f, "%*s", COL_WIDTH, "defects");
     fprintf(f, "\n");
+}
+
+void bench_print_mode(const struct bench_run *r, const char *mode)
+{
+    if (r->out)
+        fprintf(r->out, "#\n#    MODE: %s\n#\n", mode);
 }
 
 void bench_print_row(const struct bench_run *r, const struct bench_layout *l, long bytes, long reps,
@@ -800,7 +856,7 @@ void bench_print_row(const struct bench_run *r, const struct bench_layout *l, lo
         fprintf(f, "%*.2f%*.2f%*.2f", COL_WIDTH, st->tmin_us, COL_WIDTH, st->tmax_us, COL_WIDTH, st->tavg_us);
     if (l->n_msg > 0)   /* MB = 2^20 bytes, t in us: n_msg x / 1.048576 / t */
         fprintf(f, "%*.2f", COL_WIDTH, st->tmax_us > 0 ? l->n_msg * (double)bytes / 1.048576 / st->tmax_us : 0.0);
-    if (r->opt.check)
+    if (r->opt.check && !l->no_defects)
         fprintf(f, "%*.0f", COL_WIDTH, st->defects);
     fprintf(f, "\n");
     fflush(f);

@@ -23,10 +23,15 @@ struct bench_suite {
     const char *title;              /* "MPI-1 part": first header line */
     const char *const *names;       /* benchmark names, NULL-terminated */
     long msgspersample;             /* MSGSPERSAMPLE: 1000 for MPI-1 */
+    long msgs_nonaggr;              /* MSGS_NONAGGR: non-aggregate repetitions (EXT, IO); 0 if none */
     long overall_vol;               /* OVERALL_VOL in bytes: 40 MiB for MPI-1 */
     int minmsglog, maxmsglog;       /* standard lengths 0, 2^min .. 2^max */
     const char *const *header;      /* driver lines of the header ("MPI_Datatype ..."), NULL-terminated */
 };
+
+/* The header lines of MPI_BYTE messages and MPI_FLOAT MPI_SUM reductions
+ * (IMB-MPI1, IMB-EXT). */
+extern const char *const bench_byte_float_header[];
 
 /* The command line, parsed by world rank 0 and shared with every rank. */
 struct bench_opts {
@@ -86,6 +91,7 @@ struct bench_layout {
     int t_single;
     int n_msg;
     int no_bytes;
+    int no_defects;     /* no defects column even with -check (IMB-EXT Window) */
 };
 
 /* bench_init: after MPI_Init. World rank 0 parses argv (and the -msglen and
@@ -95,6 +101,18 @@ struct bench_layout {
  * stderr, printed by world rank 0). Collective over MPI_COMM_WORLD. */
 int bench_init(struct bench_run *r, const struct bench_suite *s, int argc, char **argv);
 void bench_fini(struct bench_run *r);
+
+/* bench_main: a driver's whole program: MPI_Init, bench_init, the header,
+ * run(r, b, lens, rows) for each selected benchmark b (an index into
+ * s->names; lens has room for every message length, rows for one row per
+ * process), bench_fini, MPI_Finalize. Returns the exit status. */
+int bench_main(const struct bench_suite *s, int argc, char **argv,
+               void (*run)(struct bench_run *r, int b, long *lens, struct bench_stat *rows));
+
+/* bench_counts: the process counts of a benchmark into out (at most 32):
+ * 2 for a single transfer one (none, with a note naming it, on 1
+ * process), else bench_nprocs. Returns how many. */
+int bench_counts(const struct bench_run *r, int single, const char *name, int *out);
 
 /* bench_parse: the command line alone, no MPI: 0 to run, 1 for -h, 2 on a
  * bad command line with the one-line message in err. nprocs bounds -map.
@@ -112,6 +130,9 @@ int bench_lengths(const struct bench_opts *o, long unit, long *out);
 /* bench_reps: repetitions for length x (5.2.8): MSGSPERSAMPLE for x = 0,
  * else max(1, min(MSGSPERSAMPLE, OVERALL_VOL / x)); then at most -iter. */
 long bench_reps(const struct bench_run *r, long x);
+/* bench_reps_of: the same with per_sample for MSGSPERSAMPLE (MSGS_NONAGGR
+ * for non-aggregate modes, 5.2.8). */
+long bench_reps_of(const struct bench_run *r, long x, long per_sample);
 
 /* bench_nprocs: the process counts (5.1.2.2): P_min, 2 P_min, 4 P_min, ...,
  * the largest 2^k P_min < P, then P; P_min from -npmin (default 2, at most
@@ -144,6 +165,8 @@ void bench_print_title(const struct bench_run *r, const struct bench_group *g, c
 void bench_print_note(const struct bench_run *r, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void bench_print_columns(const struct bench_run *r, const struct bench_layout *l);
+/* bench_print_mode: "#", "#    MODE: mode", "#" (IMB-EXT and IMB-IO). */
+void bench_print_mode(const struct bench_run *r, const char *mode);
 void bench_print_row(const struct bench_run *r, const struct bench_layout *l, long bytes, long reps,
                      const struct bench_stat *st);
 

@@ -58,13 +58,6 @@ static const struct mpi1_bench benches[] = {
 
 static const char *names[N_BENCHES + 1];   /* filled from benches[] in main */
 
-static const char *const header[] = {
-    "MPI_Datatype                   : MPI_BYTE",
-    "MPI_Datatype for reductions    : MPI_FLOAT",
-    "MPI_Op                         : MPI_SUM",
-    NULL,
-};
-
 static const struct bench_suite suite = {
     .prog = PROG,
     .title = "MPI-1 part",
@@ -73,7 +66,7 @@ static const struct bench_suite suite = {
     .overall_vol = OVERALL_VOL,
     .minmsglog = 0,
     .maxmsglog = 22,
-    .header = header,
+    .header = bench_byte_float_header,
 };
 
 /* need: the buffer bytes of length x on q processes; 0 when a count or a
@@ -148,7 +141,7 @@ static void run_table(struct bench_run *r, const struct mpi1_bench *b, int q, lo
 {
     struct bench_group g;
     struct mpi1_ctx c = { .run = r, .check = r->opt.check };
-    struct bench_layout l = { 0, b->n_msg, b->no_bytes };
+    struct bench_layout l = { .n_msg = b->n_msg, .no_bytes = b->no_bytes };
     long xmax = 0;
 
     bench_group_create(r, q, r->opt.multi >= 0, &g);
@@ -189,21 +182,12 @@ static void run_table(struct bench_run *r, const struct mpi1_bench *b, int q, lo
     bench_group_free(&g);
 }
 
-/* run_bench: b at every process count: 2 for single transfer, else the
+/* run_bench: benchmark which at every process count: 2 for single transfer, else the
  * -npmin sequence. */
-static void run_bench(struct bench_run *r, const struct mpi1_bench *b, long *lens, struct bench_stat *rows)
+static void run_bench(struct bench_run *r, int which, long *lens, struct bench_stat *rows)
 {
-    int qs[MAX_NPROCS_STEPS], nq;
-    if (b->cls == SINGLE) {
-        if (r->wsize < 2) {
-            bench_print_note(r, "%s needs 2 processes: not run", b->name);
-            return;
-        }
-        qs[0] = 2;
-        nq = 1;
-    } else {
-        nq = bench_nprocs(r, qs);
-    }
+    const struct mpi1_bench *b = &benches[which];
+    int qs[MAX_NPROCS_STEPS], nq = bench_counts(r, b->cls == SINGLE, b->name, qs);
     for (int k = 0; k < nq; k++) {
         int n;
         if (b->no_bytes) {
@@ -218,28 +202,7 @@ static void run_bench(struct bench_run *r, const struct mpi1_bench *b, long *len
 
 int main(int argc, char **argv)
 {
-    struct bench_run r;
-
     for (size_t i = 0; i < N_BENCHES; i++)
         names[i] = benches[i].name;
-    MPI_Init(&argc, &argv);
-    int rc = bench_init(&r, &suite, argc, argv);
-    if (rc >= 0) {
-        MPI_Finalize();
-        return rc;
-    }
-    long *lens = malloc(((size_t)r.opt.n_lengths + 1) * sizeof *lens);
-    struct bench_stat *rows = malloc(((size_t)r.wsize + 1) * sizeof *rows);
-    if (!lens || !rows) {
-        fprintf(stderr, PROG ": out of memory\n");
-        MPI_Abort(MPI_COMM_WORLD, 1);
-    }
-    bench_print_header(&r);
-    for (int i = 0; i < r.opt.n_selected; i++)
-        run_bench(&r, &benches[r.opt.selected[i]], lens, rows);
-    free(lens);
-    free(rows);
-    bench_fini(&r);
-    MPI_Finalize();
-    return 0;
+    return bench_main(&suite, argc, argv, run_bench);
 }
