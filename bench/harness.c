@@ -12,7 +12,9 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
+#include <unistd.h>
 #include "harness.h"
 
 #ifndef PACKAGE_VERSION
@@ -269,6 +271,17 @@ static int value_flag(const struct bench_suite *s, const char *flag, const char 
         if (strlen(v) >= sizeof o->lengths_file)
             return perr(e, "-msglen: file name too long");
         strcpy(o->lengths_file, v);
+    } else if (strcmp(flag, "-dir") == 0) {
+        if (!s->has_dir)
+            return perr(e, "unknown option '-dir' (try -h)");
+        struct stat st;
+        if (!v[0] || strlen(v) >= sizeof o->dir - 64)
+            return perr(e, "-dir: '%s' is empty or too long", v);
+        const char *why = stat(v, &st) != 0 ? strerror(errno) : !S_ISDIR(st.st_mode) ? "not a directory"
+                        : access(v, W_OK | X_OK) != 0 ? strerror(errno) : NULL;
+        if (why)
+            return perr(e, "-dir: cannot use '%s': %s", v, why);
+        strcpy(o->dir, v);
     } else {   /* -input, the last of takes_value's list */
         return read_input(s, v, o, sel_cap, e);
     }
@@ -278,7 +291,7 @@ static int value_flag(const struct bench_suite *s, const char *flag, const char 
 static int takes_value(const char *a)
 {
     static const char *const flags[] = { "-npmin", "-multi", "-input", "-msglen", "-msglog",
-                                         "-map", "-iter", "-time", "-mem", NULL };
+                                         "-map", "-iter", "-time", "-mem", "-dir", NULL };
     for (int i = 0; flags[i]; i++)
         if (strcmp(a, flags[i]) == 0)
             return 1;
@@ -345,14 +358,14 @@ void bench_usage(const struct bench_suite *s, FILE *f)
     fprintf(f,
             "Usage: mpirun -np P %s [benchmark ...] [-npmin P_min] [-multi 0|1]\n"
             "         [-input FILE] [-msglen FILE | -msglog [A:]B] [-map PxQ]\n"
-            "         [-iter N] [-time S] [-mem GB] [-check] [-h]\n"
+            "         [-iter N] [-time S] [-mem GB] [-check]%s [-h]\n"
             "IMB-style benchmarks (%s). Benchmark names, any case (default: all):\n ",
-            s->prog, s->title);
+            s->prog, s->has_dir ? " [-dir DIR]" : "", s->title);
     for (int i = 0; s->names[i]; i++)
         fprintf(f, " %s", s->names[i]);
     fprintf(f,
             "\n"
-            "  -npmin P_min   run on P_min, 2 P_min, 4 P_min, ..., P processes (default 2)\n"
+            "  -npmin P_min   run on P_min, 2 P_min, 4 P_min, ..., P processes (default %d)\n"
             "  -multi 0|1     Multi- versions: P/Q groups of Q processes at once; 0 shows\n"
             "                 min/max/avg over all groups, 1 every group\n"
             "  -input FILE    also run the benchmarks named in FILE, one per line\n"
@@ -365,8 +378,10 @@ void bench_usage(const struct bench_suite *s, FILE *f)
             "  -mem GB        at most GB GiB of message buffers per process\n"
             "  -check         verify every received buffer, add a defects column\n"
             "                 (the times are then not valid benchmark data)\n"
+            "%s"
             "  -h             show this help and exit\n",
-            s->minmsglog, s->maxmsglog, BENCH_MAX_LOG);
+            s->npmin > 0 ? s->npmin : 2, s->minmsglog, s->maxmsglog, BENCH_MAX_LOG,
+            s->has_dir ? "  -dir DIR       where the benchmark files go (default: the working directory)\n" : "");
 }
 
 /* ---- setup --------------------------------------------------------------- */
@@ -539,7 +554,7 @@ int bench_main(const struct bench_suite *s, int argc, char **argv,
 
 int bench_nprocs(const struct bench_run *r, int *out)
 {
-    long p = r->wsize, q = r->opt.npmin > 0 ? r->opt.npmin : 2;
+    long p = r->wsize, q = r->opt.npmin > 0 ? r->opt.npmin : r->suite->npmin > 0 ? r->suite->npmin : 2;
     int n = 0;
     if (q > p)
         q = p;
@@ -730,6 +745,8 @@ void bench_print_header(const struct bench_run *r)
         fprintf(f, "# !! -mem %g: at most %g GiB of message buffers per process\n", o->mem_gib, o->mem_gib);
     if (o->check)
         fprintf(f, "# !! -check: received buffers verified; results are NOT valid benchmark data\n");
+    if (o->dir[0])
+        fprintf(f, "# !! -dir %s: the files go there\n", o->dir);
     fprintf(f, "#\n");
     fprintf(f, "# List of Benchmarks to run:\n");
     for (int i = 0; i < o->n_selected; i++)
@@ -870,13 +887,25 @@ static inline float buf_value(int rank, long i)
     return (float)(0.1 * (rank + 1) + (float)i);
 }
 
-void bench_buf_fill(void *buf, size_t n, int rank)
+/* Byte p of process rank's pattern. */
+static inline unsigned char pattern_byte(int rank, size_t p)
+{
+    float v = buf_value(rank, (long)(p / sizeof(float)));
+    unsigned char b[sizeof v];
+    memcpy(b, &v, sizeof v);
+    return b[p % sizeof v];
+}
+
+void bench_buf_fill_at(void *buf, size_t n, int rank, size_t off)
 {
     unsigned char *b = buf;
-    for (size_t k = 0; k < n; k += sizeof(float)) {
-        float v = buf_value(rank, (long)(k / sizeof(float)));
-        memcpy(b + k, &v, n - k < sizeof v ? n - k : sizeof v);
-    }
+    for (size_t k = 0; k < n; k++)
+        b[k] = pattern_byte(rank, off + k);
+}
+
+void bench_buf_fill(void *buf, size_t n, int rank)
+{
+    bench_buf_fill_at(buf, n, rank, 0);
 }
 
 long bench_buf_check(const struct bench_run *r, void *buf, size_t n, int rank, size_t off)
@@ -887,14 +916,8 @@ long bench_buf_check(const struct bench_run *r, void *buf, size_t n, int rank, s
         return 0;
     if (r->corrupt)
         b[0] ^= 0xff;
-    for (size_t k = 0; k < n;) {
-        size_t p = off + k;
-        unsigned char want[sizeof(float)];
-        float v = buf_value(rank, (long)(p / sizeof(float)));
-        memcpy(want, &v, sizeof v);
-        for (size_t j = p % sizeof(float); j < sizeof(float) && k < n; j++, k++)
-            bad += b[k] != want[j];
-    }
+    for (size_t k = 0; k < n; k++)
+        bad += b[k] != pattern_byte(rank, off + k);
     return bad;
 }
 

@@ -27,6 +27,8 @@ struct bench_suite {
     long overall_vol;               /* OVERALL_VOL in bytes: 40 MiB for MPI-1 */
     int minmsglog, maxmsglog;       /* standard lengths 0, 2^min .. 2^max */
     const char *const *header;      /* driver lines of the header ("MPI_Datatype ..."), NULL-terminated */
+    int npmin;                      /* P_min without -npmin; 0: 2 */
+    int has_dir;                    /* takes -dir DIR (IMB-IO: where files go) */
 };
 
 /* The header lines of MPI_BYTE messages and MPI_FLOAT MPI_SUM reductions
@@ -48,6 +50,7 @@ struct bench_opts {
     int n_selected;     /* selected benchmarks: indices into suite->names */
     int *selected;
     char lengths_file[256];       /* -msglen FILE, "" when not given */
+    char dir[1024];               /* -dir DIR; "" when not given */
 };
 
 /* A run: the suite, the options, this process in MPI_COMM_WORLD, the rank
@@ -182,6 +185,8 @@ long bench_time_cap(struct bench_run *r, const struct bench_group *g, long reps,
  * BUF_VALUE(rank, i) = 0.1 (rank + 1) + i; a byte buffer of n bytes holds
  * the first n bytes of that array. Ranks are ranks in MY_COMM. */
 void bench_buf_fill(void *buf, size_t n, int rank);
+/* bench_buf_fill_at: n bytes of process rank's pattern from byte offset off. */
+void bench_buf_fill_at(void *buf, size_t n, int rank, size_t off);
 
 /* bench_buf_check: bytes of buf (n bytes) that differ from process rank's
  * pattern starting at byte offset off. With BENCH_CHECK_CORRUPT set, the

@@ -1,0 +1,596 @@
+/* mpiio.c: mpiprof-io, the blocking IMB-IO suite (Intel MPI Benchmarks
+ * 3.0 guide, sections 4.2.2.2, 4.2.4, 5.2.3.2, 5.2.3.4, 5.2.8.2) on the
+ * harness of mpiprof-mpi1: S_, P_ and C_ Write and Read with individual
+ * file pointers (indv), explicit offsets (expl), the shared file pointer
+ * (shared; C_: ordered) and private files (priv, P_ only), and
+ * Open_Close, with their Multi- versions.
+ *
+ * An elementary action moves x bytes: S_ benchmarks run on one process
+ * (its own file, MPI_COMM_SELF); P_ and C_ split x among the Q processes
+ * in contiguous portions of 4-byte units (the first x/4 mod Q processes
+ * one unit more, the last portion cut at x), action i of a sample putting
+ * process j's portion at i x + start(j) of the common file (indv: through
+ * a file view of one block at start(j) in every x bytes; shared: wherever
+ * the pointer is; priv: at i portion(j) of the process's own file). Writes
+ * run in two modes, each a table: AGGREGATE (n actions, then
+ * MPI_File_sync; MSGSPERSAMPLE 50) and NON-AGGREGATE (each action followed
+ * by MPI_File_sync; MSGS_NONAGGR 10); reads one table (50). OVERALL_VOL is
+ * 16 MiB, lengths 0, 1, ..., 2^24.
+ *
+ * Files: DIR/mpiprof_io_out (-dir DIR, default .), "_g<group>" appended
+ * with -multi, "_<rank>" for private files; each deleted before its table
+ * (MPI_File_delete) and unlinked as soon as every process has it open, so
+ * that no run leaves it behind, even one killed in the middle; until then,
+ * an exit, signal (SIGINT, SIGTERM, SIGHUP, SIGABRT, SIGSEGV, SIGBUS) or
+ * file error handler removes it. Open_Close's file goes with
+ * MPI_MODE_DELETE_ON_CLOSE on its last close.
+ *
+ * MPI calls per process besides the harness's (mpiprof-mpi1(1)), per
+ * table in which the process is active: MPI_File_delete (the file's first
+ * process), MPI_Barrier on the file's communicator, MPI_File_open,
+ * MPI_File_set_errhandler, MPI_Barrier (then unlink), MPI_Gather +
+ * MPI_Scatter (opened everywhere), MPI_File_close; reads
+ * first fill the file (MPI_File_set_view, MPI_File_write_at in pieces of
+ * at most 1 MiB, MPI_File_sync, MPI_Barrier, MPI_File_sync); per length
+ * MPI_File_set_view (which also rewinds the file pointers), 2 MPI_Barrier
+ * (MY_COMM), the n actions and, for writes, the MPI_File_sync calls of the
+ * mode. With -check, writes are read back after each sample
+ * (MPI_File_sync, MPI_Barrier, MPI_File_sync, MPI_File_set_view,
+ * MPI_File_read_at; P_Write_shared: the first process reads the whole
+ * sample). Open_Close: per sample MPI_File_open, MPI_File_write of one
+ * byte, MPI_File_close (MPI_MODE_DELETE_ON_CLOSE on the last). */
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "harness.h"
+
+#define PROG "mpiprof-io"
+#define MAX_NPROCS_STEPS 40
+#define MSGSPERSAMPLE 50
+#define MSGS_NONAGGR 10
+#define OVERALL_VOL (16L * 1048576)
+#define FILL_CHUNK (1L << 20)
+#define UNIT 4              /* portions are whole 4-byte units */
+
+enum io_cls { SINGLE, PARALLEL, COLLECTIVE, OPENCLOSE };
+enum io_pos { INDV, EXPL, SHARED, PRIV };
+
+struct io_bench {
+    const char *name;
+    enum io_cls cls;
+    int write;
+    enum io_pos pos;
+};
+
+static const struct io_bench benches[] = {
+    { "S_Write_indv", SINGLE, 1, INDV },       { "S_Read_indv", SINGLE, 0, INDV },
+    { "S_Write_expl", SINGLE, 1, EXPL },       { "S_Read_expl", SINGLE, 0, EXPL },
+    { "P_Write_indv", PARALLEL, 1, INDV },     { "P_Read_indv", PARALLEL, 0, INDV },
+    { "P_Write_expl", PARALLEL, 1, EXPL },     { "P_Read_expl", PARALLEL, 0, EXPL },
+    { "P_Write_shared", PARALLEL, 1, SHARED }, { "P_Read_shared", PARALLEL, 0, SHARED },
+    { "P_Write_priv", PARALLEL, 1, PRIV },     { "P_Read_priv", PARALLEL, 0, PRIV },
+    { "C_Write_indv", COLLECTIVE, 1, INDV },   { "C_Read_indv", COLLECTIVE, 0, INDV },
+    { "C_Write_expl", COLLECTIVE, 1, EXPL },   { "C_Read_expl", COLLECTIVE, 0, EXPL },
+    { "C_Write_shared", COLLECTIVE, 1, SHARED }, { "C_Read_shared", COLLECTIVE, 0, SHARED },
+    { "Open_Close", OPENCLOSE, 0, EXPL },
+};
+#define N_BENCHES (sizeof benches / sizeof benches[0])
+
+static const char *names[N_BENCHES + 1];
+
+static const char *const header[] = {
+    "MPI_Datatype                   : MPI_BYTE",
+    "etype and filetype             : MPI_BYTE (indv: one block of each process in every x bytes)",
+    NULL,
+};
+
+static const struct bench_suite suite = {
+    .prog = PROG,
+    .title = "MPI-IO part",
+    .names = names,
+    .msgspersample = MSGSPERSAMPLE,
+    .msgs_nonaggr = MSGS_NONAGGR,
+    .overall_vol = OVERALL_VOL,
+    .minmsglog = 0,
+    .maxmsglog = 24,
+    .header = header,
+    .npmin = 1,
+    .has_dir = 1,
+};
+
+/* ---- files that must not be left behind -------------------------------- */
+
+static char current[4096];     /* the file this process may have created ("": none) */
+static char shown[4096];       /* the table's file, for messages */
+
+static void remove_current(void)
+{
+    if (current[0])
+        unlink(current);
+}
+
+static void on_signal(int sig)
+{
+    remove_current();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+/* A failed MPI-IO call: one message, the file removed, the job stopped. */
+static void on_file_error(MPI_File *fh, int *code, ...)
+{
+    char why[MPI_MAX_ERROR_STRING];
+    int len;
+    (void)fh;
+    MPI_Error_string(*code, why, &len);
+    fprintf(stderr, PROG ": MPI-IO failed on '%s': %s\n", shown, why);
+    remove_current();
+    MPI_Abort(MPI_COMM_WORLD, 1);
+}
+
+/* fh calls on_file_error on an error (one handler for the run, never
+ * freed; MPI_FILE_NULL keeps MPI_ERRORS_RETURN: a failed open or delete
+ * returns its code). */
+static void guard_file(MPI_File fh)
+{
+    static MPI_Errhandler eh = MPI_ERRHANDLER_NULL;
+    if (eh == MPI_ERRHANDLER_NULL)
+        MPI_File_create_errhandler(on_file_error, &eh);
+    MPI_File_set_errhandler(fh, eh);
+}
+
+/* A failed open: one message, nothing left behind, the job stopped. */
+static void open_failed(const char *name, int rc)
+{
+    char why[MPI_MAX_ERROR_STRING];
+    int len;
+    MPI_Error_string(rc, why, &len);
+    fprintf(stderr, PROG ": cannot open '%s': %s\n", name, why);
+}
+
+/* ---- one table ------------------------------------------------------------ */
+
+struct io_ctx {
+    const struct bench_run *run;
+    const struct io_bench *b;
+    MPI_Comm comm;          /* MY_COMM */
+    MPI_Comm fcomm;         /* the file's: MPI_COMM_SELF for S_ and priv */
+    int rank, size;         /* in MY_COMM */
+    int aggregate;
+    int coll;               /* collective calls (C_) */
+    MPI_File fh;
+    char *buf;              /* this process's portion: its pattern (writes) or what was read */
+    size_t bytes;           /* of buf */
+    char *scratch;          /* -check: a sample read back */
+    long x, start, len;     /* this length: x, this process's portion */
+    MPI_Datatype view;
+};
+
+/* The portion of x for process j of q: [*start, *start + *len). */
+static void portion(long x, int j, int q, long *start, long *len)
+{
+    long units = (x + UNIT - 1) / UNIT, base = units / q, extra = units % q;
+    long first = j * base + (j < extra ? j : extra), n = base + (j < extra);
+    *start = first * UNIT > x ? x : first * UNIT;
+    long end = (first + n) * UNIT > x ? x : (first + n) * UNIT;
+    *len = end - *start;
+}
+
+/* Where action i of this process starts in its file (bytes). */
+static MPI_Offset offset_of(const struct io_ctx *c, long i)
+{
+    if (c->b->pos == PRIV || c->b->cls == SINGLE)
+        return (MPI_Offset)i * c->len;
+    return (MPI_Offset)i * c->x + c->start;
+}
+
+static void access_at(struct io_ctx *c, long i)
+{
+    MPI_Status st;
+    void *p = c->buf;
+    int n = (int)c->len;
+    MPI_Offset at = offset_of(c, i);
+    if (c->b->write) {
+        switch (c->b->pos) {
+        case EXPL: (c->coll ? MPI_File_write_at_all : MPI_File_write_at)(c->fh, at, p, n, MPI_BYTE, &st); break;
+        case SHARED: (c->coll ? MPI_File_write_ordered : MPI_File_write_shared)(c->fh, p, n, MPI_BYTE, &st); break;
+        default: (c->coll ? MPI_File_write_all : MPI_File_write)(c->fh, p, n, MPI_BYTE, &st);
+        }
+    } else {
+        switch (c->b->pos) {
+        case EXPL: (c->coll ? MPI_File_read_at_all : MPI_File_read_at)(c->fh, at, p, n, MPI_BYTE, &st); break;
+        case SHARED: (c->coll ? MPI_File_read_ordered : MPI_File_read_shared)(c->fh, p, n, MPI_BYTE, &st); break;
+        default: (c->coll ? MPI_File_read_all : MPI_File_read)(c->fh, p, n, MPI_BYTE, &st);
+        }
+    }
+}
+
+/* The file view of length x (5.2.3.4); it also rewinds the file pointers. */
+static void set_view(struct io_ctx *c, int plain)
+{
+    if (c->view != MPI_DATATYPE_NULL)
+        MPI_Type_free(&c->view);
+    MPI_Datatype filetype = MPI_BYTE;
+    if (!plain && c->b->pos == INDV && c->b->cls != SINGLE && c->len > 0) {
+        MPI_Datatype block;
+        int bl = (int)c->len;
+        MPI_Aint disp = (MPI_Aint)c->start;
+        MPI_Datatype t = MPI_BYTE;
+        MPI_Type_create_struct(1, &bl, &disp, &t, &block);
+        MPI_Type_create_resized(block, 0, (MPI_Aint)c->x, &c->view);
+        MPI_Type_commit(&c->view);
+        MPI_Type_free(&block);
+        filetype = c->view;
+    }
+    MPI_File_set_view(c->fh, 0, MPI_BYTE, filetype, "native", MPI_INFO_NULL);
+}
+
+/* Byte o of a file the reads read holds byte o of process 0's pattern. */
+static void fill_file(struct io_ctx *c, MPI_Offset total)
+{
+    long start, len;
+    int frank, fsize;
+    MPI_Comm_rank(c->fcomm, &frank);
+    MPI_Comm_size(c->fcomm, &fsize);
+    portion((long)total, frank, fsize, &start, &len);
+    char *piece = malloc(FILL_CHUNK);
+    if (!piece) {
+        fprintf(stderr, PROG ": out of memory\n");
+        remove_current();
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    set_view(c, 1);
+    for (long done = 0; done < len; done += FILL_CHUNK) {
+        long n = len - done < FILL_CHUNK ? len - done : FILL_CHUNK, at = start + done;
+        MPI_Status st;
+        bench_buf_fill_at(piece, (size_t)n, 0, (size_t)at);
+        MPI_File_write_at(c->fh, at, piece, (int)n, MPI_BYTE, &st);
+    }
+    free(piece);
+    MPI_File_sync(c->fh);
+    MPI_Barrier(c->fcomm);
+    MPI_File_sync(c->fh);
+}
+
+/* -check of P_Read_shared: a block read from wherever the shared pointer
+ * was is a piece of the file's pattern; find its offset from its first
+ * whole float (blocks under 4 bytes are not checked). */
+static long check_shared_read(const struct io_ctx *c)
+{
+    for (long s = 0; s < UNIT && s + UNIT <= c->len; s++) {
+        float v;
+        memcpy(&v, c->buf + s, sizeof v);
+        long k = lrintf(v - 0.1f), o = k * UNIT - s;
+        int same = o >= 0;
+        for (long j = 0; same && j < c->len; j++) {
+            unsigned char want;
+            bench_buf_fill_at(&want, 1, 0, (size_t)(o + j));
+            same = (unsigned char)c->buf[j] == want;
+        }
+        if (same)
+            return bench_buf_check(c->run, c->buf, (size_t)c->len, 0, (size_t)o);
+    }
+    return c->len < UNIT ? 0 : c->len;
+}
+
+/* -check of a read: what action i read. */
+static long check_read(const struct io_ctx *c, long i)
+{
+    if (c->b->pos == SHARED && !c->coll)
+        return check_shared_read(c);
+    return bench_buf_check(c->run, c->buf, (size_t)c->len, 0, (size_t)offset_of(c, i));
+}
+
+/* -check of P_Write_shared, on the file's first process: the n x bytes
+ * written are n blocks of every process, each its pattern, in any order. */
+static long check_shared_write(struct io_ctx *c, long n)
+{
+    long bad = 0, total = n * c->x, *seen = calloc((size_t)c->size, sizeof *seen);
+    MPI_Status st;
+    MPI_File_read_at(c->fh, 0, c->scratch, (int)total, MPI_BYTE, &st);
+    if (c->run->corrupt && total > 0)
+        c->scratch[0] ^= (char)0xff;    /* the test hook of bench_buf_check */
+    for (long at = 0; seen && at < total;) {
+        int who = -1;
+        long len = 0;
+        for (int j = 0; j < c->size && who < 0; j++) {
+            long sj, lj, k = 0;
+            portion(c->x, j, c->size, &sj, &lj);
+            for (; lj > 0 && at + lj <= total && k < lj; k++) {
+                unsigned char want;
+                bench_buf_fill_at(&want, 1, j, (size_t)k);
+                if ((unsigned char)c->scratch[at + k] != want)
+                    break;
+            }
+            if (lj > 0 && k == lj)
+                who = j, len = lj;
+        }
+        if (who < 0) {
+            bad += total - at;
+            break;
+        }
+        seen[who]++;
+        at += len;
+    }
+    for (int j = 0; seen && j < c->size; j++) {
+        long sj, lj;
+        portion(c->x, j, c->size, &sj, &lj);
+        bad += labs((lj > 0 ? n : 0) - seen[j]) * lj;
+    }
+    free(seen);
+    return seen ? bad : total;
+}
+
+/* -check of a write sample: read back (after sync, barrier, sync) what
+ * this process wrote, or with P_Write_shared the whole sample. */
+static long check_write(struct io_ctx *c, long n)
+{
+    long bad = 0;
+    MPI_Status st;
+    MPI_File_sync(c->fh);
+    MPI_Barrier(c->fcomm);
+    MPI_File_sync(c->fh);
+    set_view(c, 1);
+    if (c->b->pos == SHARED && !c->coll) {
+        int frank;
+        MPI_Comm_rank(c->fcomm, &frank);
+        return frank == 0 ? check_shared_write(c, n) : 0;
+    }
+    for (long i = 0; i < n; i++) {
+        MPI_File_read_at(c->fh, offset_of(c, i), c->scratch, (int)c->len, MPI_BYTE, &st);
+        bad += bench_buf_check(c->run, c->scratch, (size_t)c->len, c->rank, 0);
+    }
+    return bad;
+}
+
+/* One sample of n actions of length x (5.2.8.2): its time per action in
+ * *t (seconds); the defects with -check. */
+static long sample(struct io_ctx *c, long n, int check, double *t)
+{
+    long bad = 0;
+    set_view(c, 0);
+    for (int i = 0; i < BENCH_N_BARR; i++)
+        MPI_Barrier(c->comm);
+    double t0 = MPI_Wtime();
+    for (long i = 0; i < n; i++) {
+        access_at(c, i);
+        if (c->b->write && !c->aggregate)
+            MPI_File_sync(c->fh);
+        if (check && !c->b->write)
+            bad += check_read(c, i);
+    }
+    if (c->b->write && c->aggregate)
+        MPI_File_sync(c->fh);
+    *t = (MPI_Wtime() - t0) / (double)n;
+    if (check && c->b->write)
+        bad += check_write(c, n);
+    return bad;
+}
+
+/* Open_Close (4.2.4.10): n times the file opened on MY_COMM, one byte
+ * written, closed. */
+static void open_close(struct io_ctx *c, const char *name, long n, double *t)
+{
+    char one = 0;
+    MPI_Status st;
+    for (int i = 0; i < BENCH_N_BARR; i++)
+        MPI_Barrier(c->comm);
+    double t0 = MPI_Wtime();
+    for (long i = 0; i < n; i++) {
+        MPI_File fh;
+        int mode = MPI_MODE_CREATE | MPI_MODE_RDWR | (i == n - 1 ? MPI_MODE_DELETE_ON_CLOSE : 0);
+        int rc = MPI_File_open(c->comm, name, mode, MPI_INFO_NULL, &fh);
+        if (rc != MPI_SUCCESS) {
+            open_failed(name, rc);
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        }
+        guard_file(fh);
+        MPI_File_write(fh, &one, 1, MPI_BYTE, &st);
+        MPI_File_close(&fh);
+    }
+    *t = (MPI_Wtime() - t0) / (double)n;
+}
+
+/* The -time probe: one action. */
+struct probe {
+    struct io_ctx *c;
+    const char *name;
+};
+
+static void probe_run(void *arg)
+{
+    struct probe *p = arg;
+    double t;
+    if (p->c->b->cls == OPENCLOSE)
+        open_close(p->c, p->name, 1, &t);
+    else
+        sample(p->c, 1, 0, &t);
+}
+
+static long reps_of(const struct bench_run *r, const struct io_ctx *c, long x)
+{
+    int fewer = c->b->cls == OPENCLOSE || (c->b->write && !c->aggregate);
+    return bench_reps_of(r, x, fewer ? MSGS_NONAGGR : MSGSPERSAMPLE);
+}
+
+/* The file name of this process in group g (5.2.3.2). */
+static void file_name(const struct bench_run *r, const struct io_ctx *c, const struct bench_group *g, char *out,
+                      size_t size)
+{
+    int n = snprintf(out, size, "%s/mpiprof_io_out", r->opt.dir[0] ? r->opt.dir : ".");
+    if (g->n_groups > 1)
+        n += snprintf(out + n, size - (size_t)n, "_g%d", g->group);
+    if (c->b->pos == PRIV)
+        snprintf(out + n, size - (size_t)n, "_%d", c->rank);
+}
+
+/* The needs of a table: lengths that fit an int count and -mem (the
+ * buffer, and with -check the sample read back) stay in lens, the rest are
+ * noted; *xmax the largest length kept, *sample its largest sample
+ * (#repetitions x), *file the file bytes the reads read. */
+static int runnable(const struct bench_run *r, const struct io_ctx *c, long *lens, int n, long *xmax,
+                    long *sample, MPI_Offset *file)
+{
+    double cap = r->opt.mem_gib > 0 ? r->opt.mem_gib * 1073741824.0 : -1;
+    int kept = 0;
+    *xmax = *sample = 0;
+    *file = 0;
+    for (int i = 0; i < n; i++) {
+        long x = lens[i], reps = reps_of(r, c, x), start, len;
+        portion(x, c->rank, c->size, &start, &len);
+        double need = (double)x * (r->opt.check ? (double)reps + 1 : 1);
+        if ((double)reps * (double)x > (double)INT32_MAX)
+            bench_print_note(r, "%ld bytes: not run, a sample would exceed 2^31-1 bytes", x);
+        else if (cap >= 0 && need > cap)
+            bench_print_note(r, "%ld bytes: not run, needs %.0f bytes of buffers per process, more than -mem %g GiB",
+                             x, need, r->opt.mem_gib);
+        else {
+            lens[kept++] = x;
+            *xmax = x > *xmax ? x : *xmax;
+            *sample = reps * x > *sample ? reps * x : *sample;
+            MPI_Offset f = (MPI_Offset)reps * (c->b->cls == SINGLE ? x : c->b->pos == PRIV ? len : x);
+            *file = f > *file ? f : *file;
+        }
+    }
+    return kept;
+}
+
+/* Open the table's file: deleted first, then opened on the file's
+ * communicator. 0 when the open failed somewhere (said once). */
+static int open_file(struct io_ctx *c, const char *name)
+{
+    int frank, rc = MPI_SUCCESS;
+    MPI_Comm_rank(c->fcomm, &frank);
+    snprintf(current, sizeof current, "%s", name);
+    snprintf(shown, sizeof shown, "%s", name);
+    if (frank == 0)
+        MPI_File_delete(name, MPI_INFO_NULL);    /* no such file: fine */
+    MPI_Barrier(c->fcomm);
+    rc = MPI_File_open(c->fcomm, name, MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &c->fh);
+    if (rc == MPI_SUCCESS) {
+        /* Every process has it open: its name can go now, so that not even
+         * a SIGKILL leaves the file behind (the data lives until the close). */
+        guard_file(c->fh);
+        MPI_Barrier(c->fcomm);
+        if (frank == 0)
+            unlink(name);
+        current[0] = '\0';
+        return 1;
+    }
+    open_failed(name, rc);
+    c->fh = MPI_FILE_NULL;
+    current[0] = '\0';
+    return 0;
+}
+
+/* run_table: benchmark b (in one mode, for writes) on groups of q processes. */
+static void run_table(struct bench_run *r, const struct io_bench *b, int q, int aggregate, long *lens, int n,
+                      struct bench_stat *rows)
+{
+    struct bench_group g;
+    struct io_ctx c = { .run = r, .b = b, .aggregate = aggregate, .coll = b->cls == COLLECTIVE,
+                        .fh = MPI_FILE_NULL, .view = MPI_DATATYPE_NULL };
+    struct bench_layout l = { .t_single = 0, .n_msg = b->cls == OPENCLOSE ? 0 : 1, .no_bytes = b->cls == OPENCLOSE,
+                              .no_defects = b->cls == OPENCLOSE };
+    long xmax, most;
+    MPI_Offset file;
+    char name[sizeof current];
+
+    bench_group_create(r, q, r->opt.multi >= 0, &g);
+    l.t_single = b->cls == SINGLE && g.n_groups == 1;
+    bench_print_title(r, &g, b->name);
+    if (b->write)
+        bench_print_mode(r, aggregate ? "AGGREGATE" : "NON-AGGREGATE");
+    c.comm = g.comm;
+    c.rank = g.rank;
+    c.size = q;
+    c.fcomm = b->cls == SINGLE || b->pos == PRIV ? MPI_COMM_SELF : g.comm;
+    if (b->cls == OPENCLOSE) {
+        lens[0] = 0;
+        n = 1;
+    }
+    n = runnable(r, &c, lens, n, &xmax, &most, &file);
+    int ok = 1;
+    if (g.comm != MPI_COMM_NULL) {
+        c.buf = malloc((size_t)xmax + 1);
+        c.scratch = r->opt.check ? malloc((size_t)most + 1) : NULL;
+        ok = c.buf && (!r->opt.check || c.scratch);
+    }
+    if (!bench_world_min(r, ok)) {
+        bench_print_note(r, "not run: cannot allocate the buffers of %ld bytes on some process", most);
+        n = 0;
+    }
+    if (g.comm != MPI_COMM_NULL) {
+        file_name(r, &c, &g, name, sizeof name);
+        if (b->cls == OPENCLOSE) {
+            snprintf(current, sizeof current, "%s", name);
+            snprintf(shown, sizeof shown, "%s", name);
+        }
+    }
+    if (n > 0 && b->cls != OPENCLOSE && !bench_world_min(r, g.comm == MPI_COMM_NULL || open_file(&c, name))) {
+        bench_print_note(r, "not run: the file could not be opened on some process");
+        n = 0;
+    }
+    if (n > 0 && g.comm != MPI_COMM_NULL && b->cls != OPENCLOSE && !b->write)
+        fill_file(&c, file);
+    if (n > 0)
+        bench_print_columns(r, &l);
+    for (int i = 0; i < n; i++) {
+        long x = lens[i], reps = reps_of(r, &c, x), bad = 0;
+        double t = 0;
+        struct probe p = { &c, name };
+        if (g.comm != MPI_COMM_NULL) {
+            c.x = x;
+            portion(x, b->cls == SINGLE ? 0 : c.rank, b->cls == SINGLE ? 1 : q, &c.start, &c.len);
+            if (b->write)
+                bench_buf_fill(c.buf, (size_t)c.len, c.rank);
+        }
+        reps = bench_time_cap(r, &g, reps, probe_run, &p);
+        if (g.comm != MPI_COMM_NULL && b->cls == OPENCLOSE)
+            open_close(&c, name, reps, &t);
+        else if (g.comm != MPI_COMM_NULL)
+            bad = sample(&c, reps, r->opt.check, &t);
+        int nrows = bench_stats(r, &g, t * 1e6, (double)bad, rows, r->wsize);
+        for (int k = 0; k < nrows; k++)
+            bench_print_row(r, &l, x, reps, &rows[k]);
+    }
+    if (c.fh != MPI_FILE_NULL)
+        MPI_File_close(&c.fh);
+    current[0] = '\0';
+    if (c.view != MPI_DATATYPE_NULL)
+        MPI_Type_free(&c.view);
+    free(c.buf);
+    free(c.scratch);
+    bench_group_free(&g);
+}
+
+/* run_bench: benchmark which at every process count (S_: 1), each mode. */
+static void run_bench(struct bench_run *r, int which, long *lens, struct bench_stat *rows)
+{
+    static int guarded;
+    if (!guarded++) {
+        static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGABRT, SIGSEGV, SIGBUS };
+        atexit(remove_current);
+        for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+            signal(sigs[i], on_signal);
+    }
+    const struct io_bench *b = &benches[which];
+    int qs[MAX_NPROCS_STEPS], nq = b->cls == SINGLE ? 1 : bench_nprocs(r, qs);
+    if (b->cls == SINGLE)
+        qs[0] = 1;
+    for (int k = 0; k < nq; k++)
+        for (int aggregate = b->write; aggregate >= 0; aggregate--)
+            run_table(r, b, qs[k], aggregate, lens, bench_lengths(&r->opt, 1, lens), rows);
+}
+
+int main(int argc, char **argv)
+{
+    for (size_t i = 0; i < N_BENCHES; i++)
+        names[i] = benches[i].name;
+    return bench_main(&suite, argc, argv, run_bench);
+}
