@@ -91,6 +91,7 @@ struct ext_ctx {
     char *rbuf;         /* Get results */
     size_t bytes;       /* of each buffer */
     MPI_Win win;
+    struct bench_reps_times rt;   /* -percentiles: each non-aggregate transfer's time */
 };
 
 /* Whether this rank issues transfers, and to whom. */
@@ -169,9 +170,11 @@ static long sample(struct ext_ctx *c, long x, long n, int check, double *t)
         MPI_Win_fence(0, c->win);
     } else {
         for (long i = 0; i < n; i++) {
+            double ti = bench_rep_start(&c->rt);
             if (sends)
                 transfer(c, target, x, i);
             MPI_Win_fence(0, c->win);
+            bench_rep_done(&c->rt, ti);
         }
     }
     *t = (MPI_Wtime() - t0) / (double)n;
@@ -188,12 +191,14 @@ static long window_sample(struct ext_ctx *c, long x, long n, int check, double *
     double t0 = MPI_Wtime();
     for (long i = 0; i < n; i++) {
         MPI_Win win;
+        double ti = bench_rep_start(&c->rt);
         MPI_Win_create(c->wbuf, (MPI_Aint)x, 1, MPI_INFO_NULL, c->comm, &win);
         MPI_Win_fence(0, win);
         if (x > 0)
             MPI_Put(c->sbuf, 1, MPI_BYTE, c->rank, 0, 1, MPI_BYTE, win);
         MPI_Win_fence(0, win);
         MPI_Win_free(&win);
+        bench_rep_done(&c->rt, ti);
     }
     *t = (MPI_Wtime() - t0) / (double)n;
     return 0;
@@ -320,9 +325,12 @@ static void run_table(struct bench_run *r, const struct ext_bench *b, int q, int
         double t = 0;
         struct probe p = { &c, x };
         reps = bench_time_cap(r, &g, reps, probe_run, &p);
+        double tail[2];
+        bench_reps_begin(r, &c.rt, reps);
         if (g.comm != MPI_COMM_NULL)
             bad = run_sample(&c, x, reps, r->opt.check, &t);
-        int nrows = bench_stats(r, &g, t * 1e6, (double)bad, rows, r->wsize);
+        bench_tail(&c.rt, tail);
+        int nrows = bench_stats(r, &g, t * 1e6, tail, (double)bad, rows, r->wsize);
         for (int k = 0; k < nrows; k++)
             bench_print_row(r, &l, x, reps, &rows[k]);
     }

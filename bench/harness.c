@@ -321,6 +321,8 @@ int bench_parse(const struct bench_suite *s, int argc, char **argv, int nprocs,
             rc = select_name(s, o, &sel_cap, a, "", &e);
         else if (strcmp(a, "-check") == 0)
             o->check = 1;
+        else if (strcmp(a, "-percentiles") == 0)
+            o->percentiles = 1;
         else if (!takes_value(a))
             rc = perr(&e, "unknown option '%s' (try -h)", a);
         else if (i + 1 >= argc)
@@ -358,7 +360,7 @@ void bench_usage(const struct bench_suite *s, FILE *f)
     fprintf(f,
             "Usage: mpirun -np P %s [benchmark ...] [-npmin P_min] [-multi 0|1]\n"
             "         [-input FILE] [-msglen FILE | -msglog [A:]B] [-map PxQ]\n"
-            "         [-iter N] [-time S] [-mem GB] [-check]%s [-h]\n"
+            "         [-iter N] [-time S] [-mem GB] [-check] [-percentiles]%s [-h]\n"
             "IMB-style benchmarks (%s). Benchmark names, any case (default: all):\n ",
             s->prog, s->has_dir ? " [-dir DIR]" : "", s->title);
     for (int i = 0; s->names[i]; i++)
@@ -378,6 +380,7 @@ void bench_usage(const struct bench_suite *s, FILE *f)
             "  -mem GB        at most GB GiB of message buffers per process\n"
             "  -check         verify every received buffer, add a defects column\n"
             "                 (the times are then not valid benchmark data)\n"
+            "  -percentiles   time each repetition alone; add t_p50[usec] and t_p99[usec]\n"
             "%s"
             "  -h             show this help and exit\n",
             s->npmin > 0 ? s->npmin : 2, s->minmsglog, s->maxmsglog, BENCH_MAX_LOG,
@@ -466,7 +469,7 @@ int bench_init(struct bench_run *r, const struct bench_suite *s, int argc, char 
     r->order = malloc((size_t)r->wsize * sizeof *r->order);
     if (r->wrank == 0) {
         r->out = stdout;
-        r->gathered = malloc((size_t)r->wsize * 3 * sizeof *r->gathered);
+        r->gathered = malloc((size_t)r->wsize * BENCH_GATHERED * sizeof *r->gathered);
         r->longs = malloc((size_t)r->wsize * sizeof *r->longs);
     }
     if (!r->order || (r->wrank == 0 && (!r->gathered || !r->longs))) {
@@ -612,14 +615,40 @@ long bench_world_min(struct bench_run *r, long v)
     return v;
 }
 
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+void bench_reps_begin(const struct bench_run *r, struct bench_reps_times *rt, long n)
+{
+    rt->t = r->opt.percentiles ? malloc(((size_t)n + 1) * sizeof *rt->t) : NULL;
+    rt->n = 0;
+}
+
+void bench_tail(struct bench_reps_times *rt, double out_us[2])
+{
+    out_us[0] = out_us[1] = -1;
+    if (rt->t && rt->n > 0) {
+        qsort(rt->t, (size_t)rt->n, sizeof *rt->t, by_value);
+        /* nearest rank: the ceil(p n)-th smallest */
+        out_us[0] = rt->t[(rt->n + 1) / 2 - 1] * 1e6;
+        out_us[1] = rt->t[(99 * rt->n + 99) / 100 - 1] * 1e6;
+    }
+    free(rt->t);
+    rt->t = NULL;
+    rt->n = 0;
+}
+
 /* stat_of: min/max/avg time and summed defects of the gathered entries of
  * group k (k = -1: of every active process). */
 static struct bench_stat stat_of(const struct bench_run *r, int k)
 {
-    struct bench_stat s = { k, 0, 0, 0, 0 };
+    struct bench_stat s = { k, 0, 0, 0, 0, -1, -1 };
     int n = 0;
     for (int i = 0; i < r->wsize; i++) {
-        const double *e = &r->gathered[3 * i];
+        const double *e = &r->gathered[BENCH_GATHERED * i];
         if (e[0] < 0 || (k >= 0 && (int)e[0] != k))
             continue;
         if (n == 0 || e[1] < s.tmin_us)
@@ -628,6 +657,8 @@ static struct bench_stat stat_of(const struct bench_run *r, int k)
             s.tmax_us = e[1];
         s.tavg_us += e[1];
         s.defects += e[2];
+        s.p50_us = e[3] > s.p50_us ? e[3] : s.p50_us;
+        s.p99_us = e[4] > s.p99_us ? e[4] : s.p99_us;
         n++;
     }
     if (n > 0)
@@ -635,11 +666,11 @@ static struct bench_stat stat_of(const struct bench_run *r, int k)
     return s;
 }
 
-int bench_stats(struct bench_run *r, const struct bench_group *g, double t_us, double defects,
-                struct bench_stat *rows, int max_rows)
+int bench_stats(struct bench_run *r, const struct bench_group *g, double t_us, const double tail_us[2],
+                double defects, struct bench_stat *rows, int max_rows)
 {
-    double mine[3] = { g->group, t_us, defects };
-    MPI_Gather(mine, 3, MPI_DOUBLE, r->gathered, 3, MPI_DOUBLE, 0, r->world);
+    double mine[BENCH_GATHERED] = { g->group, t_us, defects, tail_us ? tail_us[0] : -1, tail_us ? tail_us[1] : -1 };
+    MPI_Gather(mine, BENCH_GATHERED, MPI_DOUBLE, r->gathered, BENCH_GATHERED, MPI_DOUBLE, 0, r->world);
     if (r->wrank != 0)
         return 0;
     if (r->opt.multi != 1) {
@@ -747,6 +778,8 @@ void bench_print_header(const struct bench_run *r)
         fprintf(f, "# !! -check: received buffers verified; results are NOT valid benchmark data\n");
     if (o->dir[0])
         fprintf(f, "# !! -dir %s: the files go there\n", o->dir);
+    if (o->percentiles)
+        fprintf(f, "# !! -percentiles: each repetition timed alone; t_p50, t_p99: the largest over the processes\n");
     fprintf(f, "#\n");
     fprintf(f, "# List of Benchmarks to run:\n");
     for (int i = 0; i < o->n_selected; i++)
@@ -843,6 +876,8 @@ void bench_print_columns(const struct bench_run *r, const struct bench_layout *l
         fprintf(f, "%*s", COL_WIDTH, "t[usec]");
     else
         fprintf(f, "%*s%*s%*s", COL_WIDTH, "t_min[usec]", COL_WIDTH, "t_max[usec]", COL_WIDTH, "t_avg[usec]");
+    if (r->opt.percentiles)
+        fprintf(f, "%*s%*s", COL_WIDTH, "t_p50[usec]", COL_WIDTH, "t_p99[usec]");
     if (l->n_msg > 0)
         fprintf(f, "%*s", COL_WIDTH, "Mbytes/sec");
     if (r->opt.check && !l->no_defects)
@@ -871,6 +906,13 @@ void bench_print_row(const struct bench_run *r, const struct bench_layout *l, lo
         fprintf(f, "%*.2f", COL_WIDTH, st->tmax_us);
     else
         fprintf(f, "%*.2f%*.2f%*.2f", COL_WIDTH, st->tmin_us, COL_WIDTH, st->tmax_us, COL_WIDTH, st->tavg_us);
+    for (int k = 0; r->opt.percentiles && k < 2; k++) {
+        double v = k ? st->p99_us : st->p50_us;
+        if (v < 0)
+            fprintf(f, "%*s", COL_WIDTH, "-");
+        else
+            fprintf(f, "%*.2f", COL_WIDTH, v);
+    }
     if (l->n_msg > 0)   /* MB = 2^20 bytes, t in us: n_msg x / 1.048576 / t */
         fprintf(f, "%*.2f", COL_WIDTH, st->tmax_us > 0 ? l->n_msg * (double)bytes / 1.048576 / st->tmax_us : 0.0);
     if (r->opt.check && !l->no_defects)

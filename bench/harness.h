@@ -15,6 +15,7 @@
 #define BENCH_N_WARMUP 2   /* warm-up executions at the largest length (5.2.6) */
 #define BENCH_N_BARR 2     /* MPI_Barrier(MY_COMM) before each timed loop (5.2.7) */
 #define BENCH_MAX_LOG 30   /* -msglog limit: 2^30 bytes */
+#define BENCH_GATHERED 5  /* per process: group, time, defects, p50, p99 (bench_stats) */
 #define BENCH_CORRUPT_ENV "BENCH_CHECK_CORRUPT"  /* test-only hook, see bench_buf_check */
 
 /* What a driver fixes: its name, its benchmarks and its standard settings. */
@@ -41,6 +42,7 @@ struct bench_opts {
     int multi;          /* -multi 0|1; -1 when not given (primary benchmarks) */
     int map_p, map_q;   /* -map PxQ; 0 when not given */
     int check;          /* -check */
+    int percentiles;    /* -percentiles: t_p50 and t_p99 columns from per-repetition times */
     long iter;          /* -iter: repetition cap; 0 = none */
     double time_s;      /* -time: seconds per length cap; 0 = none */
     double mem_gib;     /* -mem: buffer memory cap per process, GiB; 0 = none */
@@ -61,7 +63,7 @@ struct bench_run {
     MPI_Comm world;     /* a duplicate of MPI_COMM_WORLD for the harness's own calls */
     int wrank, wsize;
     int *order;         /* order[i] = world rank of process i in -map order */
-    double *gathered;   /* world rank 0: 3 doubles per world rank */
+    double *gathered;   /* world rank 0: BENCH_GATHERED doubles per world rank */
     long *longs;        /* world rank 0: 1 long per world rank */
     int corrupt;        /* BENCH_CHECK_CORRUPT set (test hook) */
     FILE *out;          /* stdout of world rank 0, NULL elsewhere */
@@ -84,7 +86,31 @@ struct bench_stat {
     int group;          /* -1: over all groups */
     double tmin_us, tmax_us, tavg_us;
     double defects;
+    double p50_us, p99_us;  /* -percentiles: the largest over the processes; < 0: none */
 };
+
+/* Per-repetition times for -percentiles: bench_reps_begin makes room for
+ * n (nothing without -percentiles), bench_rep_start and bench_rep_done
+ * around one repetition store its time (seconds; no clock read without
+ * -percentiles), bench_tail gives the sample's median and 99th
+ * percentile (nearest rank, us; -1 for both when no repetition was timed
+ * alone, as in an aggregate sample whose transfers complete together) and
+ * frees the room. */
+struct bench_reps_times {
+    double *t;          /* NULL without -percentiles */
+    long n;             /* stored so far */
+};
+void bench_reps_begin(const struct bench_run *r, struct bench_reps_times *rt, long n);
+static inline double bench_rep_start(const struct bench_reps_times *rt)
+{
+    return rt->t ? MPI_Wtime() : 0;
+}
+static inline void bench_rep_done(struct bench_reps_times *rt, double t0)
+{
+    if (rt->t)
+        rt->t[rt->n++] = MPI_Wtime() - t0;
+}
+void bench_tail(struct bench_reps_times *rt, double out_us[2]);
 
 /* Table columns. t_single: one time column t[usec] (= t_max) instead of
  * t_min/t_max/t_avg; n_msg > 0 adds Mbytes/sec = n_msg * bytes / 2^20 / t_max;
@@ -155,12 +181,13 @@ void bench_barriers(const struct bench_group *g);
  * MPI_Scatter on the harness's world, never a benchmarked function). */
 long bench_world_min(struct bench_run *r, long v);
 
-/* bench_stats: gather every process's time (us; ignored when idle) and
- * defects to world rank 0, which fills rows: one per group with -multi 1,
+/* bench_stats: gather every process's time (us; ignored when idle), its
+ * -percentiles figures (tail_us from bench_tail, NULL: none) and defects
+ * to world rank 0, which fills rows: one per group with -multi 1,
  * else one over all active processes. Returns the row count on world rank
  * 0, 0 elsewhere. Collective over MPI_COMM_WORLD. */
-int bench_stats(struct bench_run *r, const struct bench_group *g, double t_us, double defects,
-                struct bench_stat *rows, int max_rows);
+int bench_stats(struct bench_run *r, const struct bench_group *g, double t_us, const double tail_us[2],
+                double defects, struct bench_stat *rows, int max_rows);
 
 /* Output, world rank 0 only (no-ops elsewhere). */
 void bench_print_header(const struct bench_run *r);

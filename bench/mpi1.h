@@ -19,6 +19,7 @@ struct mpi1_ctx {
     char *sbuf, *rbuf;
     int *counts, *displs;
     int check;              /* -check: clear, then verify every received buffer */
+    long i0;                /* the index of the first execution (rotating roots; -percentiles) */
 };
 
 /* A kernel: n executions of the pattern with messages of x bytes. Returns

@@ -31,7 +31,7 @@ long mpi1_bcast(struct mpi1_ctx *c, long x, long n)
     const int check = c->check;
     long bad = 0;
     for (long i = 0; i < n; i++) {
-        int root = (int)(i % c->size);
+        int root = (int)((c->i0 + i) % c->size);
         if (c->rank == root) {
             MPI_Bcast(c->sbuf, (int)x, MPI_BYTE, root, c->comm);
             continue;
@@ -105,7 +105,7 @@ long mpi1_reduce(struct mpi1_ctx *c, long x, long n)
     const int check = c->check, len = (int)(x / (long)sizeof(float));
     long bad = 0;
     for (long i = 0; i < n; i++) {
-        int root = (int)(i % c->size);
+        int root = (int)((c->i0 + i) % c->size);
         if (c->rank == root)
             mpi1_clear(c, c->rbuf, (size_t)x);
         MPI_Reduce(c->sbuf, c->rbuf, len, MPI_FLOAT, MPI_SUM, root, c->comm);

@@ -169,6 +169,7 @@ struct io_ctx {
     char *scratch;          /* -check: a sample read back */
     long x, start, len;     /* this length: x, this process's portion */
     MPI_Datatype view;
+    struct bench_reps_times rt;   /* -percentiles: each action's time (not aggregate writes) */
 };
 
 /* The portion of x for process j of q: [*start, *start + *len). */
@@ -358,9 +359,12 @@ static long sample(struct io_ctx *c, long n, int check, double *t)
         MPI_Barrier(c->comm);
     double t0 = MPI_Wtime();
     for (long i = 0; i < n; i++) {
+        double ti = bench_rep_start(&c->rt);
         access_at(c, i);
         if (c->b->write && !c->aggregate)
             MPI_File_sync(c->fh);
+        if (!c->b->write || !c->aggregate)
+            bench_rep_done(&c->rt, ti);
         if (check && !c->b->write)
             bad += check_read(c, i);
     }
@@ -383,6 +387,7 @@ static void open_close(struct io_ctx *c, const char *name, long n, double *t)
     double t0 = MPI_Wtime();
     for (long i = 0; i < n; i++) {
         MPI_File fh;
+        double ti = bench_rep_start(&c->rt);
         int mode = MPI_MODE_CREATE | MPI_MODE_RDWR | (i == n - 1 ? MPI_MODE_DELETE_ON_CLOSE : 0);
         int rc = MPI_File_open(c->comm, name, mode, MPI_INFO_NULL, &fh);
         if (rc != MPI_SUCCESS) {
@@ -392,6 +397,7 @@ static void open_close(struct io_ctx *c, const char *name, long n, double *t)
         guard_file(fh);
         MPI_File_write(fh, &one, 1, MPI_BYTE, &st);
         MPI_File_close(&fh);
+        bench_rep_done(&c->rt, ti);
     }
     *t = (MPI_Wtime() - t0) / (double)n;
 }
@@ -551,11 +557,14 @@ static void run_table(struct bench_run *r, const struct io_bench *b, int q, int 
                 bench_buf_fill(c.buf, (size_t)c.len, c.rank);
         }
         reps = bench_time_cap(r, &g, reps, probe_run, &p);
+        double tail[2];
+        bench_reps_begin(r, &c.rt, reps);
         if (g.comm != MPI_COMM_NULL && b->cls == OPENCLOSE)
             open_close(&c, name, reps, &t);
         else if (g.comm != MPI_COMM_NULL)
             bad = sample(&c, reps, r->opt.check, &t);
-        int nrows = bench_stats(r, &g, t * 1e6, (double)bad, rows, r->wsize);
+        bench_tail(&c.rt, tail);
+        int nrows = bench_stats(r, &g, t * 1e6, tail, (double)bad, rows, r->wsize);
         for (int k = 0; k < nrows; k++)
             bench_print_row(r, &l, x, reps, &rows[k]);
     }

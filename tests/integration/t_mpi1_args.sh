@@ -96,7 +96,7 @@ check "-mem: the lengths left out are named with the bytes they need" awk '
 
 # Every flag of the usage text is in the man page.
 sed -n 's/^  \(-[a-z]*\).*/\1/p' "$work/help" > "$work/flags"
-check "usage lists 11 flags" test "$(wc -l < "$work/flags")" -eq 11
+check "usage lists 12 flags" test "$(wc -l < "$work/flags")" -eq 12
 for f in $(cat "$work/flags"); do
     check "man page documents $f" grep -q "^\.B[IR]* *\\\\$f" "$top_srcdir/man/mpiprof-mpi1.1"
 done
