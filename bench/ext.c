@@ -330,7 +330,8 @@ static void run_table(struct bench_run *r, const struct ext_bench *b, int q, int
         if (g.comm != MPI_COMM_NULL)
             bad = run_sample(&c, x, reps, r->opt.check, &t);
         bench_tail(&c.rt, tail);
-        int nrows = bench_stats(r, &g, t * 1e6, tail, (double)bad, rows, r->wsize);
+        struct bench_mine m = { t * 1e6, (double)bad, { tail[0], tail[1] }, 0, 0 };
+        int nrows = bench_stats(r, &g, &m, rows, r->wsize);
         for (int k = 0; k < nrows; k++)
             bench_print_row(r, &l, x, reps, &rows[k]);
     }

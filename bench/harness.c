@@ -645,7 +645,7 @@ void bench_tail(struct bench_reps_times *rt, double out_us[2])
  * group k (k = -1: of every active process). */
 static struct bench_stat stat_of(const struct bench_run *r, int k)
 {
-    struct bench_stat s = { k, 0, 0, 0, 0, -1, -1 };
+    struct bench_stat s = { k, 0, 0, 0, 0, -1, -1, 0, 0 };
     int n = 0;
     for (int i = 0; i < r->wsize; i++) {
         const double *e = &r->gathered[BENCH_GATHERED * i];
@@ -659,6 +659,8 @@ static struct bench_stat stat_of(const struct bench_run *r, int k)
         s.defects += e[2];
         s.p50_us = e[3] > s.p50_us ? e[3] : s.p50_us;
         s.p99_us = e[4] > s.p99_us ? e[4] : s.p99_us;
+        s.pure_us = e[5] > s.pure_us ? e[5] : s.pure_us;
+        s.cpu_us = e[6] > s.cpu_us ? e[6] : s.cpu_us;
         n++;
     }
     if (n > 0)
@@ -666,10 +668,11 @@ static struct bench_stat stat_of(const struct bench_run *r, int k)
     return s;
 }
 
-int bench_stats(struct bench_run *r, const struct bench_group *g, double t_us, const double tail_us[2],
-                double defects, struct bench_stat *rows, int max_rows)
+int bench_stats(struct bench_run *r, const struct bench_group *g, const struct bench_mine *m,
+                struct bench_stat *rows, int max_rows)
 {
-    double mine[BENCH_GATHERED] = { g->group, t_us, defects, tail_us ? tail_us[0] : -1, tail_us ? tail_us[1] : -1 };
+    double mine[BENCH_GATHERED] = { g->group, m->t_us, m->defects, m->tail_us[0], m->tail_us[1], m->pure_us,
+                                    m->cpu_us };
     MPI_Gather(mine, BENCH_GATHERED, MPI_DOUBLE, r->gathered, BENCH_GATHERED, MPI_DOUBLE, 0, r->world);
     if (r->wrank != 0)
         return 0;
@@ -872,7 +875,10 @@ void bench_print_columns(const struct bench_run *r, const struct bench_layout *l
     if (!l->no_bytes)
         fprintf(f, "%*s", COL_WIDTH, "#bytes");
     fprintf(f, "%*s", COL_WIDTH, "#repetitions");
-    if (l->t_single)
+    if (l->overlap)
+        fprintf(f, "%*s%*s%*s%*s", COL_WIDTH, "t_ovrl[usec]", COL_WIDTH, "t_pure[usec]", COL_WIDTH, "t_CPU[usec]",
+                COL_WIDTH, "overlap[%]");
+    else if (l->t_single)
         fprintf(f, "%*s", COL_WIDTH, "t[usec]");
     else
         fprintf(f, "%*s%*s%*s", COL_WIDTH, "t_min[usec]", COL_WIDTH, "t_max[usec]", COL_WIDTH, "t_avg[usec]");
@@ -902,7 +908,13 @@ void bench_print_row(const struct bench_run *r, const struct bench_layout *l, lo
     if (!l->no_bytes)
         fprintf(f, "%*ld", COL_WIDTH, bytes);
     fprintf(f, "%*ld", COL_WIDTH, reps);
-    if (l->t_single)
+    if (l->overlap) {
+        double least = st->pure_us < st->cpu_us ? st->pure_us : st->cpu_us;
+        double ov = least > 0 ? (st->pure_us + st->cpu_us - st->tmax_us) / least : 0.0;
+        ov = ov < 0 ? 0 : ov > 1 ? 1 : ov;     /* clamped to [0, 100] %, as IMB prints it */
+        fprintf(f, "%*.2f%*.2f%*.2f%*.2f", COL_WIDTH, st->tmax_us, COL_WIDTH, st->pure_us, COL_WIDTH, st->cpu_us,
+                COL_WIDTH, 100 * ov);
+    } else if (l->t_single)
         fprintf(f, "%*.2f", COL_WIDTH, st->tmax_us);
     else
         fprintf(f, "%*.2f%*.2f%*.2f", COL_WIDTH, st->tmin_us, COL_WIDTH, st->tmax_us, COL_WIDTH, st->tavg_us);

@@ -15,7 +15,7 @@
 #define BENCH_N_WARMUP 2   /* warm-up executions at the largest length (5.2.6) */
 #define BENCH_N_BARR 2     /* MPI_Barrier(MY_COMM) before each timed loop (5.2.7) */
 #define BENCH_MAX_LOG 30   /* -msglog limit: 2^30 bytes */
-#define BENCH_GATHERED 5  /* per process: group, time, defects, p50, p99 (bench_stats) */
+#define BENCH_GATHERED 7  /* per process: group and struct bench_mine (bench_stats) */
 #define BENCH_CORRUPT_ENV "BENCH_CHECK_CORRUPT"  /* test-only hook, see bench_buf_check */
 
 /* What a driver fixes: its name, its benchmarks and its standard settings. */
@@ -87,6 +87,15 @@ struct bench_stat {
     double tmin_us, tmax_us, tavg_us;
     double defects;
     double p50_us, p99_us;  /* -percentiles: the largest over the processes; < 0: none */
+    double pure_us, cpu_us; /* overlap tables: the largest t_pure and t_CPU over the processes */
+};
+
+/* What one process measured for one table row (bench_stats). */
+struct bench_mine {
+    double t_us;            /* its time per repetition (t_ovrl in overlap tables) */
+    double defects;
+    double tail_us[2];      /* -percentiles: p50, p99 (bench_tail); -1: none */
+    double pure_us, cpu_us; /* overlap tables: t_pure, t_CPU */
 };
 
 /* Per-repetition times for -percentiles: bench_reps_begin makes room for
@@ -113,14 +122,17 @@ static inline void bench_rep_done(struct bench_reps_times *rt, double t0)
 void bench_tail(struct bench_reps_times *rt, double out_us[2]);
 
 /* Table columns. t_single: one time column t[usec] (= t_max) instead of
- * t_min/t_max/t_avg; n_msg > 0 adds Mbytes/sec = n_msg * bytes / 2^20 / t_max;
- * no_bytes leaves out #bytes (Barrier). -multi 1 adds a group column and
- * -check a defects column. */
+ * t_min/t_max/t_avg; overlap: t_ovrl (= t_max), t_pure, t_CPU and
+ * overlap[%] = 100 (t_pure + t_CPU - t_ovrl) / min(t_pure, t_CPU) (4.2.5.2,
+ * clamped to [0, 100] as IMB prints it) instead; n_msg > 0 adds Mbytes/sec = n_msg * bytes / 2^20 / t_max;
+ * no_bytes leaves out #bytes (Barrier). -multi 1 adds a group column,
+ * -percentiles t_p50 and t_p99, -check a defects column. */
 struct bench_layout {
     int t_single;
     int n_msg;
     int no_bytes;
     int no_defects;     /* no defects column even with -check (IMB-EXT Window) */
+    int overlap;        /* t_ovrl, t_pure, t_CPU, overlap[%] instead of the times (IMB-IO I- variants) */
 };
 
 /* bench_init: after MPI_Init. World rank 0 parses argv (and the -msglen and
@@ -181,13 +193,12 @@ void bench_barriers(const struct bench_group *g);
  * MPI_Scatter on the harness's world, never a benchmarked function). */
 long bench_world_min(struct bench_run *r, long v);
 
-/* bench_stats: gather every process's time (us; ignored when idle), its
- * -percentiles figures (tail_us from bench_tail, NULL: none) and defects
- * to world rank 0, which fills rows: one per group with -multi 1,
+/* bench_stats: gather every process's figures (ignored when idle) to
+ * world rank 0, which fills rows: one per group with -multi 1,
  * else one over all active processes. Returns the row count on world rank
  * 0, 0 elsewhere. Collective over MPI_COMM_WORLD. */
-int bench_stats(struct bench_run *r, const struct bench_group *g, double t_us, const double tail_us[2],
-                double defects, struct bench_stat *rows, int max_rows);
+int bench_stats(struct bench_run *r, const struct bench_group *g, const struct bench_mine *m,
+                struct bench_stat *rows, int max_rows);
 
 /* Output, world rank 0 only (no-ops elsewhere). */
 void bench_print_header(const struct bench_run *r);

@@ -189,7 +189,8 @@ static void run_table(struct bench_run *r, const struct mpi1_bench *b, int q, lo
             bad = b->kernel(&c, x, reps);
             t_us = (MPI_Wtime() - t0) / (double)reps / b->time_div * 1e6;
         }
-        int nrows = bench_stats(r, &g, t_us, r->opt.percentiles ? tail : NULL, (double)bad, rows, r->wsize);
+        struct bench_mine m = { t_us, (double)bad, { tail[0], tail[1] }, 0, 0 };
+        int nrows = bench_stats(r, &g, &m, rows, r->wsize);
         for (int k = 0; k < nrows; k++)
             bench_print_row(r, &l, x, reps, &rows[k]);
     }

@@ -1,9 +1,10 @@
-/* mpiio.c: mpiprof-io, the blocking IMB-IO suite (Intel MPI Benchmarks
- * 3.0 guide, sections 4.2.2.2, 4.2.4, 5.2.3.2, 5.2.3.4, 5.2.8.2) on the
+/* mpiio.c: mpiprof-io, the IMB-IO suite (Intel MPI Benchmarks 3.0 guide,
+ * sections 4.2.2.2, 4.2.4, 4.2.5, 5.2.3.2, 5.2.3.4, 5.2.8.2) on the
  * harness of mpiprof-mpi1: S_, P_ and C_ Write and Read with individual
  * file pointers (indv), explicit offsets (expl), the shared file pointer
- * (shared; C_: ordered) and private files (priv, P_ only), and
- * Open_Close, with their Multi- versions.
+ * (shared; C_: ordered) and private files (priv, P_ only), Open_Close,
+ * and the nonblocking I- variants (start, CPU_Exploit, finish; t_ovrl,
+ * t_pure, t_CPU, overlap), with their Multi- versions.
  *
  * An elementary action moves x bytes: S_ benchmarks run on one process
  * (its own file, MPI_COMM_SELF); P_ and C_ split x among the Q processes
@@ -65,19 +66,29 @@ struct io_bench {
     enum io_cls cls;
     int write;
     enum io_pos pos;
+    int nb;         /* the nonblocking I- variant (4.2.5) */
 };
 
 static const struct io_bench benches[] = {
-    { "S_Write_indv", SINGLE, 1, INDV },       { "S_Read_indv", SINGLE, 0, INDV },
-    { "S_Write_expl", SINGLE, 1, EXPL },       { "S_Read_expl", SINGLE, 0, EXPL },
-    { "P_Write_indv", PARALLEL, 1, INDV },     { "P_Read_indv", PARALLEL, 0, INDV },
-    { "P_Write_expl", PARALLEL, 1, EXPL },     { "P_Read_expl", PARALLEL, 0, EXPL },
-    { "P_Write_shared", PARALLEL, 1, SHARED }, { "P_Read_shared", PARALLEL, 0, SHARED },
-    { "P_Write_priv", PARALLEL, 1, PRIV },     { "P_Read_priv", PARALLEL, 0, PRIV },
-    { "C_Write_indv", COLLECTIVE, 1, INDV },   { "C_Read_indv", COLLECTIVE, 0, INDV },
-    { "C_Write_expl", COLLECTIVE, 1, EXPL },   { "C_Read_expl", COLLECTIVE, 0, EXPL },
-    { "C_Write_shared", COLLECTIVE, 1, SHARED }, { "C_Read_shared", COLLECTIVE, 0, SHARED },
-    { "Open_Close", OPENCLOSE, 0, EXPL },
+    { "S_Write_indv", SINGLE, 1, INDV, 0 },       { "S_Read_indv", SINGLE, 0, INDV, 0 },
+    { "S_Write_expl", SINGLE, 1, EXPL, 0 },       { "S_Read_expl", SINGLE, 0, EXPL, 0 },
+    { "P_Write_indv", PARALLEL, 1, INDV, 0 },     { "P_Read_indv", PARALLEL, 0, INDV, 0 },
+    { "P_Write_expl", PARALLEL, 1, EXPL, 0 },     { "P_Read_expl", PARALLEL, 0, EXPL, 0 },
+    { "P_Write_shared", PARALLEL, 1, SHARED, 0 }, { "P_Read_shared", PARALLEL, 0, SHARED, 0 },
+    { "P_Write_priv", PARALLEL, 1, PRIV, 0 },     { "P_Read_priv", PARALLEL, 0, PRIV, 0 },
+    { "C_Write_indv", COLLECTIVE, 1, INDV, 0 },   { "C_Read_indv", COLLECTIVE, 0, INDV, 0 },
+    { "C_Write_expl", COLLECTIVE, 1, EXPL, 0 },   { "C_Read_expl", COLLECTIVE, 0, EXPL, 0 },
+    { "C_Write_shared", COLLECTIVE, 1, SHARED, 0 }, { "C_Read_shared", COLLECTIVE, 0, SHARED, 0 },
+    { "Open_Close", OPENCLOSE, 0, EXPL, 0 },
+    { "S_IWrite_indv", SINGLE, 1, INDV, 1 },       { "S_IRead_indv", SINGLE, 0, INDV, 1 },
+    { "S_IWrite_expl", SINGLE, 1, EXPL, 1 },       { "S_IRead_expl", SINGLE, 0, EXPL, 1 },
+    { "P_IWrite_indv", PARALLEL, 1, INDV, 1 },     { "P_IRead_indv", PARALLEL, 0, INDV, 1 },
+    { "P_IWrite_expl", PARALLEL, 1, EXPL, 1 },     { "P_IRead_expl", PARALLEL, 0, EXPL, 1 },
+    { "P_IWrite_shared", PARALLEL, 1, SHARED, 1 }, { "P_IRead_shared", PARALLEL, 0, SHARED, 1 },
+    { "P_IWrite_priv", PARALLEL, 1, PRIV, 1 },     { "P_IRead_priv", PARALLEL, 0, PRIV, 1 },
+    { "C_IWrite_indv", COLLECTIVE, 1, INDV, 1 },   { "C_IRead_indv", COLLECTIVE, 0, INDV, 1 },
+    { "C_IWrite_expl", COLLECTIVE, 1, EXPL, 1 },   { "C_IRead_expl", COLLECTIVE, 0, EXPL, 1 },
+    { "C_IWrite_shared", COLLECTIVE, 1, SHARED, 1 }, { "C_IRead_shared", COLLECTIVE, 0, SHARED, 1 },
 };
 #define N_BENCHES (sizeof benches / sizeof benches[0])
 
@@ -209,6 +220,112 @@ static void access_at(struct io_ctx *c, long i)
         default: (c->coll ? MPI_File_read_all : MPI_File_read)(c->fh, p, n, MPI_BYTE, &st);
         }
     }
+}
+
+/* The nonblocking form of action i (4.2.5): started, and finished (an
+ * MPI_Wait, or the _end half of a split collective). */
+static void start_at(struct io_ctx *c, long i, MPI_Request *rq)
+{
+    void *p = c->buf;
+    int n = (int)c->len;
+    MPI_Offset at = offset_of(c, i);
+    if (c->b->write && c->coll) {
+        switch (c->b->pos) {
+        case EXPL: MPI_File_write_at_all_begin(c->fh, at, p, n, MPI_BYTE); break;
+        case SHARED: MPI_File_write_ordered_begin(c->fh, p, n, MPI_BYTE); break;
+        default: MPI_File_write_all_begin(c->fh, p, n, MPI_BYTE);
+        }
+    } else if (c->b->write) {
+        switch (c->b->pos) {
+        case EXPL: MPI_File_iwrite_at(c->fh, at, p, n, MPI_BYTE, rq); break;
+        case SHARED: MPI_File_iwrite_shared(c->fh, p, n, MPI_BYTE, rq); break;
+        default: MPI_File_iwrite(c->fh, p, n, MPI_BYTE, rq);
+        }
+    } else if (c->coll) {
+        switch (c->b->pos) {
+        case EXPL: MPI_File_read_at_all_begin(c->fh, at, p, n, MPI_BYTE); break;
+        case SHARED: MPI_File_read_ordered_begin(c->fh, p, n, MPI_BYTE); break;
+        default: MPI_File_read_all_begin(c->fh, p, n, MPI_BYTE);
+        }
+    } else {
+        switch (c->b->pos) {
+        case EXPL: MPI_File_iread_at(c->fh, at, p, n, MPI_BYTE, rq); break;
+        case SHARED: MPI_File_iread_shared(c->fh, p, n, MPI_BYTE, rq); break;
+        default: MPI_File_iread(c->fh, p, n, MPI_BYTE, rq);
+        }
+    }
+}
+
+static void finish(struct io_ctx *c, MPI_Request *rq)
+{
+    MPI_Status st;
+    if (!c->coll) {
+        MPI_Wait(rq, &st);
+        return;
+    }
+    if (c->b->write) {
+        switch (c->b->pos) {
+        case EXPL: MPI_File_write_at_all_end(c->fh, c->buf, &st); break;
+        case SHARED: MPI_File_write_ordered_end(c->fh, c->buf, &st); break;
+        default: MPI_File_write_all_end(c->fh, c->buf, &st);
+        }
+    } else {
+        switch (c->b->pos) {
+        case EXPL: MPI_File_read_at_all_end(c->fh, c->buf, &st); break;
+        case SHARED: MPI_File_read_ordered_end(c->fh, c->buf, &st); break;
+        default: MPI_File_read_all_end(c->fh, c->buf, &st);
+        }
+    }
+}
+
+/* ---- CPU_Exploit (4.2.5.1) ------------------------------------------------ */
+
+#define CPU_N 100              /* a 100 x 100 matrix times a vector */
+#define TARGET_CPU_SECS 0.01   /* per nonblocking action */
+
+static struct {
+    double a[CPU_N][CPU_N], x[CPU_N], y[CPU_N];
+    long products;             /* matrix-vector products per call */
+    double mflops, t_us;       /* the rate measured, and one call's time undisturbed */
+} cpu;
+
+static void cpu_products(long n)
+{
+    for (long r = 0; r < n; r++)
+        for (int i = 0; i < CPU_N; i++) {
+            double sum = 0;
+            for (int j = 0; j < CPU_N; j++)
+                sum += cpu.a[i][j] * cpu.x[j];
+            cpu.y[i] = sum;
+            cpu.x[i] = 1.0 + 1e-9 * sum;   /* the next product depends on this one */
+        }
+}
+
+/* Once per process: the Mflop/s rate, the products that take about
+ * TARGET_CPU_SECS, and the time of that many, undisturbed (t_CPU). */
+static void cpu_calibrate(void)
+{
+    if (cpu.products)
+        return;
+    for (int i = 0; i < CPU_N; i++) {
+        cpu.x[i] = 1;
+        for (int j = 0; j < CPU_N; j++)
+            cpu.a[i][j] = 1.0 / (i + j + 1);
+    }
+    long n = 1;
+    double t = 0;
+    while (t < 0.05 && n < (1L << 40)) {
+        n *= 2;
+        double t0 = MPI_Wtime();
+        cpu_products(n);
+        t = MPI_Wtime() - t0;
+    }
+    cpu.mflops = 2.0 * CPU_N * CPU_N * (double)n / t / 1e6;
+    cpu.products = (long)(TARGET_CPU_SECS / t * (double)n);
+    cpu.products = cpu.products > 0 ? cpu.products : 1;
+    double t0 = MPI_Wtime();
+    cpu_products(cpu.products);
+    cpu.t_us = (MPI_Wtime() - t0) * 1e6;
 }
 
 /* The file view of length x (5.2.3.4); it also rewinds the file pointers. */
@@ -350,25 +467,35 @@ static long check_write(struct io_ctx *c, long n)
 }
 
 /* One sample of n actions of length x (5.2.8.2): its time per action in
- * *t (seconds); the defects with -check. */
-static long sample(struct io_ctx *c, long n, int check, double *t)
+ * *t (seconds); the defects with -check. nb: each action nonblocking
+ * (4.2.5): started, CPU_Exploit, finished (t_ovrl); writes then sync
+ * once, as in AGGREGATE mode. */
+static long sample(struct io_ctx *c, long n, int nb, int check, double *t)
 {
     long bad = 0;
+    int sync_each = c->b->write && !c->aggregate && !nb, alone = nb || !c->b->write || !c->aggregate;
     set_view(c, 0);
     for (int i = 0; i < BENCH_N_BARR; i++)
         MPI_Barrier(c->comm);
     double t0 = MPI_Wtime();
     for (long i = 0; i < n; i++) {
         double ti = bench_rep_start(&c->rt);
-        access_at(c, i);
-        if (c->b->write && !c->aggregate)
+        if (nb) {
+            MPI_Request rq = MPI_REQUEST_NULL;
+            start_at(c, i, &rq);
+            cpu_products(cpu.products);
+            finish(c, &rq);
+        } else {
+            access_at(c, i);
+        }
+        if (sync_each)
             MPI_File_sync(c->fh);
-        if (!c->b->write || !c->aggregate)
+        if (alone)
             bench_rep_done(&c->rt, ti);
         if (check && !c->b->write)
             bad += check_read(c, i);
     }
-    if (c->b->write && c->aggregate)
+    if (c->b->write && !sync_each)
         MPI_File_sync(c->fh);
     *t = (MPI_Wtime() - t0) / (double)n;
     if (check && c->b->write)
@@ -415,7 +542,7 @@ static void probe_run(void *arg)
     if (p->c->b->cls == OPENCLOSE)
         open_close(p->c, p->name, 1, &t);
     else
-        sample(p->c, 1, 0, &t);
+        sample(p->c, 1, p->c->b->nb, 0, &t);
 }
 
 static long reps_of(const struct bench_run *r, const struct io_ctx *c, long x)
@@ -501,8 +628,8 @@ static void run_table(struct bench_run *r, const struct io_bench *b, int q, int 
     struct bench_group g;
     struct io_ctx c = { .run = r, .b = b, .aggregate = aggregate, .coll = b->cls == COLLECTIVE,
                         .fh = MPI_FILE_NULL, .view = MPI_DATATYPE_NULL };
-    struct bench_layout l = { .t_single = 0, .n_msg = b->cls == OPENCLOSE ? 0 : 1, .no_bytes = b->cls == OPENCLOSE,
-                              .no_defects = b->cls == OPENCLOSE };
+    struct bench_layout l = { .n_msg = b->cls == OPENCLOSE || b->nb ? 0 : 1, .no_bytes = b->cls == OPENCLOSE,
+                              .no_defects = b->cls == OPENCLOSE, .overlap = b->nb };
     long xmax, most;
     MPI_Offset file;
     char name[sizeof current];
@@ -512,6 +639,11 @@ static void run_table(struct bench_run *r, const struct io_bench *b, int q, int 
     bench_print_title(r, &g, b->name);
     if (b->write)
         bench_print_mode(r, aggregate ? "AGGREGATE" : "NON-AGGREGATE");
+    if (b->nb && g.comm != MPI_COMM_NULL)
+        cpu_calibrate();
+    if (b->nb && r->out)
+        bench_print_note(r, "CPU_Exploit: %d x %d matrix times a vector, %.0f Mflop/s, t_CPU %.2f usec (rank 0)",
+                         CPU_N, CPU_N, cpu.mflops, cpu.t_us);
     c.comm = g.comm;
     c.rank = g.rank;
     c.size = q;
@@ -557,14 +689,20 @@ static void run_table(struct bench_run *r, const struct io_bench *b, int q, int 
                 bench_buf_fill(c.buf, (size_t)c.len, c.rank);
         }
         reps = bench_time_cap(r, &g, reps, probe_run, &p);
-        double tail[2];
+        struct bench_mine m = { 0, 0, { -1, -1 }, 0, cpu.t_us };
+        if (g.comm != MPI_COMM_NULL && b->nb) {
+            bad = sample(&c, reps, 0, 0, &t);    /* t_pure: the blocking action, aggregate */
+            m.pure_us = t * 1e6;
+        }
         bench_reps_begin(r, &c.rt, reps);
         if (g.comm != MPI_COMM_NULL && b->cls == OPENCLOSE)
             open_close(&c, name, reps, &t);
         else if (g.comm != MPI_COMM_NULL)
-            bad = sample(&c, reps, r->opt.check, &t);
-        bench_tail(&c.rt, tail);
-        int nrows = bench_stats(r, &g, t * 1e6, tail, (double)bad, rows, r->wsize);
+            bad = sample(&c, reps, b->nb, r->opt.check, &t);
+        bench_tail(&c.rt, m.tail_us);
+        m.t_us = t * 1e6;
+        m.defects = (double)bad;
+        int nrows = bench_stats(r, &g, &m, rows, r->wsize);
         for (int k = 0; k < nrows; k++)
             bench_print_row(r, &l, x, reps, &rows[k]);
     }
@@ -593,7 +731,7 @@ static void run_bench(struct bench_run *r, int which, long *lens, struct bench_s
     if (b->cls == SINGLE)
         qs[0] = 1;
     for (int k = 0; k < nq; k++)
-        for (int aggregate = b->write; aggregate >= 0; aggregate--)
+        for (int aggregate = b->write; aggregate >= (b->nb ? b->write : 0); aggregate--)
             run_table(r, b, qs[k], aggregate, lens, bench_lengths(&r->opt, 1, lens), rows);
 }
 

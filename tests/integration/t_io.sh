@@ -23,9 +23,17 @@ rows() {
                            ("defects" in col) ? $(col["defects"]) : "-" }' "$1"
 }
 
-# want NP ITER LENGTHS: the rows the guide's rules give for every benchmark.
+blocking="S_Write_indv S_Read_indv S_Write_expl S_Read_expl P_Write_indv P_Read_indv P_Write_expl P_Read_expl
+P_Write_shared P_Read_shared P_Write_priv P_Read_priv C_Write_indv C_Read_indv C_Write_expl C_Read_expl
+C_Write_shared C_Read_shared Open_Close"
+nonblocking="S_IWrite_indv S_IRead_indv S_IWrite_expl S_IRead_expl P_IWrite_indv P_IRead_indv P_IWrite_expl
+P_IRead_expl P_IWrite_shared P_IRead_shared P_IWrite_priv P_IRead_priv C_IWrite_indv C_IRead_indv C_IWrite_expl
+C_IRead_expl C_IWrite_shared C_IRead_shared"
+
+# want NP ITER LENGTHS NAMES: the rows the guide's rules give (the I-
+# variants: one AGGREGATE table for writes, 4.2.5).
 want() {
-    awk -v np="$1" -v iter="$2" -v lens="$3" '
+    awk -v np="$1" -v iter="$2" -v lens="$3" -v names="$4" '
     function reps(x, per,   n) {
         n = (x == 0) ? per : int(16777216 / x)
         if (n > per) n = per
@@ -35,14 +43,12 @@ want() {
     }
     BEGIN {
         nl = split(lens, len, " ")
-        nb = split("S_Write_indv S_Read_indv S_Write_expl S_Read_expl P_Write_indv P_Read_indv P_Write_expl " \
-                   "P_Read_expl P_Write_shared P_Read_shared P_Write_priv P_Read_priv C_Write_indv C_Read_indv " \
-                   "C_Write_expl C_Read_expl C_Write_shared C_Read_shared Open_Close", b, " ")
+        nb = split(names, b, " ")
         for (k = 1; k <= nb; k++) {
             nq = 0
             if (b[k] ~ /^S_/) qs[++nq] = 1
             else { for (q = 1; q < np; q *= 2) qs[++nq] = q; qs[++nq] = np }
-            nm = split(b[k] ~ /Write/ ? "AGGREGATE NON-AGGREGATE" : "-", mode, " ")
+            nm = split(b[k] ~ /_IWrite/ ? "AGGREGATE" : b[k] ~ /Write/ ? "AGGREGATE NON-AGGREGATE" : "-", mode, " ")
             for (j = 1; j <= nq; j++) for (m = 1; m <= nm; m++) {
                 if (b[k] == "Open_Close") { print b[k], qs[j], "-", "-", reps(0, 10), "-"; continue }
                 for (i = 1; i <= nl; i++)
@@ -58,12 +64,21 @@ for np in 1 2 3; do
         lens="0 8" iter=2 args="-msglog 3:3 -iter 2"
     fi
     # shellcheck disable=SC2086
-    run $np "$io" $args -check -dir "$dir" > "$work/io$np.out" 2> "$work/io$np.err" ||
+    run $np "$io" $blocking $args -check -dir "$dir" > "$work/io$np.out" 2> "$work/io$np.err" ||
         { fail "mpiprof-io on $np processes"; cat "$work/io$np.err"; }
-    want $np $iter "$lens" | sort > "$work/expected"
-    rows "$work/io$np.out" | sort > "$work/actual"
+    # The I- variants spend 10 ms of CPU_Exploit per action: two of them.
+    # shellcheck disable=SC2086
+    run $np "$io" $nonblocking -msglog 3:3 -iter 2 -check -dir "$dir" > "$work/nb$np.out" 2> "$work/nb$np.err" ||
+        { fail "mpiprof-io I- variants on $np processes"; cat "$work/nb$np.err"; }
+    { want $np $iter "$lens" "$blocking"; want $np 2 "0 8" "$nonblocking"; } | sort > "$work/expected"
+    { rows "$work/io$np.out"; rows "$work/nb$np.out"; } | sort > "$work/actual"
     same_rows "$np process(es): tables, modes, lengths, repetitions, zero defects"
     check "$np process(es): no file left in -dir" test -z "$(ls -A "$dir")"
+    check "$np process(es): I- variants: t_pure, t_CPU > 0, overlap in [0, 100] %" awk '
+        $1 == "#bytes" { for (i = 1; i <= NF; i++) col[$i] = i; next }
+        $1 ~ /^[0-9]+$/ { n++; if (!($(col["t_pure[usec]"]) > 0 && $(col["t_CPU[usec]"]) > 0 &&
+                                    $(col["overlap[%]"]) >= 0 && $(col["overlap[%]"]) <= 100)) bad = 1 }
+        END { exit bad || !n }' "$work/nb$np.out"
 done
 
 # -check finds what goes wrong: one corrupted byte per check.
