@@ -42,12 +42,12 @@
  * byte, MPI_File_close (MPI_MODE_DELETE_ON_CLOSE on the last). */
 #include <limits.h>
 #include <math.h>
-#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "files.h"
 #include "harness.h"
 
 #define PROG "mpiprof-io"
@@ -114,48 +114,7 @@ static const struct bench_suite suite = {
     .has_dir = 1,
 };
 
-/* ---- files that must not be left behind -------------------------------- */
-
-static char current[4096];     /* the file this process may have created ("": none) */
-static char shown[4096];       /* the table's file, for messages */
-
-static void remove_current(void)
-{
-    if (current[0])
-        unlink(current);
-}
-
-static void on_signal(int sig)
-{
-    remove_current();
-    signal(sig, SIG_DFL);
-    raise(sig);
-}
-
-/* A failed MPI-IO call: one message, the file removed, the job stopped. */
-static void on_file_error(MPI_File *fh, int *code, ...)
-{
-    char why[MPI_MAX_ERROR_STRING];
-    int len;
-    (void)fh;
-    MPI_Error_string(*code, why, &len);
-    fprintf(stderr, PROG ": MPI-IO failed on '%s': %s\n", shown, why);
-    remove_current();
-    MPI_Abort(MPI_COMM_WORLD, 1);
-}
-
-/* fh calls on_file_error on an error (one handler for the run, never
- * freed; MPI_FILE_NULL keeps MPI_ERRORS_RETURN: a failed open or delete
- * returns its code). */
-static void guard_file(MPI_File fh)
-{
-    static MPI_Errhandler eh = MPI_ERRHANDLER_NULL;
-    if (eh == MPI_ERRHANDLER_NULL)
-        MPI_File_create_errhandler(on_file_error, &eh);
-    MPI_File_set_errhandler(fh, eh);
-}
-
-/* A failed open: one message, nothing left behind, the job stopped. */
+/* A failed open: one message per process. */
 static void open_failed(const char *name, int rc)
 {
     char why[MPI_MAX_ERROR_STRING];
@@ -359,7 +318,6 @@ static void fill_file(struct io_ctx *c, MPI_Offset total)
     char *piece = malloc(FILL_CHUNK);
     if (!piece) {
         fprintf(stderr, PROG ": out of memory\n");
-        remove_current();
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
     set_view(c, 1);
@@ -521,7 +479,7 @@ static void open_close(struct io_ctx *c, const char *name, long n, double *t)
             open_failed(name, rc);
             MPI_Abort(MPI_COMM_WORLD, 1);
         }
-        guard_file(fh);
+        bench_files_watch(fh);
         MPI_File_write(fh, &one, 1, MPI_BYTE, &st);
         MPI_File_close(&fh);
         bench_rep_done(&c->rt, ti);
@@ -599,8 +557,8 @@ static int open_file(struct io_ctx *c, const char *name)
 {
     int frank, rc = MPI_SUCCESS;
     MPI_Comm_rank(c->fcomm, &frank);
-    snprintf(current, sizeof current, "%s", name);
-    snprintf(shown, sizeof shown, "%s", name);
+    bench_files_keep(name);
+    bench_files_about(name);
     if (frank == 0)
         MPI_File_delete(name, MPI_INFO_NULL);    /* no such file: fine */
     MPI_Barrier(c->fcomm);
@@ -608,16 +566,16 @@ static int open_file(struct io_ctx *c, const char *name)
     if (rc == MPI_SUCCESS) {
         /* Every process has it open: its name can go now, so that not even
          * a SIGKILL leaves the file behind (the data lives until the close). */
-        guard_file(c->fh);
+        bench_files_watch(c->fh);
         MPI_Barrier(c->fcomm);
         if (frank == 0)
             unlink(name);
-        current[0] = '\0';
+        bench_files_drop(name);
         return 1;
     }
     open_failed(name, rc);
     c->fh = MPI_FILE_NULL;
-    current[0] = '\0';
+    bench_files_drop(name);
     return 0;
 }
 
@@ -632,7 +590,7 @@ static void run_table(struct bench_run *r, const struct io_bench *b, int q, int 
                               .no_defects = b->cls == OPENCLOSE, .overlap = b->nb };
     long xmax, most;
     MPI_Offset file;
-    char name[sizeof current];
+    char name[4096];
 
     bench_group_create(r, q, r->opt.multi >= 0, &g);
     l.t_single = b->cls == SINGLE && g.n_groups == 1;
@@ -666,8 +624,8 @@ static void run_table(struct bench_run *r, const struct io_bench *b, int q, int 
     if (g.comm != MPI_COMM_NULL) {
         file_name(r, &c, &g, name, sizeof name);
         if (b->cls == OPENCLOSE) {
-            snprintf(current, sizeof current, "%s", name);
-            snprintf(shown, sizeof shown, "%s", name);
+            bench_files_keep(name);
+            bench_files_about(name);
         }
     }
     if (n > 0 && b->cls != OPENCLOSE && !bench_world_min(r, g.comm == MPI_COMM_NULL || open_file(&c, name))) {
@@ -708,7 +666,8 @@ static void run_table(struct bench_run *r, const struct io_bench *b, int q, int 
     }
     if (c.fh != MPI_FILE_NULL)
         MPI_File_close(&c.fh);
-    current[0] = '\0';
+    if (g.comm != MPI_COMM_NULL)
+        bench_files_drop(name);
     if (c.view != MPI_DATATYPE_NULL)
         MPI_Type_free(&c.view);
     free(c.buf);
@@ -719,13 +678,7 @@ static void run_table(struct bench_run *r, const struct io_bench *b, int q, int 
 /* run_bench: benchmark which at every process count (S_: 1), each mode. */
 static void run_bench(struct bench_run *r, int which, long *lens, struct bench_stat *rows)
 {
-    static int guarded;
-    if (!guarded++) {
-        static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGABRT, SIGSEGV, SIGBUS };
-        atexit(remove_current);
-        for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
-            signal(sigs[i], on_signal);
-    }
+    bench_files_guard(PROG);
     const struct io_bench *b = &benches[which];
     int qs[MAX_NPROCS_STEPS], nq = b->cls == SINGLE ? 1 : bench_nprocs(r, qs);
     if (b->cls == SINGLE)

@@ -1,0 +1,64 @@
+#!/bin/sh
+# t_beffio.sh: mpiprof-beffio -T 30s on 4 processes (Open MPI; MPICH, which
+# busy-polls, on 2 with -T 10s) finishes within 1.5 T, prints the five
+# pattern types of the three access methods for every partition of
+# section 6, and its partition and final values are the weightings of the
+# printed type bandwidths, recomputed here; no file is left behind; bad
+# arguments get one line and status 2.
+. "$top_srcdir/tests/integration/lib.sh"
+
+beffio="$top_builddir/bench/mpiprof-beffio"
+mkdir "$work/files"
+np=4 T=30 parts="2 3 4"
+if [ "$MPI_FLAVOR" = mpich ]; then
+    np=2 T=10 parts="1 2"
+fi
+start=$(date +%s)
+run_timed $np "$beffio" -T ${T}s -M 256 -dir "$work/files" > "$work/out" 2> "$work/err" ||
+    { fail "mpiprof-beffio runs"; cat "$work/err"; }
+took=$(($(date +%s) - start))
+check "finishes within 1.5 T ($took s for T = $T s)" test "$took" -le $((T * 3 / 2))
+check "no file left in -dir" test -z "$(ls -A "$work/files")"
+
+# Every partition: 3 methods x 5 types, each with a bandwidth > 0.
+for q in $parts; do
+    check "partition $q: write, rewrite and read of types 0-4" awk -v q="$q" '
+        $1 == q && $4 == "all" && $9 > 0 { n[$2 " " $3]++ }
+        END { split("write rewrite read", m, " ")
+              for (k = 1; k <= 3; k++) for (t = 0; t < 5; t++) if (n[m[k] " " t] != 1) bad = 1
+              exit bad }' "$work/out"
+done
+check "the partitions are those of section 6 ($parts)" test \
+    "$(awk '$2 == "b_eff_io" && $3 == "release2" && $1 != "max" { printf "%s%s", s, $1; s = " " }' "$work/out")" = "$parts"
+
+# The weighting, recomputed from the type bandwidths (printed with 3 decimals).
+check "partition and final values are the weightings of the type bandwidths" awk '
+    function close_to(a, b) { d = a - b; if (d < 0) d = -d; return d <= 0.002 + 1e-4 * b }
+    $4 == "all" { bw[$1, $2, $3] = $9; q[$1] = 1; next }
+    $2 == "b_eff_io" { printed[$1, $3] = $9 }
+    END {
+        for (p in q) {
+            for (k = 1; k <= 3; k++) { m = (k == 1) ? "write" : (k == 2) ? "rewrite" : "read"
+                avg[m] = (2 * bw[p, m, 0] + bw[p, m, 1] + bw[p, m, 2] + bw[p, m, 3] + bw[p, m, 4]) / 6 }
+            r1 = 0.25 * avg["write"] + 0.25 * avg["rewrite"] + 0.5 * avg["read"]
+            w = (bw[p, "write", 0] + bw[p, "write", 1] + bw[p, "write", 2] + bw[p, "write", 3] + bw[p, "write", 4] \
+                 + bw[p, "rewrite", 0]) / 6
+            r2 = sqrt(w * avg["read"])
+            printf "partition %s: release1 %.3f (printed %s), release2 %.3f (printed %s)\n", p, r1, printed[p, "release1"], r2, printed[p, "release2"]
+            if (!close_to(r1, printed[p, "release1"]) || !close_to(r2, printed[p, "release2"])) bad = 1
+            if (r1 > m1) m1 = r1; if (r2 > m2) m2 = r2; n++
+        }
+        printf "max: release1 %.3f (printed %s), release2 %.3f (printed %s)\n", m1, printed["max", "release1"], m2, printed["max", "release2"]
+        exit bad || !n || !close_to(m1, printed["max", "release1"]) || !close_to(m2, printed["max", "release2"]) }' "$work/out"
+
+# Bad arguments: one line, status 2.
+for args in "-T 0" "-T 3x" "-M abc" "-dir $work/none" "-bogus"; do
+    # shellcheck disable=SC2086
+    run 2 "$beffio" $args > "$work/bad.out" 2> "$work/bad.err"
+    rc=$?
+    check "'$args': status 2 and one line" test "$rc" -ne 0 -a "$(grep -c '^mpiprof-beffio: ' "$work/bad.err")" -eq 1
+done
+printf '0 striping_unit 1048576\n5 bad line\n' > "$work/hints"
+run 2 "$beffio" -hints "$work/hints" > "$work/bad.out" 2> "$work/bad.err"
+check "a bad hints line is named" grep -q "^mpiprof-beffio: -hints: .*hints:2: " "$work/bad.err"
+finish
