@@ -35,6 +35,7 @@ static void free_branch(struct prof_branch *br)
     free(br->ancestors);
     free(br->names);
     free(br->rkeys);
+    free(br->regions);
 }
 
 /* into also stands for from's records (late sender); kept as is without memory. */
@@ -48,6 +49,28 @@ static void add_rkeys(struct prof_branch *into, const struct prof_branch *from)
     into->nrkeys += from->nrkeys;
 }
 
+/* into also holds from's figures per region (by node id); out of memory,
+ * they stay in the whole branch only. */
+static void add_regions(struct prof_branch *into, const struct prof_branch *from)
+{
+    for (int i = 0; i < from->nregions; i++) {
+        int k = 0;
+        while (k < into->nregions && into->regions[k].region < from->regions[i].region)
+            k++;
+        if (k < into->nregions && into->regions[k].region == from->regions[i].region) {
+            prof_stats_merge(&into->regions[k].s, &from->regions[i].s);
+            continue;
+        }
+        struct prof_region_stats *v = realloc(into->regions, (size_t)(into->nregions + 1) * sizeof *v);
+        if (!v)
+            return;
+        memmove(v + k + 1, v + k, (size_t)(into->nregions - k) * sizeof *v);
+        v[k] = from->regions[i];
+        into->regions = v;
+        into->nregions++;
+    }
+}
+
 /* Entries with the same key and function: one, their figures merged. */
 static void merge_equal(struct prof_branches *b)
 {
@@ -58,6 +81,7 @@ static void merge_equal(struct prof_branches *b)
             prof_stats_merge(&b->v[out - 1].s, &b->v[i].s);
             prof_partners_merge(&b->v[out - 1].partners, &b->v[i].partners);
             add_rkeys(&b->v[out - 1], &b->v[i]);
+            add_regions(&b->v[out - 1], &b->v[i]);
             free_branch(&b->v[i]);
         } else {
             b->v[out++] = b->v[i];
@@ -78,7 +102,8 @@ void prof_branches_free(struct prof_branches *b)
 /* --- collecting ------------------------------------------------------------ */
 
 /* One branch from a record and its frames (none for an overflow record),
- * keyed by its addresses until prof_branches_describe names them. */
+ * keyed by its addresses until prof_branches_describe names them; the
+ * record's region is its only one. */
 static int make(struct prof_branch *br, const struct prof_record *r, void *const *frames, uint32_t n)
 {
     memset(br, 0, sizeof *br);
@@ -90,6 +115,12 @@ static int make(struct prof_branch *br, const struct prof_record *r, void *const
     if ((prof_slt_on || prof_rma_is_site(r->key)) && r->key && (br->rkeys = malloc(sizeof *br->rkeys))) {
         br->rkeys[0] = r->key;
         br->nrkeys = 1;
+    }
+    if (r->region) {
+        if (!(br->regions = malloc(sizeof *br->regions)))
+            return -1;
+        br->regions[0] = (struct prof_region_stats){ r->region, r->s };
+        br->nregions = 1;
     }
     if (!n)
         return 0;

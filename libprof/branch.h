@@ -9,6 +9,12 @@
 #include <mpi.h>
 #include "record.h"
 
+/* A branch's calls that ended in one MPI_Pcontrol region (region.h). */
+struct prof_region_stats {
+    uint32_t region;
+    struct prof_stats s;
+};
+
 struct prof_branch {
     uint64_t key;          /* hash of the function and each frame's text (after describe) */
     int id;                /* global branch id, 1.. (prof_branches_number) */
@@ -22,6 +28,8 @@ struct prof_branch {
     char *names;           /* the callers' function names, space-separated (branches.human) */
     uint64_t *rkeys;       /* the keys of the records merged here: late sender (tokens carry them), windows (rma.h) */
     int nrkeys;
+    struct prof_region_stats *regions; /* s split by region, by node id; none outside regions */
+    int nregions;
 };
 
 struct prof_branches {

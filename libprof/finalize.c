@@ -21,10 +21,13 @@ static int by_thread(const void *a, const void *b)
 }
 
 /* Sum every thread's call sites and overflow records per function, per
- * thread (threads.txt; the exited threads are one) and for the rank. */
+ * thread (threads.txt; the exited threads are one), for the rank and per
+ * MPI_Pcontrol region (rd->nregions of them). */
 static void merge_threads(struct prof_rank_data *rd)
 {
     static struct prof_thread_data *per_thread;
+    struct prof_stats *region_fn = rd->nregions ? calloc((size_t)rd->nregions * PROF_FN_COUNT, sizeof *region_fn)
+                                                : NULL;
     int n = 0, nomem = 0;
     for (struct prof_thread *th = prof_thread_list(); th; th = th->next)
         n++;
@@ -34,9 +37,13 @@ static void merge_threads(struct prof_rank_data *rd)
         const struct prof_table *t = &th->table;
         struct prof_thread_data *td = per_thread ? &per_thread[k] : NULL;
         struct prof_stats *fn = td ? td->fn : rd->fn;
-        for (uint32_t i = 0; i < PROF_TABLE_SLOTS; i++)
-            if (t->slots[i].key)
-                prof_stats_merge(&fn[t->slots[i].fn], &t->slots[i].s);
+        for (uint32_t i = 0; i < PROF_TABLE_SLOTS; i++) {
+            const struct prof_record *r = &t->slots[i];
+            if (r->key)
+                prof_stats_merge(&fn[r->fn], &r->s);
+            if (r->key && r->region && region_fn)
+                prof_stats_merge(&region_fn[(size_t)(r->region - 1) * PROF_FN_COUNT + r->fn], &r->s);
+        }
         for (int f = 0; f < PROF_FN_COUNT; f++) {
             prof_stats_merge(&fn[f], &t->overflow[f].s);
             nomem |= prof_sizes_merge(&rd->sizes[f], t->sizes[f]);
@@ -47,6 +54,11 @@ static void merge_threads(struct prof_rank_data *rd)
     }
     if (nomem)
         prof_log_local("out of memory while merging message sizes; sizes.txt is incomplete");
+    if (rd->nregions && !region_fn) {
+        prof_log_local("out of memory while merging the MPI_Pcontrol regions; their rows are missing");
+        rd->nregions = 0;
+    }
+    rd->region_fn = region_fn;
     for (int i = 0; per_thread && i < n; i++)
         for (int f = 0; f < PROF_FN_COUNT; f++)
             prof_stats_merge(&rd->fn[f], &per_thread[i].fn[f]);
@@ -69,9 +81,11 @@ static int by_total_time(const void *a, const void *b)
     return *(const int *)a - *(const int *)b;
 }
 
-static void choose_columns(struct prof_report_ctx *ctx, const struct prof_rank_data *rd)
+static void choose_columns(struct prof_report_ctx *ctx, const struct prof_rank_data *rd,
+                           const struct prof_region_trouble *trouble)
 {
-    enum { OVERFLOW = PROF_FN_COUNT, UNTRACKED, FOREIGN, THREADS, ESCAPED, SLT_SKIPPED, WINDOWS, FILES, NVALUES };
+    enum { OVERFLOW = PROF_FN_COUNT, UNTRACKED, FOREIGN, THREADS, ESCAPED, SLT_SKIPPED, WINDOWS, FILES,
+           REGIONS, STRAY, CROSSED, LEFT_OPEN, TOO_MANY, NO_NAME, NVALUES };
     static double mine[NVALUES], all[NVALUES];
     for (int f = 0; f < PROF_FN_COUNT; f++)
         mine[f] = rd->fn[f].calls ? rd->fn[f].ticks * rd->sec_per_tick + 1e-300 : 0;
@@ -88,10 +102,17 @@ static void choose_columns(struct prof_report_ctx *ctx, const struct prof_rank_d
         mine[SLT_SKIPPED] += (double)rd->fn[f].slt_skipped;
     mine[WINDOWS] = rd->nrma;
     mine[FILES] = rd->nio;
+    mine[REGIONS] = rd->nregions;
+    mine[STRAY] = (double)trouble->stray_closes;
+    mine[CROSSED] = (double)trouble->crossed;
+    mine[LEFT_OPEN] = (double)trouble->left_open;
+    mine[TOO_MANY] = (double)trouble->too_many;
+    mine[NO_NAME] = (double)trouble->no_name;
     PMPI_Allreduce(mine, all, NVALUES, MPI_DOUBLE, MPI_SUM, prof_run.comm);
     ctx->threaded = all[THREADS] > 0;
     ctx->rma = all[WINDOWS] > 0;
     ctx->io = all[FILES] > 0;
+    ctx->regions = all[REGIONS] > 0;
     ctx->ncols = 0;
     for (int f = 0; f < PROF_FN_COUNT; f++)
         if (all[f] > 0)
@@ -118,6 +139,14 @@ static void choose_columns(struct prof_report_ctx *ctx, const struct prof_rank_d
         n += snprintf(ctx->notes + n, sizeof ctx->notes - n,
                       "# note: %.0f calls never returned to the profiler (an error handler longjmp'd or threw): "
                       "they are not counted\n", all[ESCAPED]);
+    if (all[STRAY] + all[CROSSED] + all[LEFT_OPEN] + all[TOO_MANY] + all[NO_NAME] > 0 && n < sizeof ctx->notes)
+        n += snprintf(ctx->notes + n, sizeof ctx->notes - n,
+                      "# note: MPI_Pcontrol regions, summed over the ranks: %.0f closes of a region that was not "
+                      "open (ignored), %.0f closes of an outer region (the inner ones closed with it), %.0f regions "
+                      "left open (closed at MPI_Finalize), %.0f opened beyond %d paths or %d levels (counted in the "
+                      "region around them), %.0f without a name (ignored)\n",
+                      all[STRAY], all[CROSSED], all[LEFT_OPEN], all[TOO_MANY], PROF_REGIONS_MAX, PROF_REGION_DEPTH,
+                      all[NO_NAME]);
     if (ctx->slt && all[SLT_SKIPPED] > 0 && n < sizeof ctx->notes)
         snprintf(ctx->notes + n, sizeof ctx->notes - n,
                  "# note: %.0f receives were not evaluated for late sender (completed by a Test variant or "
@@ -211,6 +240,8 @@ void prof_finish(void)
     prof_wait_barrier(prof_run.comm);   /* the last rank's arrival, waited for without spinning */
 
     memset(prof_fn_on, 0, sizeof prof_fn_on);
+    static struct prof_region_trouble trouble;
+    int nregions = prof_regions_finish(t_end, &trouble);
     prof_run.finished = 1;
     if (prof_slt_on)
         prof_slt_finish();
@@ -218,6 +249,7 @@ void prof_finish(void)
     rd.rank = prof_run.rank;
     rd.sec_per_tick = prof_clock_stop();
     rd.elapsed_ticks = t_end - prof_run.t_init;
+    rd.nregions = nregions;
     merge_threads(&rd);
     rd.rma = prof_rma_sites(&rd.nrma);
     rd.io = prof_io_files(&rd.nio);
@@ -228,7 +260,7 @@ void prof_finish(void)
     ctx.slt = prof_slt_asked;
     if (prof_model_on)
         model_figures(&ctx, &rd, t_end);
-    choose_columns(&ctx, &rd);
+    choose_columns(&ctx, &rd, &trouble);
     first_line(&ctx);
 
     struct prof_finalize_times times = { .t_begin = t_begin };
@@ -267,6 +299,7 @@ void prof_finish(void)
     for (int f = 0; f < PROF_FN_COUNT; f++)
         free(rd.sizes[f]);
     free((void *)rd.threads);
+    free((void *)rd.region_fn);
     prof_thread_list_done();
     PMPI_Comm_free(&prof_run.comm);
 }

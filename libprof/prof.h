@@ -19,6 +19,7 @@
 #include "fn_table.h"
 #include "io.h"
 #include "model.h"
+#include "region.h"
 #include "rma.h"
 #include "shadow.h"
 #include "slt.h"
@@ -91,12 +92,12 @@ PROF_INLINE bool prof_enter(struct prof_call *c, enum prof_fn fn, void *site)
 }
 
 /* prof_call_record: the record of the call's site (its function and call
- * stack), created on first use. */
+ * stack) in the region open now, created on first use. */
 static inline struct prof_record *prof_call_record(const struct prof_call *c)
 {
     struct prof_table *t = &c->th->table;
-    return t->depth > 1 ? prof_table_record(t, c->fn, c->frames, c->nframes)
-                        : prof_table_record(t, c->fn, &c->site, 1);
+    return t->depth > 1 ? prof_table_record(t, c->fn, prof_region_now(), c->frames, c->nframes)
+                        : prof_table_record(t, c->fn, prof_region_now(), &c->site, 1);
 }
 
 /* prof_exit_record: end of a call that moved tr: read the clock, add the

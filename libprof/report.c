@@ -11,6 +11,7 @@
 #include "config.h"
 #include "gather.h"
 #include "log.h"
+#include "region.h"
 #include "report.h"
 #include "run.h"
 
@@ -20,7 +21,7 @@ static const struct prof_writer *const writers[] = {
     &prof_report_branches, &prof_report_partners, &prof_report_branches_human,
     &prof_report_threads, &prof_report_sites,
     &prof_report_sizes, &prof_report_slt, &prof_report_collwait, &prof_report_model,
-    &prof_report_rma, &prof_report_io,
+    &prof_report_rma, &prof_report_io, &prof_report_regions,
 };
 #define NWRITERS (int)(sizeof writers / sizeof writers[0])
 
@@ -43,6 +44,13 @@ void prof_report_word(struct prof_buf *b, const char *s)
     }
 }
 
+void prof_report_region(struct prof_buf *b, uint32_t id)
+{
+    char path[PROF_REGION_PATH];
+    prof_region_path(id, path, sizeof path);
+    prof_report_word(b, id ? path : "whole");
+}
+
 static const struct prof_stats *sort_fn;
 
 static int by_time(const void *a, const void *b)
@@ -53,13 +61,13 @@ static int by_time(const void *a, const void *b)
     return *(const int *)a - *(const int *)b;
 }
 
-int prof_report_fn_order(const struct prof_rank_data *rd, int order[PROF_FN_COUNT])
+int prof_report_fn_order(const struct prof_stats *fn, int order[PROF_FN_COUNT])
 {
     int n = 0;
     for (int f = 0; f < PROF_FN_COUNT; f++)
-        if (rd->fn[f].calls)
+        if (fn[f].calls)
             order[n++] = f;
-    sort_fn = rd->fn;
+    sort_fn = fn;
     qsort(order, (size_t)n, sizeof order[0], by_time);
     return n;
 }

@@ -45,6 +45,8 @@ struct prof_rank_data {
     int nrma;
     struct prof_io_file *const *io;    /* files (io.h), by file id */
     int nio;
+    int nregions;                      /* MPI_Pcontrol regions (region.h), node ids 1..nregions: */
+    const struct prof_stats *region_fn; /* [(id - 1) * PROF_FN_COUNT + fn]: calls that ended in the region */
 };
 
 /* What every rank agrees on. */
@@ -59,6 +61,7 @@ struct prof_report_ctx {
     char model_text[128];              /* the model spelt out */
     double real_max, model_max;        /* the largest real and modelled elapsed of any rank */
     int rma, io;                       /* some rank created a window, opened a file */
+    int regions;                       /* some rank opened an MPI_Pcontrol region */
     int ncols;                         /* matrix columns: functions used on any rank, */
     int cols[PROF_FN_COUNT];           /* by total time over all ranks, largest first */
 };
@@ -88,6 +91,7 @@ extern const struct prof_writer prof_report_sizes;
 extern const struct prof_writer prof_report_model;
 extern const struct prof_writer prof_report_rma;
 extern const struct prof_writer prof_report_io;
+extern const struct prof_writer prof_report_regions;
 
 /* Column lists: header lines, rows and mpiprof-report(5) follow them. */
 #define PROF_SUMMARY_COLUMNS(X) X(rank) X(elapsed_s) X(mpi_s) X(mpi_pct) X(compute_s) X(mpi_calls)
@@ -96,10 +100,11 @@ extern const struct prof_writer prof_report_io;
 #define PROF_SUMMARY_MODEL_COLUMNS(X) X(model_elapsed_s)
 #define PROF_MODEL_COLUMNS(X) X(rank) X(what) X(calls) X(real_s) X(model_s)
 #define PROF_FUNCTIONS_COLUMNS(X) \
-    X(rank) X(function) X(calls) X(time_s) X(min_s) X(max_s) X(bytes_sent) X(bytes_recv)
+    X(rank) X(function) X(calls) X(time_s) X(min_s) X(max_s) X(bytes_sent) X(bytes_recv) X(region)
 #define PROF_BRANCHES_COLUMNS(X) \
     X(rank) X(brid) X(function) X(calls) X(time_s) X(self_pct) X(tot_pct) X(sends) X(recvs) \
-    X(avg_send) X(avg_recv) X(bytes_sent) X(bytes_recv) X(recv_wait_s) X(site) X(ancestors)
+    X(avg_send) X(avg_recv) X(bytes_sent) X(bytes_recv) X(recv_wait_s) X(site) X(ancestors) X(region)
+#define PROF_REGIONS_COLUMNS(X) X(rank) X(region) X(entries) X(elapsed_s) X(mpi_s) X(mpi_pct) X(calls)
 #define PROF_SIZES_COLUMNS(X) X(rank) X(function) X(bin_lo) X(bin_hi) X(calls) X(bytes) X(time_s)
 #define PROF_THREADS_COLUMNS(X) \
     X(rank) X(thread) X(function) X(calls) X(time_s) X(bytes_sent) X(bytes_recv)
@@ -123,9 +128,13 @@ void prof_report_column_line(struct prof_buf *b, const char *const *names, int n
  * characters as \xHH. */
 void prof_report_word(struct prof_buf *b, const char *s);
 
-/* prof_report_fn_order: the functions rd called, largest time first (then
- * by function), into order; returns how many. */
-int prof_report_fn_order(const struct prof_rank_data *rd, int order[PROF_FN_COUNT]);
+/* prof_report_fn_order: the functions called in fn (a rank's or a
+ * region's figures per function), largest time first (then by function),
+ * into order; returns how many. */
+int prof_report_fn_order(const struct prof_stats *fn, int order[PROF_FN_COUNT]);
+
+/* prof_report_region: the region column's word for node id (0: "whole"). */
+void prof_report_region(struct prof_buf *b, uint32_t id);
 
 #endif
 

@@ -49,6 +49,24 @@ static int sorted_partners(const struct prof_branch *br, struct prof_partner *ou
     return n;
 }
 
+/* One row: the branch's figures s, in region (0: whole); cum: the
+ * branches' cumulative time down to this one. */
+static void branch_row(struct prof_buf *b, const struct prof_rank_data *rd, const struct prof_branch *br,
+                       const struct prof_stats *s, uint64_t cum, uint32_t region)
+{
+    prof_buf_printf(b, "%d %d %s %llu %.9f %.2f %.2f %llu %llu %.0f %.0f %llu %llu %.9f %s %s ", rd->rank, br->id,
+                    prof_fn_name[br->fn], (unsigned long long)s->calls, s->ticks * rd->sec_per_tick,
+                    pct(s->ticks, rd->mpi_ticks), pct(cum, rd->mpi_ticks),
+                    (unsigned long long)s->msgs_sent, (unsigned long long)s->msgs_recv,
+                    avg(s->bytes_sent, s->msgs_sent), avg(s->bytes_recv, s->msgs_recv),
+                    (unsigned long long)s->bytes_sent, (unsigned long long)s->bytes_recv,
+                    s->recv_wait_ticks * rd->sec_per_tick, br->site, br->ancestors);
+    prof_report_region(b, region);
+    prof_buf_printf(b, "\n");
+}
+
+/* Each branch's whole row, then its rows per MPI_Pcontrol region (which
+ * repeat the whole row's tot_pct). */
 static void write_rows(struct prof_buf *b, const struct prof_report_ctx *ctx, const struct prof_rank_data *rd)
 {
     (void)ctx;
@@ -56,13 +74,9 @@ static void write_rows(struct prof_buf *b, const struct prof_report_ctx *ctx, co
     for (int i = 0; i < rd->nbranches; i++) {
         const struct prof_branch *br = &rd->branches[i];
         cum += br->s.ticks;
-        prof_buf_printf(b, "%d %d %s %llu %.9f %.2f %.2f %llu %llu %.0f %.0f %llu %llu %.9f %s %s\n", rd->rank, br->id,
-                        prof_fn_name[br->fn], (unsigned long long)br->s.calls, br->s.ticks * rd->sec_per_tick,
-                        pct(br->s.ticks, rd->mpi_ticks), pct(cum, rd->mpi_ticks),
-                        (unsigned long long)br->s.msgs_sent, (unsigned long long)br->s.msgs_recv,
-                        avg(br->s.bytes_sent, br->s.msgs_sent), avg(br->s.bytes_recv, br->s.msgs_recv),
-                        (unsigned long long)br->s.bytes_sent, (unsigned long long)br->s.bytes_recv,
-                        br->s.recv_wait_ticks * rd->sec_per_tick, br->site, br->ancestors);
+        branch_row(b, rd, br, &br->s, cum, 0);
+        for (int k = 0; k < br->nregions; k++)
+            branch_row(b, rd, br, &br->regions[k].s, cum, br->regions[k].region);
     }
 }
 

@@ -1,5 +1,6 @@
 /* report_functions.c: functions.txt, one line per rank and MPI function the
- * rank called, largest time first (cold). */
+ * rank called, largest time first, for the whole run (region "whole") and
+ * for each MPI_Pcontrol region (cold). */
 #include <stdlib.h>
 #include "report.h"
 
@@ -12,17 +13,28 @@ static void write_columns(struct prof_buf *b, const struct prof_report_ctx *ctx)
     prof_report_column_line(b, columns, sizeof columns / sizeof columns[0]);
 }
 
-static void write_rows(struct prof_buf *b, const struct prof_report_ctx *ctx, const struct prof_rank_data *rd)
+/* The rows of the figures per function fn, in region id (0: whole). */
+static void rows_of(struct prof_buf *b, const struct prof_rank_data *rd, const struct prof_stats *fn, uint32_t id)
 {
-    (void)ctx;
-    int order[PROF_FN_COUNT], n = prof_report_fn_order(rd, order);
+    int order[PROF_FN_COUNT], n = prof_report_fn_order(fn, order);
     for (int i = 0; i < n; i++) {
-        const struct prof_stats *s = &rd->fn[order[i]];
-        prof_buf_printf(b, "%d %s %llu %.9f %.9f %.9f %llu %llu\n", rd->rank, prof_fn_name[order[i]],
+        const struct prof_stats *s = &fn[order[i]];
+        prof_buf_printf(b, "%d %s %llu %.9f %.9f %.9f %llu %llu ", rd->rank, prof_fn_name[order[i]],
                         (unsigned long long)s->calls, s->ticks * rd->sec_per_tick,
                         s->min_ticks * rd->sec_per_tick, s->max_ticks * rd->sec_per_tick,
                         (unsigned long long)s->bytes_sent, (unsigned long long)s->bytes_recv);
+        prof_report_region(b, id);
+        prof_buf_printf(b, "\n");
     }
+}
+
+/* The whole run, then each region's calls, regions in the order first opened. */
+static void write_rows(struct prof_buf *b, const struct prof_report_ctx *ctx, const struct prof_rank_data *rd)
+{
+    (void)ctx;
+    rows_of(b, rd, rd->fn, 0);
+    for (int id = 1; id <= rd->nregions; id++)
+        rows_of(b, rd, &rd->region_fn[(size_t)(id - 1) * PROF_FN_COUNT], (uint32_t)id);
 }
 
 const struct prof_writer prof_report_functions = { .file = "functions.txt", .columns = write_columns, .rows = write_rows };

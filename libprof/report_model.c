@@ -25,7 +25,7 @@ static void write_rows(struct prof_buf *b, const struct prof_report_ctx *ctx, co
     prof_buf_printf(b, "%d elapsed - %.9f %.9f\n", rd->rank, elapsed, rd->model_elapsed);
     prof_buf_printf(b, "%d mpi %llu %.9f %.9f\n", rd->rank, (unsigned long long)calls, mpi, rd->model_mpi);
     prof_buf_printf(b, "%d compute - %.9f %.9f\n", rd->rank, elapsed - mpi, rd->model_compute);
-    int order[PROF_FN_COUNT], n = prof_report_fn_order(rd, order);
+    int order[PROF_FN_COUNT], n = prof_report_fn_order(rd->fn, order);
     for (int i = 0; i < n; i++)
         prof_buf_printf(b, "%d %s %llu %.9f %.9f\n", rd->rank, prof_fn_name[order[i]],
                         (unsigned long long)rd->fn[order[i]].calls, rd->fn[order[i]].ticks * rd->sec_per_tick,

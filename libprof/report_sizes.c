@@ -15,7 +15,7 @@ static void write_columns(struct prof_buf *b, const struct prof_report_ctx *ctx)
 static void write_rows(struct prof_buf *b, const struct prof_report_ctx *ctx, const struct prof_rank_data *rd)
 {
     (void)ctx;
-    int order[PROF_FN_COUNT], n = prof_report_fn_order(rd, order);
+    int order[PROF_FN_COUNT], n = prof_report_fn_order(rd->fn, order);
     for (int i = 0; i < n; i++) {
         const struct prof_sizes *h = rd->sizes[order[i]];
         for (int k = 0; h && k < PROF_SIZE_BINS; k++) {

@@ -36,9 +36,9 @@ static inline uint64_t mix(uint64_t h)
     return h;
 }
 
-static inline uint64_t site_key(uint32_t fn, void *const *frames, uint32_t n)
+static inline uint64_t site_key(uint32_t fn, uint32_t region, void *const *frames, uint32_t n)
 {
-    uint64_t h = (uint64_t)fn * 0x9e3779b97f4a7c15ULL + n;
+    uint64_t h = ((uint64_t)fn | (uint64_t)region << 32) * 0x9e3779b97f4a7c15ULL + n;
     for (uint32_t i = 0; i < n; i++)
         h = mix(h ^ (uintptr_t)frames[i]);
     return h | 1;                       /* 0 marks an empty slot */
@@ -53,13 +53,15 @@ static inline int same(void *const *a, void *const *b, uint32_t n)
     return 1;
 }
 
-struct prof_record *prof_table_record(struct prof_table *t, uint32_t fn, void *const *frames, uint32_t n)
+struct prof_record *prof_table_record(struct prof_table *t, uint32_t fn, uint32_t region, void *const *frames,
+                                      uint32_t n)
 {
-    uint64_t key = site_key(fn, frames, n);
+    uint64_t key = site_key(fn, region, frames, n);
     uint32_t mask = PROF_TABLE_SLOTS - 1;
     for (uint32_t i = (uint32_t)key & mask;; i = (i + 1) & mask) {
         struct prof_record *r = &t->slots[i];
-        if (r->key == key && r->fn == fn && r->depth == n && same(prof_table_frames(t, r), frames, n))
+        if (r->key == key && r->fn == fn && r->region == region && r->depth == n &&
+            same(prof_table_frames(t, r), frames, n))
             return r;
         if (r->key == 0) {
             if (t->used >= PROF_TABLE_SLOTS / 4 * 3) {
@@ -69,6 +71,7 @@ struct prof_record *prof_table_record(struct prof_table *t, uint32_t fn, void *c
             }
             r->key = key;
             r->fn = fn;
+            r->region = region;
             r->depth = n;
             memcpy(t->frames + (size_t)i * t->depth, frames, n * sizeof *frames);
             t->used++;
@@ -89,7 +92,7 @@ void prof_table_fold(struct prof_table *into, const struct prof_table *from)
         const struct prof_record *r = &from->slots[i];
         if (!r->key)
             continue;
-        struct prof_record *to = prof_table_record(into, r->fn, prof_table_frames(from, r), r->depth);
+        struct prof_record *to = prof_table_record(into, r->fn, r->region, prof_table_frames(from, r), r->depth);
         if (to == &into->overflow[r->fn])   /* counted one call: all of r's found it full */
             into->overflow_calls += r->s.calls - 1;
         merge(to, r);

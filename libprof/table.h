@@ -31,10 +31,12 @@ struct prof_table {
 int prof_table_init(struct prof_table *t, uint32_t depth);
 void prof_table_free(struct prof_table *t);
 
-/* prof_table_record: the record of (fn, frames[0..n-1]), created on first
- * use; the function's overflow record (depth 0) when the table is full.
- * Records never move. Not thread safe: each thread owns its table. */
-struct prof_record *prof_table_record(struct prof_table *t, uint32_t fn, void *const *frames, uint32_t n);
+/* prof_table_record: the record of (fn, frames[0..n-1]) in region (region.h),
+ * created on first use; the function's overflow record (depth 0, no
+ * region) when the table is full. Records never move. Not thread safe:
+ * each thread owns its table. */
+struct prof_record *prof_table_record(struct prof_table *t, uint32_t fn, uint32_t region, void *const *frames,
+                                      uint32_t n);
 
 /* prof_table_fold: add every record of from to into's record of the same
  * call site, and from's size histograms to into's (cold: a thread's exit).

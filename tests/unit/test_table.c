@@ -1,5 +1,5 @@
 /* test_table.c: the call-site table keeps one record per (function,
- * frames), exact counts under collisions, and sends new sites to the
+ * region, frames), exact counts under collisions, and sends new sites to the
  * per-function overflow record once 3/4 full. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,15 +15,17 @@ int main(void)
 
     void *a[3] = { (void *)0x1000, (void *)0x2000, (void *)0x3000 };
     void *b[3] = { (void *)0x1000, (void *)0x2000, (void *)0x3001 };
-    struct prof_record *ra = prof_table_record(&t, 5, a, 3);
+    struct prof_record *ra = prof_table_record(&t, 5, 0, a, 3);
     struct prof_stats *sa = &ra->s;
-    struct prof_stats *sb = &prof_table_record(&t, 5, b, 3)->s;
-    struct prof_stats *sa1 = &prof_table_record(&t, 5, a, 1)->s;
-    struct prof_stats *sa6 = &prof_table_record(&t, 6, a, 3)->s;
-    CHECK(sa != sb && sa != sa1 && sa != sa6 && sb != sa1);
-    CHECK(prof_table_record(&t, 5, a, 3) == ra);
-    CHECK(ra->fn == 5 && ra->depth == 3 && prof_table_frames(&t, ra)[2] == a[2]);
-    CHECK(t.used == 4);
+    struct prof_stats *sb = &prof_table_record(&t, 5, 0, b, 3)->s;
+    struct prof_stats *sa1 = &prof_table_record(&t, 5, 0, a, 1)->s;
+    struct prof_stats *sa6 = &prof_table_record(&t, 6, 0, a, 3)->s;
+    struct prof_record *ra2 = prof_table_record(&t, 5, 2, a, 3);     /* the same site in region 2 */
+    CHECK(sa != sb && sa != sa1 && sa != sa6 && sb != sa1 && &ra2->s != sa);
+    CHECK(prof_table_record(&t, 5, 0, a, 3) == ra && prof_table_record(&t, 5, 2, a, 3) == ra2);
+    CHECK(ra->fn == 5 && ra->depth == 3 && ra->region == 0 && ra2->region == 2 &&
+          prof_table_frames(&t, ra)[2] == a[2]);
+    CHECK(t.used == 5);
 
     struct prof_traffic t1 = { 100, 0, 1, 0 }, t2 = { 0, 7, 0, 1 }, t3 = { 1, 1, 1, 1 }, none = { 0 };
     prof_stats_add(sa, 10, &t1);
@@ -44,13 +46,13 @@ int main(void)
     unsigned limit = PROF_TABLE_SLOTS / 4 * 3;
     for (uintptr_t i = 0; t.used < limit; i++) {
         void *f[1] = { (void *)(0x100000 + i * 16) };
-        prof_stats_add(&prof_table_record(&t, 7, f, 1)->s, 1, &none);
+        prof_stats_add(&prof_table_record(&t, 7, 0, f, 1)->s, 1, &none);
     }
     void *late[1] = { (void *)0xdead0 };
-    struct prof_record *o = prof_table_record(&t, 9, late, 1);
+    struct prof_record *o = prof_table_record(&t, 9, 0, late, 1);
     CHECK(o == &t.overflow[9] && o->fn == 9 && o->depth == 0);
     CHECK(t.overflow_calls == 1);
-    CHECK(prof_table_record(&t, 5, a, 3) == ra);     /* old sites still found */
+    CHECK(prof_table_record(&t, 5, 0, a, 3) == ra);     /* old sites still found */
 
     /* Partners: distinct ranks, then the others bucket. */
     struct prof_partners ps = { 0 };
