@@ -11,6 +11,7 @@
 #include "config.h"
 #include "fn_table.h"
 #include "rma.h"
+#include "hmap.h"
 #include "keys.h"
 #include "slt.h"
 #include "symbolize.h"
@@ -131,17 +132,17 @@ static int make(struct prof_branch *br, const struct prof_record *r, void *const
     return 0;
 }
 
-int prof_branches_collect(struct prof_branches *b)
+int prof_branches_collect(struct prof_branches *b, struct prof_thread *threads)
 {
     size_t nrec = 0;
     memset(b, 0, sizeof *b);
-    for (struct prof_thread *th = prof_thread_list(); th; th = th->next)
+    for (struct prof_thread *th = threads; th; th = th->next)
         nrec += th->table.used + PROF_FN_COUNT;
     b->v = calloc(nrec ? nrec : 1, sizeof *b->v);
     if (!b->v)
         return -1;
     int rc = 0;
-    for (struct prof_thread *th = prof_thread_list(); th; th = th->next) {
+    for (struct prof_thread *th = threads; th; th = th->next) {
         const struct prof_table *t = &th->table;
         for (uint32_t i = 0; i < PROF_TABLE_SLOTS; i++) {
             const struct prof_record *r = &t->slots[i];
@@ -372,6 +373,94 @@ int prof_branches_describe(MPI_Comm comm, struct prof_branches *b, uint64_t *sym
     free(all);
     free(addrs);
     return rc;
+}
+
+/* --- naming on one rank (snapshots) ------------------------------------------ */
+
+/* The "text\0func\0" of each return address named before: a snapshot
+ * names only the frames it has not seen (symbolizing is the slow part). */
+static struct prof_hmap names_seen;
+
+/* The names of addr, named now (opening the symbol sources once: *open)
+ * unless seen before; NULL when out of memory. */
+static const char *named_frame(void *addr, int *open)
+{
+    char *named = prof_hmap_get(&names_seen, (uint64_t)(uintptr_t)addr);
+    if (named)
+        return named;
+    struct prof_frame_info fi;
+    char text[TEXT_MAX];
+    if (!*open) {
+        prof_symbolize_begin();
+        *open = 1;
+    }
+    prof_symbolize(addr, &fi);
+    prof_frame_text(&fi, text, sizeof text);
+    const char *func = fi.func[0] ? fi.func : text;
+    named = malloc(strlen(text) + strlen(func) + 2);
+    if (named) {
+        memcpy(named, text, strlen(text) + 1);
+        memcpy(named + strlen(text) + 1, func, strlen(func) + 1);
+    }
+    if (named && prof_hmap_put(&names_seen, (uint64_t)(uintptr_t)addr, named) != 0) {
+        free(named);
+        named = NULL;
+    }
+    return named;
+}
+
+int prof_branches_describe_local(struct prof_branches *b)
+{
+    int naddrs = 0, nkeys = 0, open = 0;
+    void **addrs = NULL;
+    if (prof_modules_begin() != 0)
+        return -1;
+    struct frame_key *keys = local_frames(b, 0, &addrs, &naddrs, &nkeys);
+    int *where = malloc(((size_t)naddrs + 1) * sizeof *where);
+    char **text = calloc(2 * (size_t)naddrs + 1, sizeof *text), **func = text + naddrs;
+    int rc = keys && where && text ? 0 : -1;
+    for (int i = 0; rc == 0 && i < naddrs; i++) {
+        const char *named = named_frame(addrs[i], &open);
+        if (!named) {
+            rc = -1;
+            break;
+        }
+        where[i] = i;
+        text[i] = (char *)named;
+        func[i] = (char *)named + strlen(named) + 1;
+    }
+    if (open)
+        prof_symbolize_end();
+    prof_modules_end();
+    for (int i = 0; rc == 0 && i < b->n; i++)
+        rc |= rename_branch(&b->v[i], addrs, naddrs, where, text, func);
+    if (rc == 0)
+        merge_equal(b);
+    free(text);
+    free(where);
+    free(keys);
+    free(addrs);
+    return rc;
+}
+
+void prof_branches_number_local(struct prof_branches *b)
+{
+    qsort(b->v, (size_t)b->n, sizeof *b->v, by_key);
+    for (int i = 0; i < b->n; i++)
+        b->v[i].id = i + 1;
+}
+
+static int by_time(const void *a, const void *b)
+{
+    const struct prof_branch *x = a, *y = b;
+    if (x->s.ticks != y->s.ticks)
+        return x->s.ticks < y->s.ticks ? 1 : -1;
+    return x->id - y->id;
+}
+
+void prof_branches_sort_time(struct prof_branches *b)
+{
+    qsort(b->v, (size_t)b->n, sizeof *b->v, by_time);
 }
 
 /* --- numbering ---------------------------------------------------------- */

@@ -9,6 +9,7 @@
 #include <mpi.h>
 #include "record.h"
 
+struct prof_thread;
 /* A branch's calls that ended in one MPI_Pcontrol region (region.h). */
 struct prof_region_stats {
     uint32_t region;
@@ -37,10 +38,11 @@ struct prof_branches {
     int n;
 };
 
-/* prof_branches_collect: merge every thread's call sites into b, one entry
- * per distinct (function, return addresses); no names yet. Local. Returns
- * 0, or -1 when out of memory (b is then empty). */
-int prof_branches_collect(struct prof_branches *b);
+/* prof_branches_collect: merge the call sites of every thread on the list
+ * threads (thread.h) into b, one entry per distinct (function, return
+ * addresses); no names yet. Local. Returns 0, or -1 when out of memory (b
+ * is then empty). */
+int prof_branches_collect(struct prof_branches *b, struct prof_thread *threads);
 
 /* prof_branches_describe: collective over comm; name every frame and merge
  * the branches whose stacks print the same. The distinct frames of all
@@ -59,6 +61,20 @@ int prof_branches_describe(MPI_Comm comm, struct prof_branches *b, uint64_t *sym
 int prof_branches_number(MPI_Comm comm, struct prof_branches *b, int failed);
 
 void prof_branches_free(struct prof_branches *b);
+
+/* prof_branches_sort_time: the largest time first, equal times by id (the
+ * order of branches.txt). */
+void prof_branches_sort_time(struct prof_branches *b);
+
+/* prof_branches_describe_local: as prof_branches_describe, on this rank
+ * alone (snapshot.c): each frame named here, names kept for the next call,
+ * so the keys are the ones prof_branches_describe gives. Returns 0 or -1
+ * (out of memory, or no view of the modules). */
+int prof_branches_describe_local(struct prof_branches *b);
+
+/* prof_branches_number_local: ids 1..n in key order, this rank's only (the
+ * snapshot's keys map them to the job's: tools/mpiprof-merge). */
+void prof_branches_number_local(struct prof_branches *b);
 
 /* prof_branches_partner_ids: collective over comm (ranks as in the
  * partners' ranks); late sender: set each partner's brid to the id of the

@@ -15,7 +15,7 @@
 
 struct prof_config prof_config;
 
-enum kind { STRING, DEPTH, FUNCS, BOOL, MODEL };
+enum kind { STRING, DEPTH, FUNCS, BOOL, MODEL, SECONDS };
 
 struct option {
     const char *name;
@@ -49,6 +49,17 @@ static int parse_depth(const char *v, int *out)
     if (end == v || *end != '\0' || n < 1 || n > PROF_MAX_DEPTH)
         return -1;
     *out = (int)n;
+    return 0;
+}
+
+/* 0 (none), or from 0.1 to 10^6 seconds. */
+static int parse_seconds(const char *v, double *out)
+{
+    char *end;
+    double s = strtod(v, &end);
+    if (end == v || *end != '\0' || !(s == 0 || (s >= 0.1 && s <= 1e6)))
+        return -1;
+    *out = s;
     return 0;
 }
 
@@ -92,6 +103,8 @@ static int parse(const struct option *o, const char *v, unsigned char *enabled, 
         return parse_depth(v, o->dst);
     case BOOL:
         return parse_bool(v, o->dst);
+    case SECONDS:
+        return parse_seconds(v, o->dst);
     case MODEL: {
         struct prof_model m;
         if (prof_model_parse(v, &m) != 0 || strlen(v) >= o->size)

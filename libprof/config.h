@@ -17,6 +17,7 @@
     X(EVAL_COLLECTIVE_WAIT, eval_collective_wait, BOOL,   "0", "0/1, no/yes, off/on, false/true") \
     X(MODEL,                model,                MODEL,  "",  "perfect, perfect+<cpu factor>, perfect,cpu=<factor> or lat=<us>,bw=<MB/s>[,cpu=<factor>]") \
     X(REGIONS,              regions,              BOOL,   "1", "0/1, no/yes, off/on, false/true") \
+    X(SNAPSHOT,             snapshot,             SECONDS, "0", "seconds between snapshots, from 0.1 to 1000000 (0: none)") \
     X(PRELOAD,              preload,              STRING, "",  "the path of libmpiprof.so (read by the launcher only)")
 
 #define PROF_MAX_DEPTH 32
@@ -31,6 +32,7 @@ struct prof_config {
     bool eval_collective_wait;
     char model[256];
     bool regions;
+    double snapshot;
     char preload[4096];
     char options[1024];   /* "NAME=value;..." of the variables set, for report headers */
 };

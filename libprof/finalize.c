@@ -10,6 +10,7 @@
 #include "report.h"
 #include "request.h"
 #include "run.h"
+#include "snapshot.h"
 #include "wait.h"
 
 /* threads.txt order: by thread number, the exited threads last. */
@@ -20,20 +21,17 @@ static int by_thread(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Sum every thread's call sites and overflow records per function, per
- * thread (threads.txt; the exited threads are one), for the rank and per
- * MPI_Pcontrol region (rd->nregions of them). */
-static void merge_threads(struct prof_rank_data *rd)
+void prof_merge_threads(struct prof_rank_data *rd, struct prof_thread *threads)
 {
     static struct prof_thread_data *per_thread;
     struct prof_stats *region_fn = rd->nregions ? calloc((size_t)rd->nregions * PROF_FN_COUNT, sizeof *region_fn)
                                                 : NULL;
     int n = 0, nomem = 0;
-    for (struct prof_thread *th = prof_thread_list(); th; th = th->next)
+    for (struct prof_thread *th = threads; th; th = th->next)
         n++;
     per_thread = calloc((size_t)n + 1, sizeof *per_thread);
     int k = 0;
-    for (struct prof_thread *th = prof_thread_list(); th; th = th->next, k++) {
+    for (struct prof_thread *th = threads; th; th = th->next, k++) {
         const struct prof_table *t = &th->table;
         struct prof_thread_data *td = per_thread ? &per_thread[k] : NULL;
         struct prof_stats *fn = td ? td->fn : rd->fn;
@@ -181,7 +179,7 @@ static const char *escaped(const char *s, char *out, size_t size)
     return out;
 }
 
-static void first_line(struct prof_report_ctx *ctx)
+void prof_report_first_line(struct prof_report_ctx *ctx)
 {
     static char command[5000], options[2500];
     char when[64];
@@ -192,14 +190,6 @@ static void first_line(struct prof_report_ctx *ctx)
              "# mpiprof %s command=\"%s\" ranks=%d start=%s clock=%s options=%s",
              PACKAGE_VERSION, escaped(prof_run.command, command, sizeof command), prof_run.size, when,
              prof_clock_name(), prof_config.options[0] ? escaped(prof_config.options, options, sizeof options) : "-");
-}
-
-static int by_branch_time(const void *a, const void *b)
-{
-    const struct prof_branch *x = a, *y = b;
-    if (x->s.ticks != y->s.ticks)
-        return x->s.ticks < y->s.ticks ? 1 : -1;
-    return x->id - y->id;
 }
 
 /* rma.txt and io.txt: windows by branch id, files by file id. */
@@ -240,6 +230,7 @@ void prof_finish(void)
     prof_wait_barrier(prof_run.comm);   /* the last rank's arrival, waited for without spinning */
 
     memset(prof_fn_on, 0, sizeof prof_fn_on);
+    prof_snapshot_stop();
     static struct prof_region_trouble trouble;
     int nregions = prof_regions_finish(t_end, &trouble);
     prof_run.finished = 1;
@@ -250,7 +241,8 @@ void prof_finish(void)
     rd.sec_per_tick = prof_clock_stop();
     rd.elapsed_ticks = t_end - prof_run.t_init;
     rd.nregions = nregions;
-    merge_threads(&rd);
+    rd.region_nodes = prof_region_get(0);
+    prof_merge_threads(&rd, prof_thread_list());
     rd.rma = prof_rma_sites(&rd.nrma);
     rd.io = prof_io_files(&rd.nio);
 
@@ -261,10 +253,10 @@ void prof_finish(void)
     if (prof_model_on)
         model_figures(&ctx, &rd, t_end);
     choose_columns(&ctx, &rd, &trouble);
-    first_line(&ctx);
+    prof_report_first_line(&ctx);
 
     struct prof_finalize_times times = { .t_begin = t_begin };
-    int failed = prof_branches_collect(&branches) != 0, any_failed;
+    int failed = prof_branches_collect(&branches, prof_thread_list()) != 0, any_failed;
     PMPI_Allreduce(&failed, &any_failed, 1, MPI_INT, MPI_MAX, prof_run.comm);
     if (!any_failed)
         failed = prof_branches_describe(prof_run.comm, &branches, &times.symbolize_ns) != 0;
@@ -272,7 +264,7 @@ void prof_finish(void)
         if (prof_slt_on && prof_branches_partner_ids(prof_run.comm, &branches) != 0)
             prof_log_once("out of memory while naming the partners' branches; partners.txt shows them as -");
         prof_rma_name(branches.v, branches.n);
-        qsort(branches.v, (size_t)branches.n, sizeof *branches.v, by_branch_time);
+        prof_branches_sort_time(&branches);
         rd.branches = branches.v;
         rd.nbranches = branches.n;
     } else {

@@ -7,6 +7,7 @@
  * Point-to-point hooks are in p2p.c, collective volumes in coll.c. */
 #include "config.h"
 #include "prof.h"
+#include "snapshot.h"
 
 unsigned char prof_fn_on[PROF_FN_COUNT];
 
@@ -46,6 +47,7 @@ struct prof_record *prof_exit_record(struct prof_call *c, const struct prof_traf
     prof_stats_add(&r->s, *dt, tr);
     if (PROF_UNLIKELY(prof_model_on))
         prof_model_begin(c, t1);
+    prof_snapshot_check(t1);
     return r;
 }
 

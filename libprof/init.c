@@ -10,6 +10,7 @@
 #include "prof.h"
 #include "report.h"
 #include "run.h"
+#include "snapshot.h"
 
 struct prof_run prof_run;
 
@@ -136,6 +137,7 @@ void prof_start(int thread_level)
     if (prof_model_on)
         prof_model_start();
     prof_run.t_init = prof_clock();
+    prof_snapshot_start();
     prof_run.started = 1;
     memcpy(prof_fn_on, enabled, sizeof prof_fn_on);
 }

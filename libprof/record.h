@@ -145,8 +145,8 @@ static inline void prof_partners_merge(struct prof_partners *into, const struct 
 struct prof_record {
     uint64_t key;          /* hash of fn and frames; 0 = empty slot */
     uint32_t fn;
-    uint32_t depth;        /* frames actually captured (<= configured depth) */
     uint32_t region;       /* the MPI_Pcontrol region the calls ended in (region.h; 0: none) */
+    uint32_t depth;        /* frames actually captured (<= configured depth) */
     struct prof_stats s;
     struct prof_partners partners;
 };

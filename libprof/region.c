@@ -174,6 +174,18 @@ int prof_regions_finish(uint64_t t_end, struct prof_region_trouble *trouble)
     return (int)rg.nnodes;
 }
 
+int prof_regions_peek(uint64_t now, struct prof_region_node *out)
+{
+    prof_lock(&rg.lock);
+    int n = (int)rg.nnodes;
+    memcpy(out, rg.node, ((size_t)n + 1) * sizeof *out);
+    for (int i = 0; i < rg.depth; i++)
+        if (rg.open[i].real)
+            out[rg.open[i].node].ticks += now - rg.node[rg.open[i].node].opened;
+    prof_unlock(&rg.lock);
+    return n;
+}
+
 const struct prof_region_node *prof_region_get(uint32_t id)
 {
     return &rg.node[id];

@@ -56,7 +56,12 @@ void prof_pcontrol_after(int level, const char *name, size_t namelen);
  * number of nodes (ids 1..n). */
 int prof_regions_finish(uint64_t t_end, struct prof_region_trouble *trouble);
 
-/* prof_region_get: node id (1..n). prof_region_path: its path, names
+/* prof_regions_peek: a copy of the nodes 0..n (n returned) into out
+ * (PROF_REGIONS_MAX + 1 of them), the regions open counted as if closed at
+ * now; nothing changes (snapshot.c). */
+int prof_regions_peek(uint64_t now, struct prof_region_node *out);
+
+/* prof_region_get: node id (1..n; 0: the array, for rd->region_nodes). prof_region_path: its path, names
  * joined by '/', into out. */
 const struct prof_region_node *prof_region_get(uint32_t id);
 void prof_region_path(uint32_t id, char *out, size_t size);

@@ -14,6 +14,7 @@
 #include "region.h"
 #include "report.h"
 #include "run.h"
+#include "snapshot.h"
 
 static const struct prof_writer *const writers[] = {
     &prof_report_summary, &prof_report_functions,
@@ -119,9 +120,7 @@ void prof_report_probe(void)
                       "changes before MPI_Finalize", base, strerror(err));
 }
 
-/* Create a new directory base, base.1, base.2, ...; its name in out.
- * Trailing slashes are not part of the name ("out/" is "out"). */
-static int make_dir(const char *given, char *out, size_t outsz)
+int prof_report_make_dir(const char *given, char *out, size_t outsz)
 {
     char base[4096];
     snprintf(base, sizeof base, "%s", given);
@@ -151,7 +150,9 @@ static int make_dir(const char *given, char *out, size_t outsz)
 static int open_files(const struct prof_report_ctx *ctx, const char *base, char *dir, size_t dirsz,
                       const struct prof_writer *const *use, int n, FILE **files)
 {
-    if (make_dir(base, dir, dirsz) != 0)
+    if (prof_run.report_dir[0])
+        snprintf(dir, dirsz, "%s", prof_run.report_dir);
+    else if (prof_report_make_dir(base, dir, dirsz) != 0)
         return -1;
     for (int k = 0; k < n; k++) {
         char path[4200];
@@ -221,5 +222,7 @@ int prof_report_write(MPI_Comm comm, const struct prof_report_ctx *ctx,
                       "gather %.2f, write %.2f)", dir, ctx->nranks, ctx->nranks == 1 ? "" : "s",
                       (t3 - times->t_begin) * 1e-9, times->merge_ns * 1e-9, times->symbolize_ns * 1e-9,
                       times->gather_ns * 1e-9, times->write_ns * 1e-9);
+    if (prof_run.report_dir[0])
+        prof_snapshot_clean(dir);
     return 0;
 }

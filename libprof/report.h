@@ -15,6 +15,7 @@
 #include "sizes.h"
 #include "io.h"
 #include "rma.h"
+#include "region.h"
 #include <mpi.h>
 
 /* One thread's figures per function. */
@@ -46,6 +47,7 @@ struct prof_rank_data {
     struct prof_io_file *const *io;    /* files (io.h), by file id */
     int nio;
     int nregions;                      /* MPI_Pcontrol regions (region.h), node ids 1..nregions: */
+    const struct prof_region_node *region_nodes; /* [id]: the region (entries, time open, parent) */
     const struct prof_stats *region_fn; /* [(id - 1) * PROF_FN_COUNT + fn]: calls that ended in the region */
 };
 
@@ -148,9 +150,25 @@ struct prof_finalize_times {
     uint64_t merge_ns, symbolize_ns, gather_ns, write_ns;
 };
 
+/* prof_merge_threads: sum every call site and overflow record of the
+ * threads on the list threads (thread.h) per function, per thread
+ * (threads.txt; the exited threads are one), for the rank and per
+ * MPI_Pcontrol region (rd->nregions of them, rd->region_nodes set) into rd
+ * (finalize.c; local). */
+struct prof_thread;
+void prof_merge_threads(struct prof_rank_data *rd, struct prof_thread *threads);
+
+/* prof_report_first_line: ctx->first_line, from the run's facts (local). */
+void prof_report_first_line(struct prof_report_ctx *ctx);
+
 /* prof_report_base: the report directory asked for (MPIPROF_OUTPUT, else
  * mpiprof.APP.NPp), without trailing slashes. */
 void prof_report_base(char *out, size_t size);
+
+/* prof_report_make_dir: create a new directory base, base.1, base.2, ...
+ * (and base's parents); its name in out. Trailing slashes are not part of
+ * the name ("out/" is "out"). Says why not, once; 0 or -1. */
+int prof_report_make_dir(const char *base, char *out, size_t outsz);
 
 /* prof_report_probe: rank 0, at MPI_Init: create the parent directories of
  * the report and check that the directory can be made there; say at once

@@ -40,13 +40,13 @@ static void write_rows(struct prof_buf *b, const struct prof_report_ctx *ctx, co
     for (uint32_t id = 1; id <= (uint32_t)rd->nregions; id++)
         for (int f = 0; f < PROF_FN_COUNT; f++) {
             const struct prof_stats *s = &rd->region_fn[(size_t)(id - 1) * PROF_FN_COUNT + f];
-            for (uint32_t up = id; up; up = prof_region_get(up)->parent) {
+            for (uint32_t up = id; up; up = rd->region_nodes[up].parent) {
                 mpi[up] += s->ticks;
                 n[up] += s->calls;
             }
         }
     for (uint32_t id = 1; id <= (uint32_t)rd->nregions; id++)
-        row(b, rd, id, prof_region_get(id)->entries, prof_region_get(id)->ticks, mpi[id], n[id]);
+        row(b, rd, id, rd->region_nodes[id].entries, rd->region_nodes[id].ticks, mpi[id], n[id]);
     free(mpi);
 }
 

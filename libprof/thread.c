@@ -132,6 +132,17 @@ struct prof_thread *prof_thread_list(void)
     return h;
 }
 
+struct prof_thread *prof_thread_hold(void)
+{
+    pthread_mutex_lock(&reg.lock);
+    return reg.head;
+}
+
+void prof_thread_release(void)
+{
+    pthread_mutex_unlock(&reg.lock);
+}
+
 void prof_thread_list_done(void)
 {
     pthread_mutex_lock(&reg.lock);

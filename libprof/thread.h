@@ -62,4 +62,10 @@ int prof_thread_room(void **buf, int *cap, int n, size_t size);
 struct prof_thread *prof_thread_list(void);
 void prof_thread_list_done(void);
 
+/* prof_thread_hold: the registered threads, the list held unchanged (no
+ * thread attaches or exits) until prof_thread_release (snapshot.c; the
+ * threads' calls go on). */
+struct prof_thread *prof_thread_hold(void);
+void prof_thread_release(void);
+
 #endif
