@@ -72,6 +72,13 @@ static int select_glob(const char *g, unsigned char *enabled, int nfn)
     return hits;
 }
 
+bool prof_config_yes(const char *name)
+{
+    const char *v = getenv(name);
+    bool yes = false;
+    return v && parse_bool(v, &yes) == 0 && yes;
+}
+
 /* Select functions: a glob that matches no MPI function is reported and
  * skipped; a value that selects nothing at all is invalid (one message). */
 static int parse_functions(const char *v, unsigned char *enabled, int nfn)

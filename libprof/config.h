@@ -18,6 +18,7 @@
     X(MODEL,                model,                MODEL,  "",  "perfect, perfect+<cpu factor>, perfect,cpu=<factor> or lat=<us>,bw=<MB/s>[,cpu=<factor>]") \
     X(REGIONS,              regions,              BOOL,   "1", "0/1, no/yes, off/on, false/true") \
     X(SNAPSHOT,             snapshot,             SECONDS, "0", "seconds between snapshots, from 0.1 to 1000000 (0: none)") \
+    X(CHAIN,                chain,                BOOL,   "0", "0/1, no/yes, off/on, false/true") \
     X(PRELOAD,              preload,              STRING, "",  "the path of libmpiprof.so (read by the launcher only)")
 
 #define PROF_MAX_DEPTH 32
@@ -33,6 +34,7 @@ struct prof_config {
     char model[256];
     bool regions;
     double snapshot;
+    bool chain;
     char preload[4096];
     char options[1024];   /* "NAME=value;..." of the variables set, for report headers */
 };
@@ -44,5 +46,9 @@ extern struct prof_config prof_config;
  * default. enabled[fn] is set to 1 for every function MPIPROF_FUNCTIONS
  * selects. Not thread safe: called once from MPI_Init. */
 void prof_config_load(unsigned char *enabled, int nfn);
+
+/* prof_config_yes: the variable name is set to a yes value (1, yes, on,
+ * true); read before prof_config_load, which reports bad values. */
+bool prof_config_yes(const char *name);
 
 #endif

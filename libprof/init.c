@@ -1,9 +1,10 @@
 /* init.c: the hand-written MPI_Init, MPI_Init_thread and MPI_Finalize
  * (flag "custom" in wrappers/misc.tbl): start profiling after PMPI_Init,
- * write the report before PMPI_Finalize (cold). The Fortran ones, in
+ * write the report before PMPI_Finalize (or the next tool's, chain.h; cold). The Fortran ones, in
  * fortran.c, call prof_start and prof_finish the same way. */
 #include <stdio.h>
 #include <string.h>
+#include "chain.h"
 #include "config.h"
 #include "fortran.h"
 #include "log.h"
@@ -144,7 +145,8 @@ void prof_start(int thread_level)
 
 PROF_EXPORT int MPI_Init(int *argc, char ***argv)
 {
-    int rc = PMPI_Init(argc, argv);
+    prof_chain_start();
+    int rc = PROF_NEXT_CUSTOM(MPI_Init)(argc, argv);
     if (rc == MPI_SUCCESS)
         prof_start(MPI_THREAD_SINGLE);
     return rc;
@@ -152,7 +154,8 @@ PROF_EXPORT int MPI_Init(int *argc, char ***argv)
 
 PROF_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
-    int rc = PMPI_Init_thread(argc, argv, required, provided);
+    prof_chain_start();
+    int rc = PROF_NEXT_CUSTOM(MPI_Init_thread)(argc, argv, required, provided);
     if (rc == MPI_SUCCESS)
         prof_start(*provided);
     return rc;
@@ -162,5 +165,5 @@ PROF_EXPORT int MPI_Finalize(void)
 {
     if (prof_run.started && !prof_run.finished)
         prof_finish();
-    return PMPI_Finalize();
+    return PROF_NEXT_CUSTOM(MPI_Finalize)();
 }

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include "chain.h"
 #include "config.h"
 #include "fortran.h"
 #include "lock.h"
@@ -209,7 +210,8 @@ PROF_INLINE int pcontrol_call(void *site, int level, const char *name, size_t na
     struct prof_call c;
     prof_pcontrol_before(level, name, namelen);
     int profiled = prof_enter(&c, FN_MPI_Pcontrol, site);
-    c.rc = name ? PMPI_Pcontrol(level, name) : PMPI_Pcontrol(level);
+    int (*next)(const int, ...) = PROF_NEXT_CUSTOM(MPI_Pcontrol);
+    c.rc = name ? next(level, name) : next(level);
     if (profiled)
         prof_exit(&c);
     prof_pcontrol_after(level, name, namelen);

@@ -393,6 +393,14 @@ function hook_call(name, family, when,    nr, need, i, r, opt, args) {
     return fam_hook[when, family] "(&c" args ")"
 }
 
+# per_wrapped(out, fmt): fmt, with the function's name for each %s, for
+# every function with a generated wrapper (not custom).
+function per_wrapped(out, fmt,    i) {
+    for (i = 1; i <= nfn; i++)
+        if (!fn_custom[i])
+            printf fmt, fn_name[i], fn_name[i], fn_name[i] > out
+}
+
 function header(out, what,    i, s, t) {
     s = ""
     for (i = 1; i <= ntbl; i++) {
@@ -451,11 +459,32 @@ END {
     print "};" > c
     close(c)
 
+    # The function each wrapper calls: PMPI_x, or with MPIPROF_CHAIN the next
+    # definition of MPI_x (a PMPI tool preloaded after this one).
+    x = outdir "/next.h"
+    header(x, "The MPI function each wrapper calls (libprof/chain.c).")
+    print "#ifndef PROF_NEXT_H\n#define PROF_NEXT_H\n\n#include <mpi.h>\n" > x
+    print "#pragma GCC diagnostic push\n#pragma GCC diagnostic ignored \"-Wdeprecated-declarations\"" > x
+    print "struct prof_next {" > x
+    per_wrapped(x, "    __typeof__(P%s) *%s;\n")
+    print "};\n#pragma GCC diagnostic pop\n" > x
+    print "/* PMPI_x each, until prof_next_resolve replaces those that find(\"MPI_x\")" > x
+    print " * gives (not NULL). */" > x
+    print "extern struct prof_next prof_next;" > x
+    print "void prof_next_resolve(void *(*find)(const char *name));\n\n#endif" > x
+    close(x)
+
     w = outdir "/wrap_c.c"
     header(w, "C entry points: time the PMPI call, then hand the arguments to the family's hook (libprof/prof.h).")
     print "#include \"prof.h\"" > w
+    print "#include \"next.h\"" > w
     print "/* Deprecated MPI functions (MPI_Attr_get ...) are wrapped like any other. */" > w
     print "#pragma GCC diagnostic ignored \"-Wdeprecated-declarations\"" > w
+    print "\nstruct prof_next prof_next = {" > w
+    per_wrapped(w, "    .%s = P%s,\n")
+    print "};\n\nvoid prof_next_resolve(void *(*find)(const char *name))\n{\n    void *p;" > w
+    per_wrapped(w, "    if ((p = find(\"%s\")))\n        prof_next.%s = (__typeof__(prof_next.%s))p;\n")
+    print "}" > w
     for (i = 1; i <= nfn; i++) {
         if (fn_custom[i])
             continue
@@ -469,8 +498,9 @@ END {
             printf "    %s;\n", fn_always[i] > w
         if (fn_before[i] != "")
             printf "    %s;\n", fn_before[i] > w
-        # The PMPI call, unless the late-sender hook made it (c.rc set).
-        pcall = sprintf("P%s(%s)", n, fn_args[i])
+        # The MPI library's call (or the next tool's: prof_next), unless the
+        # late-sender hook made it (c.rc set).
+        pcall = sprintf("prof_next.%s(%s)", n, fn_args[i])
         if (fn_slt[i] != "")
             pcall = sprintf("PROF_UNLIKELY(prof_slt_on) && %s ? c.rc : %s", fn_slt[i], pcall)
         slow = (fn_after[i] != "" || fn_slt[i] != "")
@@ -482,7 +512,7 @@ END {
                 printf "        %s;\n", fn_after[i] > w
             print "        return c.rc;\n    }" > w
         } else {
-            printf "        return P%s(%s);\n", n, fn_args[i] > w
+            printf "        return prof_next.%s(%s);\n", n, fn_args[i] > w
         }
         printf "%s", fn_subst[i] > w
         if (fn_sync[i] != "")

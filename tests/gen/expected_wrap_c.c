@@ -1,18 +1,51 @@
 /* Generated from gen/sample.tbl by wrappers/gen-wrappers.awk. Do not edit. */
 /* C entry points: time the PMPI call, then hand the arguments to the family's hook (libprof/prof.h). */
 #include "prof.h"
+#include "next.h"
 /* Deprecated MPI functions (MPI_Attr_get ...) are wrapped like any other. */
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+
+struct prof_next prof_next = {
+    .MPI_Send = PMPI_Send,
+    .MPI_Recv = PMPI_Recv,
+    .MPI_Waitall = PMPI_Waitall,
+    .MPI_Type_free = PMPI_Type_free,
+    .MPI_Request_free = PMPI_Request_free,
+    .MPI_Barrier = PMPI_Barrier,
+    .MPI_Win_fence = PMPI_Win_fence,
+    .MPI_Pcontrol = PMPI_Pcontrol,
+};
+
+void prof_next_resolve(void *(*find)(const char *name))
+{
+    void *p;
+    if ((p = find("MPI_Send")))
+        prof_next.MPI_Send = (__typeof__(prof_next.MPI_Send))p;
+    if ((p = find("MPI_Recv")))
+        prof_next.MPI_Recv = (__typeof__(prof_next.MPI_Recv))p;
+    if ((p = find("MPI_Waitall")))
+        prof_next.MPI_Waitall = (__typeof__(prof_next.MPI_Waitall))p;
+    if ((p = find("MPI_Type_free")))
+        prof_next.MPI_Type_free = (__typeof__(prof_next.MPI_Type_free))p;
+    if ((p = find("MPI_Request_free")))
+        prof_next.MPI_Request_free = (__typeof__(prof_next.MPI_Request_free))p;
+    if ((p = find("MPI_Barrier")))
+        prof_next.MPI_Barrier = (__typeof__(prof_next.MPI_Barrier))p;
+    if ((p = find("MPI_Win_fence")))
+        prof_next.MPI_Win_fence = (__typeof__(prof_next.MPI_Win_fence))p;
+    if ((p = find("MPI_Pcontrol")))
+        prof_next.MPI_Pcontrol = (__typeof__(prof_next.MPI_Pcontrol))p;
+}
 
 PROF_INLINE int w_MPI_Send(void *site, const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
     struct prof_call c;
     if (!prof_enter(&c, FN_MPI_Send, site)) {
         c.th = NULL;
-        c.rc = PROF_UNLIKELY(prof_slt_on) && prof_slt_send(&c, dest, tag, comm) ? c.rc : PMPI_Send(buf, count, datatype, dest, tag, comm);
+        c.rc = PROF_UNLIKELY(prof_slt_on) && prof_slt_send(&c, dest, tag, comm) ? c.rc : prof_next.MPI_Send(buf, count, datatype, dest, tag, comm);
         return c.rc;
     }
-    c.rc = PROF_UNLIKELY(prof_slt_on) && prof_slt_send(&c, dest, tag, comm) ? c.rc : PMPI_Send(buf, count, datatype, dest, tag, comm);
+    c.rc = PROF_UNLIKELY(prof_slt_on) && prof_slt_send(&c, dest, tag, comm) ? c.rc : prof_next.MPI_Send(buf, count, datatype, dest, tag, comm);
     prof_exit_send(&c, count, datatype, dest, tag, comm, NULL);
     return c.rc;
 }
@@ -27,12 +60,12 @@ PROF_INLINE int w_MPI_Recv(void *site, void *buf, int count, MPI_Datatype dataty
     struct prof_call c;
     if (!prof_enter(&c, FN_MPI_Recv, site)) {
         c.th = NULL;
-        c.rc = PROF_UNLIKELY(prof_slt_on) && prof_slt_recv(&c, buf, count, datatype, source, tag, comm, status, NULL) ? c.rc : PMPI_Recv(buf, count, datatype, source, tag, comm, status);
+        c.rc = PROF_UNLIKELY(prof_slt_on) && prof_slt_recv(&c, buf, count, datatype, source, tag, comm, status, NULL) ? c.rc : prof_next.MPI_Recv(buf, count, datatype, source, tag, comm, status);
         return c.rc;
     }
     if (status == MPI_STATUS_IGNORE)
         status = &c.status;
-    c.rc = PROF_UNLIKELY(prof_slt_on) && prof_slt_recv(&c, buf, count, datatype, source, tag, comm, status, NULL) ? c.rc : PMPI_Recv(buf, count, datatype, source, tag, comm, status);
+    c.rc = PROF_UNLIKELY(prof_slt_on) && prof_slt_recv(&c, buf, count, datatype, source, tag, comm, status, NULL) ? c.rc : prof_next.MPI_Recv(buf, count, datatype, source, tag, comm, status);
     prof_exit_recv(&c, count, datatype, source, tag, comm, status, NULL);
     return c.rc;
 }
@@ -48,12 +81,12 @@ PROF_INLINE int w_MPI_Waitall(void *site, int count, MPI_Request array_of_reques
     prof_complete_take(&c, count, array_of_requests);
     if (!prof_enter(&c, FN_MPI_Waitall, site)) {
         c.th = NULL;
-        c.rc = PROF_UNLIKELY(prof_slt_on) && prof_slt_wait(&c, count, array_of_requests, NULL, NULL, NULL) ? c.rc : PMPI_Waitall(count, array_of_requests, array_of_statuses);
+        c.rc = PROF_UNLIKELY(prof_slt_on) && prof_slt_wait(&c, count, array_of_requests, NULL, NULL, NULL) ? c.rc : prof_next.MPI_Waitall(count, array_of_requests, array_of_statuses);
         prof_complete_done(&c, count, array_of_requests, NULL, NULL, NULL, NULL, NULL, array_of_statuses);
         return c.rc;
     }
     array_of_statuses = prof_statuses(&c, array_of_statuses, count);
-    c.rc = PROF_UNLIKELY(prof_slt_on) && prof_slt_wait(&c, count, array_of_requests, NULL, NULL, NULL) ? c.rc : PMPI_Waitall(count, array_of_requests, array_of_statuses);
+    c.rc = PROF_UNLIKELY(prof_slt_on) && prof_slt_wait(&c, count, array_of_requests, NULL, NULL, NULL) ? c.rc : prof_next.MPI_Waitall(count, array_of_requests, array_of_statuses);
     prof_complete_done(&c, count, array_of_requests, NULL, NULL, NULL, NULL, NULL, array_of_statuses);
     prof_exit_complete(&c);
     return c.rc;
@@ -69,8 +102,8 @@ PROF_INLINE int w_MPI_Type_free(void *site, MPI_Datatype *datatype)
     struct prof_call c;
     prof_type_freed(datatype);
     if (!prof_enter(&c, FN_MPI_Type_free, site))
-        return PMPI_Type_free(datatype);
-    c.rc = PMPI_Type_free(datatype);
+        return prof_next.MPI_Type_free(datatype);
+    c.rc = prof_next.MPI_Type_free(datatype);
     prof_exit(&c);
     return c.rc;
 }
@@ -86,11 +119,11 @@ PROF_INLINE int w_MPI_Request_free(void *site, MPI_Request *request)
     prof_complete_take_free(&c, request);
     if (!prof_enter(&c, FN_MPI_Request_free, site)) {
         c.th = NULL;
-        c.rc = PMPI_Request_free(request);
+        c.rc = prof_next.MPI_Request_free(request);
         prof_complete_done1(&c, request, NULL, NULL);
         return c.rc;
     }
-    c.rc = PMPI_Request_free(request);
+    c.rc = prof_next.MPI_Request_free(request);
     prof_complete_done1(&c, request, NULL, NULL);
     prof_exit(&c);
     return c.rc;
@@ -105,8 +138,8 @@ PROF_INLINE int w_MPI_Barrier(void *site, MPI_Comm comm)
 {
     struct prof_call c;
     if (!prof_enter(&c, FN_MPI_Barrier, site))
-        return PMPI_Barrier(comm);
-    c.rc = PMPI_Barrier(comm);
+        return prof_next.MPI_Barrier(comm);
+    c.rc = prof_next.MPI_Barrier(comm);
     prof_exit(&c);
     return c.rc;
 }
@@ -120,10 +153,10 @@ PROF_INLINE int w_MPI_Win_fence(void *site, int assert, MPI_Win win)
 {
     struct prof_call c;
     if (!prof_enter(&c, FN_MPI_Win_fence, site))
-        return PMPI_Win_fence(assert, win);
+        return prof_next.MPI_Win_fence(assert, win);
     if (PROF_UNLIKELY(prof_sync_on))
         prof_sync_win(&c, win);
-    c.rc = PMPI_Win_fence(assert, win);
+    c.rc = prof_next.MPI_Win_fence(assert, win);
     prof_exit(&c);
     return c.rc;
 }
@@ -137,8 +170,8 @@ PROF_INLINE int w_MPI_Pcontrol(void *site, const int level)
 {
     struct prof_call c;
     if (!prof_enter(&c, FN_MPI_Pcontrol, site))
-        return PMPI_Pcontrol(level);
-    c.rc = PMPI_Pcontrol(level);
+        return prof_next.MPI_Pcontrol(level);
+    c.rc = prof_next.MPI_Pcontrol(level);
     prof_exit(&c);
     return c.rc;
 }
