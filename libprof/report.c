@@ -112,9 +112,14 @@ void prof_report_probe(void)
         snprintf(parent, sizeof parent, ".");
     else
         slash[slash == parent] = '\0';
+    /* Make it and take it away again: what MPI_Finalize will do (access()
+     * says yes to root where mkdir says no, as in /sys). */
     struct stat st;
-    int err = stat(parent, &st) != 0 ? errno : !S_ISDIR(st.st_mode) ? ENOTDIR
-                                             : access(parent, W_OK | X_OK) != 0 ? errno : 0;
+    int err = stat(parent, &st) != 0 ? errno : !S_ISDIR(st.st_mode) ? ENOTDIR : 0;
+    if (!err && mkdir(base, 0777) == 0)
+        rmdir(base);
+    else if (!err && errno != EEXIST)
+        err = errno;
     if (err)
         prof_log_once("cannot create the report directory '%s': %s; the report will be lost unless that "
                       "changes before MPI_Finalize", base, strerror(err));

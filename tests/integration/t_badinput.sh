@@ -1,0 +1,101 @@
+#!/bin/sh
+# t_badinput.sh: the bad-input corpus (badinput.txt, one case a line: bad
+# MPIPROF_* values and names, launcher flags, report paths), then programs
+# that are not MPI programs (mpiprof /bin/true; libmpiprof.so preloaded
+# into ls). Every case: one clear line naming the problem (none for a
+# non-MPI program), the program's output and exit status unchanged, no
+# crash, no hang (each run under a timeout).
+. "$top_srcdir/tests/integration/lib.sh"
+
+np=2
+prog="$top_builddir/tests/integration/regions"
+corpus="$top_srcdir/tests/integration/badinput.txt"
+limit=120
+
+run_case() {   # run_case OUT ERR ENV...: the program under the profiler
+    out=$1 err=$2
+    shift 2
+    with_lock -s env "$@" timeout $limit "$MPIRUN" -np $np "$launcher" "$prog" < /dev/null > "$out" 2> "$err"
+}
+
+with_lock -s timeout $limit "$MPIRUN" -np $np "$prog" > "$work/plain.out" 2> /dev/null
+plain=$?
+[ $plain -eq 0 ] || fail "the program runs without the profiler"
+: > "$work/plain-file"
+long="$work"
+for i in $(seq 1 13); do long="$long/$(printf '%300s' | tr ' ' L)"; done
+
+# mpiprof lines on stderr but "report written to ..."
+said() { grep '^mpiprof:' "$1" | grep -v '^mpiprof: report written to '; }
+complete() { [ "$(grep -vc '^#' "$1/summary.txt" 2> /dev/null)" = $np ]; }
+
+n=0
+while IFS='|' read -r kind input text; do
+    kind=$(echo $kind) input=$(echo "$input" | sed 's/^ *//; s/ *$//') text=$(echo "$text" | sed 's/^ *//; s/ *$//')
+    case $kind in '' | '#'*) continue ;; esac
+    n=$((n + 1)) c="$work/case$n"
+    input=$(printf '%s' "$input" | sed "s|LONG|${long#$work/}|; s|@|$work|g")
+    text=$(printf '%s' "$text" | sed "s|@|$work|g")
+    case $kind in
+    env | quiet)
+        run_case "$c.out" "$c.err" MPIPROF_OUTPUT="$c.rep" "$input"
+        status=$? lines=$(said "$c.err" | wc -l)
+        if [ $kind = env ]; then want=1; else want=0; fi
+        if [ $status -eq $plain ] && cmp -s "$work/plain.out" "$c.out" && [ "$lines" -eq $want ] &&
+           { [ $kind = quiet ] || said "$c.err" | grep -qF -- "$text"; } && complete "$c.rep"; then
+            ok "$kind $input: $(said "$c.err" || echo 'no message'), complete report"
+        else
+            fail "$kind $input: status $status, $lines message(s), want $want${text:+ containing '$text'}; stderr:"
+            cat "$c.err"
+        fi ;;
+    flag)
+        [ "$input" = "(none)" ] && input=
+        # shellcheck disable=SC2086 # the arguments are split as written
+        timeout $limit "$launcher" $input < /dev/null > "$c.out" 2> "$c.err"
+        status=$?
+        if [ $status -eq 2 ] && [ "$(wc -l < "$c.err")" -eq 1 ] && grep -qF -- "$text" "$c.err" && [ ! -s "$c.out" ]; then
+            ok "mpiprof $input: status 2, $(cat "$c.err")"
+        else
+            fail "mpiprof $input: status $status, stderr:"
+            cat "$c.err"
+        fi ;;
+    out | outok)
+        run_case "$c.out" "$c.err" MPIPROF_OUTPUT="$input"
+        status=$?
+        if [ $kind = out ]; then
+            good=$(said "$c.err" | grep -cF -- "$text") all=$(said "$c.err" | wc -l)
+            verdict=$([ "$good" -ge 1 ] && [ "$good" -eq "$all" ] && echo yes)
+        else
+            verdict=$([ -z "$(said "$c.err")" ] && complete "$text" &&
+                      grep -qxF "mpiprof: report written to $text (2 ranks, $(sed -n 's/.*(2 ranks, //p' "$c.err")" "$c.err" && echo yes)
+        fi
+        if [ $status -eq $plain ] && cmp -s "$work/plain.out" "$c.out" && [ "$verdict" = yes ]; then
+            ok "$kind -o $(printf '%.60s' "$input"): $(said "$c.err" | head -1 | cut -c1-120)"
+        else
+            fail "$kind -o $input: status $status; stderr:"
+            cut -c1-300 "$c.err"
+        fi ;;
+    *)
+        fail "badinput.txt: unknown kind '$kind'" ;;
+    esac
+done < "$corpus"
+check "the corpus has at least 60 cases ($n)" test $n -ge 60
+
+# Not MPI programs: nothing said, nothing written, status and output kept.
+mkdir "$work/nompi" && cd "$work/nompi" || fail "cd $work/nompi"
+timeout $limit "$launcher" /bin/true > "$work/true.out" 2> "$work/true.err"
+check "mpiprof /bin/true: status 0, no output, no report" \
+    test $? -eq 0 -a ! -s "$work/true.out" -a ! -s "$work/true.err" -a -z "$(ls "$work/nompi")"
+timeout $limit "$launcher" /bin/false > /dev/null 2> "$work/false.err"
+check "mpiprof /bin/false: status 1 kept, nothing said" test $? -eq 1 -a ! -s "$work/false.err"
+ls -la "$top_srcdir" > "$work/ls.plain" 2>&1
+ls_plain=$?
+LD_PRELOAD="$MPIPROF_PRELOAD" timeout $limit ls -la "$top_srcdir" > "$work/ls.out" 2> "$work/ls.err"
+check "LD_PRELOAD=libmpiprof.so ls: same output and status, nothing said" \
+    test $? -eq $ls_plain -a ! -s "$work/ls.err" -a -z "$(ls "$work/nompi")"
+check "LD_PRELOAD=libmpiprof.so ls: same output" cmp "$work/ls.plain" "$work/ls.out"
+LD_PRELOAD="$MPIPROF_PRELOAD" timeout $limit ls "$work/no-such-file" > /dev/null 2> "$work/ls2.err"
+check "LD_PRELOAD=libmpiprof.so ls of a missing file: status 2, only ls's message" \
+    test $? -eq 2 -a "$(grep -c . "$work/ls2.err")" -eq 1 -a -z "$(grep '^mpiprof:' "$work/ls2.err")"
+cd "$work" || true
+finish
