@@ -120,13 +120,17 @@ void ca_grid_free(struct ca_grid *g)
     MPI_Comm_free(&g->cart);
 }
 
+void ca_win_allocate(size_t bytes, int disp_unit, void *base, MPI_Win *win)
+{
+    MPI_Win_allocate((MPI_Aint)((bytes + 63) / 64 * 64), disp_unit, MPI_INFO_NULL, MPI_COMM_WORLD, base, win);
+}
+
 void ca_notify_create(struct ca_notify *n)
 {
     int size;
     MPI_Comm_rank(MPI_COMM_WORLD, &n->rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    MPI_Win_allocate((MPI_Aint)size * (MPI_Aint)sizeof(long), sizeof(long), MPI_INFO_NULL, MPI_COMM_WORLD,
-                     &n->slot, &n->win);
+    ca_win_allocate((size_t)size * sizeof(long), sizeof(long), &n->slot, &n->win);
     n->seen = ca_alloc((size_t)size * sizeof *n->seen);
     memset(n->slot, 0, (size_t)size * sizeof(long));
     memset(n->seen, 0, (size_t)size * sizeof *n->seen);

@@ -88,6 +88,13 @@ void ca_sync_neighbours(int form, struct ca_notify *n, const int *nb, int count,
  * largest size is the largest power of two up to -n). */
 long ca_extent(const struct ca_opts *o);
 
+/* ca_win_allocate: MPI_Win_allocate over MPI_COMM_WORLD of at least
+ * bytes (rounded up to 64: MPICH 4.0.2 places the next process's memory
+ * 8 bytes off when a size is not a multiple of 16, so its puts land one
+ * double low), displacement unit disp_unit; *base gets the memory.
+ * Collective. */
+void ca_win_allocate(size_t bytes, int disp_unit, void *base, MPI_Win *win);
+
 /* ca_reps: repetitions of a measurement moving bytes per repetition:
  * max(1, min(-r, CA_VOLUME / bytes)). */
 long ca_reps(const struct ca_opts *o, long bytes);

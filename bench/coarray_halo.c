@@ -156,8 +156,7 @@ static void measure(struct halo *h)
     if (h->form == CA_P2P)
         h->a = ca_alloc(cells * sizeof(double));
     else
-        MPI_Win_allocate((MPI_Aint)(cells * sizeof(double)), sizeof(double), MPI_INFO_NULL, MPI_COMM_WORLD, &h->a,
-                         &h->win);
+        ca_win_allocate(cells * sizeof(double), sizeof(double), &h->a, &h->win);
     fill(h);
     if (h->form == CA_LOCK)
         MPI_Win_lock_all(0, h->win);
@@ -180,7 +179,7 @@ static void measure(struct halo *h)
     if (errors)
         h->r->failed = 1;
     if (h->r->rank == 0)
-        printf("halo     %-5s %5ld %dx%dx%d %7ld %9ld %12.3f %10.2f %8ld\n", ca_form_names[h->form], h->n, h->g.dims[0],
+        printf("halo     %-5s %5ld %dx%dx%d %7ld %9ld %12.3f %12.4f %8ld\n", ca_form_names[h->form], h->n, h->g.dims[0],
                h->g.dims[1], h->g.dims[2], reps, bytes, us, us > 0 ? (double)bytes / us : 0, errors);
 }
 

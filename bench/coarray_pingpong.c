@@ -172,7 +172,7 @@ static void measure(struct pp *c, enum pattern p, long ndata)
     if (errors)
         c->r->failed = 1;
     if (c->r->rank == 0)
-        printf("pingpong %-8s %-4s %-5s %-11s %7ld %7ld %7ld %8ld %8ld %7ld %12.3f %10.2f %6ld\n",
+        printf("pingpong %-8s %-4s %-5s %-11s %7ld %7ld %7ld %8ld %8ld %7ld %12.3f %12.4f %6ld\n",
                pairs_titles[c->pairs], c->form == CA_P2P ? "send" : c->get ? "get" : "put",
                ca_form_names[c->form], pattern_names[p], g.count, g.blksize, g.stride, g.ndata, g.nextent, reps, us,
                us > 0 ? (double)ndata * sizeof(double) / us : 0, errors);
@@ -212,7 +212,7 @@ static void run_form(struct pp *c)
     if (c->form == CA_P2P)
         base = ca_alloc(bytes);
     else
-        MPI_Win_allocate((MPI_Aint)bytes, sizeof(double), MPI_INFO_NULL, MPI_COMM_WORLD, &base, &c->win);
+        ca_win_allocate(bytes, sizeof(double), &base, &c->win);
     c->src = base;
     c->dst = base + c->ext;
     for (long j = 0; j < c->ext; j++)

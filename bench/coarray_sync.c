@@ -91,11 +91,10 @@ static void setup(struct sy *s)
     s->win = MPI_WIN_NULL;
     if (s->kind == ALL && s->form == CA_FENCE) {
         void *base;
-        MPI_Win_allocate(0, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &base, &s->win);
+        ca_win_allocate(0, 1, &base, &s->win);
         MPI_Win_fence(0, s->win);
     } else if (s->kind == LOCK0 || s->kind == CRITICAL) {
-        MPI_Aint bytes = s->r->rank == 0 ? 3 * (MPI_Aint)sizeof(long) : 0;
-        MPI_Win_allocate(bytes, sizeof(long), MPI_INFO_NULL, MPI_COMM_WORLD, &s->cell, &s->win);
+        ca_win_allocate(s->r->rank == 0 ? 3 * sizeof(long) : 0, sizeof(long), &s->cell, &s->win);
         if (s->r->rank == 0)
             s->cell[0] = s->cell[1] = s->cell[2] = 0;
         MPI_Barrier(MPI_COMM_WORLD);
