@@ -139,27 +139,14 @@ awk -v np=$np -v n=$n -v b=$b -v r=$r 'BEGIN {
 same_rows "functions.txt: MPI_Put, MPI_Get and MPI_Accumulate of the lock ping-pong ($prof_pairs)"
 
 # --- bad input -------------------------------------------------------------------
-bad() {
-    want=$1 ranks=$2
-    shift 2
-    run $ranks "$coarray" "$@" > "$work/bad.out" 2> "$work/bad.err"
-    status=$?
-    if [ $status -eq 2 ] && [ "$(grep -c "^mpiprof-coarray: " "$work/bad.err")" -eq 1 ] &&
-        grep -q "^mpiprof-coarray: $want" "$work/bad.err" && [ ! -s "$work/bad.out" ]; then
-        ok "coarray $* on $ranks: $(grep "^mpiprof-coarray: " "$work/bad.err")"
-    else
-        fail "coarray $* on $ranks: status $status, stderr:"
-        cat "$work/bad.err"
-    fi
-}
-bad "needs at least 2 processes (got 1)" 1 -s halo
-bad "multiple and crossing ping-pong need an even number of processes, at least 4 (got 3)" 3 -s pingpong
-bad "multiple and crossing ping-pong need an even number of processes, at least 4 (got 2)" 2 -s pingpong -p crossing
-bad "the sync section needs an even number of processes" 3 -s sync
-bad "-s: 'foo' is not one of pingpong, sync, halo" 2 -s foo
-bad "unknown option '-x'" 2 -x
-bad "-b: '3' is not a power of two" 2 -b 3
-bad "-t: stride 2 is less than the block size 4" 2 -b 4 -t 2
-bad "-z: '513' is not an integer in 1..512" 2 -z 10,513
-bad "-n, -b, -t: the strided patterns span" 2 -n 4194304 -b 1 -t 2097152
+refuses "$coarray" "needs at least 2 processes (got 1)" 1 -s halo
+refuses "$coarray" "multiple and crossing ping-pong need an even number of processes, at least 4 (got 3)" 3 -s pingpong
+refuses "$coarray" "multiple and crossing ping-pong need an even number of processes, at least 4 (got 2)" 2 -s pingpong -p crossing
+refuses "$coarray" "the sync section needs an even number of processes" 3 -s sync
+refuses "$coarray" "-s: 'foo' is not one of pingpong, sync, halo" 2 -s foo
+refuses "$coarray" "unknown option '-x'" 2 -x
+refuses "$coarray" "-b: '3' is not a power of two" 2 -b 3
+refuses "$coarray" "-t: stride 2 is less than the block size 4" 2 -b 4 -t 2
+refuses "$coarray" "-z: '513' is not an integer in 1..512" 2 -z 10,513
+refuses "$coarray" "-n, -b, -t: the strided patterns span" 2 -n 4194304 -b 1 -t 2097152
 finish
