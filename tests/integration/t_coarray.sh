@@ -8,7 +8,8 @@
 # any swap. The checks must be able to fail: with BENCH_CHECK_CORRUPT each
 # check sees exactly its one spoilt value. Under the profiler, the MPI_Put,
 # MPI_Get and MPI_Accumulate calls and bytes of the lock ping-pong, per
-# rank, exactly. Bad input: one line on stderr, status 2.
+# rank, exactly. The man page names every flag and column. Bad input:
+# one line on stderr, status 2.
 . "$top_srcdir/tests/integration/lib.sh"
 
 coarray="$top_builddir/bench/mpiprof-coarray"
@@ -137,6 +138,18 @@ awk -v np=$np -v n=$n -v b=$b -v r=$r 'BEGIN {
         print k, "MPI_Get", calls * r, 0, bytes * r
         print k, "MPI_Put", calls * r, bytes * r, 0 } }' | sort > "$work/expected"
 same_rows "functions.txt: MPI_Put, MPI_Get and MPI_Accumulate of the lock ping-pong ($prof_pairs)"
+
+# --- the man page ----------------------------------------------------------------
+# It names every flag of the usage text and every column of the headers.
+run 2 "$coarray" -h > "$work/usage" || fail "coarray -h"
+sed -e 's/\\-/-/g' -e 's/\\f[BIRP]//g' "$top_srcdir/man/mpiprof-coarray.1" > "$work/man"
+{ grep -o '^  *-[a-z]' "$work/usage" | tr -d ' '
+  cat "$work/pp" "$work/sync" "$work/halo" | sed -n 's/^# section //p' | tr ' ' '\n'; } | sort -u |
+    while read -r word; do
+        grep -qw -- "$word" "$work/man" || echo "mpiprof-coarray(1) does not name $word"
+    done > "$work/check"
+check "mpiprof-coarray(1) names every flag ($(grep -c '^  *-[a-z]' "$work/usage")) and column" test ! -s "$work/check"
+cat "$work/check"
 
 # --- bad input -------------------------------------------------------------------
 refuses "$coarray" "needs at least 2 processes (got 1)" 1 -s halo
