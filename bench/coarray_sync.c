@@ -1,7 +1,10 @@
 /* coarray_sync.c: the synchronisation section of mpiprof-coarray (EPCC
  * "Synchronisation"): the overhead of a sync as the time of a delay loop
  * followed by the sync minus the time of the delay loop alone, "outer"
- * samples of "inner" iterations of each, means over the processes.
+ * samples of "inner" iterations of each. The loop alone is fixed work, so
+ * its fastest sample is its cost (a process descheduled in one sample
+ * would otherwise make the overhead negative); with the sync, the mean of
+ * the samples. Both are then means over the processes.
  *
  *   all        every process: MPI_Barrier (p2p), MPI_Win_fence (fence),
  *              a notification to and from every other process (lock)
@@ -126,14 +129,16 @@ static int teardown(struct sy *s, long entries)
 static void measure(struct sy *s, const char *name)
 {
     const struct ca_opts *o = s->r->o;
-    double delay = 0, with_sync = 0;
+    double delay = -1, with_sync = 0;
     setup(s);
     for (long k = 0; k < o->outer; k++) {
         MPI_Barrier(MPI_COMM_WORLD);
         double t = MPI_Wtime();
         for (long i = 0; i < o->inner; i++)
             ca_delay(o->delay);
-        delay += MPI_Wtime() - t;
+        t = MPI_Wtime() - t;
+        if (delay < 0 || t < delay)
+            delay = t;
         MPI_Barrier(MPI_COMM_WORLD);
         t = MPI_Wtime();
         for (long i = 0; i < o->inner; i++) {
@@ -144,9 +149,9 @@ static void measure(struct sy *s, const char *name)
     }
     long reps = o->outer * o->inner;
     s->r->failed |= teardown(s, reps);
-    double scale = 1e6 / (double)reps / s->r->size;
-    delay = ca_sum(delay) * scale;
-    with_sync = ca_sum(with_sync) * scale;
+    double per_process = 1e6 / s->r->size;
+    delay = ca_sum(delay) * per_process / (double)o->inner;
+    with_sync = ca_sum(with_sync) * per_process / (double)reps;
     int neighbours = s->kind == LOCK0 || s->kind == CRITICAL ? 1 : s->kind == ALL ? s->r->size - 1 : s->count;
     if (s->r->rank == 0)
         printf("sync     %-9s %-5s %5d %9ld %11.3f %11.3f %11.3f\n", name, ca_form_names[s->form], neighbours, reps,
@@ -236,8 +241,8 @@ void ca_sync(struct ca_run *r)
     if (o->forms & 1u << CA_LOCK)
         ca_notify_create(&nt);
     if (r->rank == 0)
-        printf("# sync: delay loop of %ld steps; per sync, means over the processes: delay_us the loop alone, "
-               "time_us loop and sync, overhead_us the difference\n"
+        printf("# sync: delay loop of %ld steps; per sync, means over the processes: delay_us the loop alone "
+               "(fastest sample), time_us loop and sync, overhead_us the difference\n"
                "# section pattern form neighbours reps delay_us time_us overhead_us\n", o->delay);
     s.kind = ALL;
     for (s.count = 0; s.count < size - 1; s.count++)
