@@ -12,7 +12,7 @@
 #define TAG_SYNC 21
 
 static const char *const section_names[] = { "pingpong", "sync", "halo", NULL };
-static const char *const pairs_names[] = { "single", "multiple", "crossing", NULL };
+const char *const ca_pairs_names[] = { "single", "multiple", "crossing", NULL };
 const char *const ca_form_names[] = { "p2p", "fence", "lock", NULL };
 
 static void usage(void)
@@ -67,7 +67,7 @@ static int parse(int argc, char **argv, int size, struct ca_opts *o, char *err, 
         { 'i', 1, 10000000, &o->inner }, { 'k', 1, 100000, &o->outer },
     };
     const struct bench_wordopt words[] = {
-        { 's', section_names, &o->sections }, { 'p', pairs_names, &o->pairs }, { 'f', ca_form_names, &o->forms },
+        { 's', section_names, &o->sections }, { 'p', ca_pairs_names, &o->pairs }, { 'f', ca_form_names, &o->forms },
     };
     const struct bench_listopt lists[] = { { 'z', 1, 512, CA_MAX_HALO, o->halo, &o->n_halo } };
     const struct bench_optset set = { ints, 8, words, 3, lists, 1 };
@@ -241,7 +241,7 @@ static void print_header(const struct ca_run *r)
     const struct ca_opts *o = r->o;
     char s[64], p[64], f[64];
     printf("# " CA_PROG ": %d processes, sections %s, pairs %s, forms %s\n", r->size,
-           words_of(o->sections, section_names, s, sizeof s), words_of(o->pairs, pairs_names, p, sizeof p),
+           words_of(o->sections, section_names, s, sizeof s), words_of(o->pairs, ca_pairs_names, p, sizeof p),
            words_of(o->forms, ca_form_names, f, sizeof f));
     printf("# ndata 1..%ld, blksize %ld, stride %ld, reps %ld, maxneigh %ld, delay %ld, inner %ld, outer %ld, "
            "halo", o->ndata_max, o->blksize, o->stride, o->reps, o->maxneigh, o->delay, o->inner, o->outer);

@@ -22,7 +22,8 @@ enum ca_pairs { CA_SINGLE, CA_MULTIPLE, CA_CROSSING };
  * notification (struct ca_notify). */
 enum ca_form { CA_P2P, CA_FENCE, CA_LOCK, CA_NFORMS };
 
-extern const char *const ca_form_names[];
+extern const char *const ca_form_names[];   /* the words of -f, NULL-terminated */
+extern const char *const ca_pairs_names[];  /* the words of -p, NULL-terminated */
 
 struct ca_opts {
     unsigned sections, pairs, forms;

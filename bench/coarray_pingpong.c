@@ -24,7 +24,6 @@
 
 enum pattern { CONTIG, MANY, STRIDED, STRIDEDMANY, NPATTERNS };
 static const char *const pattern_names[] = { "contig", "many", "strided", "stridedmany" };
-static const char *const pairs_titles[] = { "single", "multiple", "crossing" };
 
 /* One measurement's data layout, and how the calls cover it. */
 struct geom {
@@ -173,7 +172,7 @@ static void measure(struct pp *c, enum pattern p, long ndata)
         c->r->failed = 1;
     if (c->r->rank == 0)
         printf("pingpong %-8s %-4s %-5s %-11s %7ld %7ld %7ld %8ld %8ld %7ld %12.3f %12.4f %6ld\n",
-               pairs_titles[c->pairs], c->form == CA_P2P ? "send" : c->get ? "get" : "put",
+               ca_pairs_names[c->pairs], c->form == CA_P2P ? "send" : c->get ? "get" : "put",
                ca_form_names[c->form], pattern_names[p], g.count, g.blksize, g.stride, g.ndata, g.nextent, reps, us,
                us > 0 ? (double)ndata * sizeof(double) / us : 0, errors);
     geom_free(&g);
@@ -246,7 +245,7 @@ void ca_pingpong(struct ca_run *r)
         if (r->rank == 0)
             printf("# pingpong %s: %s; time_us per leg, mb_s = 8 ndata / time_us\n"
                    "# section pairs op form pattern count blksize stride ndata nextent reps time_us mb_s errors\n",
-                   pairs_titles[c.pairs], c.pairs == CA_SINGLE ? "ranks 0 and P-1" :
+                   ca_pairs_names[c.pairs], c.pairs == CA_SINGLE ? "ranks 0 and P-1" :
                    c.pairs == CA_MULTIPLE ? "rank i with i + P/2" : "rank i with i + P/2, odd pairs reversed");
         for (c.form = 0; c.form < CA_NFORMS; c.form++)
             if (o->forms & 1u << c.form)
