@@ -295,14 +295,10 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &r.rank);
     MPI_Comm_size(MPI_COMM_WORLD, &r.size);
-    int rc = parse(argc, argv, r.size, &o, err, sizeof err);
-    if (rc != 0) {
-        if (r.rank == 0 && rc == 1)
-            usage();
-        else if (r.rank == 0)
-            fprintf(stderr, "%s\n", err);
+    int status = bench_parse_outcome(parse(argc, argv, r.size, &o, err, sizeof err), r.rank, err, usage);
+    if (status >= 0) {
         MPI_Finalize();
-        return rc == 1 ? 0 : 2;
+        return status;
     }
     size_t per = (size_t)o.npeers * (size_t)o.nmsgs;
     r.send_peer = malloc((size_t)o.npeers * sizeof *r.send_peer);

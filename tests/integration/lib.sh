@@ -109,6 +109,24 @@ within() {
         END { exit bad || rows != np || n != np || !c }' "$3" "$4/summary.txt"
 }
 
+# refuses PROG WANT NP ARGS...: PROG ARGS on NP ranks exits with status 2,
+# prints nothing on stdout and exactly one line "NAME: ..." on stderr (NAME
+# the program's file name) that starts with "NAME: WANT".
+refuses() {
+    local prog=$1 want=$2 ranks=$3 name status
+    shift 3
+    name=${prog##*/}
+    run "$ranks" "$prog" "$@" > "$work/bad.out" 2> "$work/bad.err"
+    status=$?
+    if [ $status -eq 2 ] && [ ! -s "$work/bad.out" ] && [ "$(grep -c "^$name: " "$work/bad.err")" -eq 1 ] &&
+        grep -q "^$name: $want" "$work/bad.err"; then
+        ok "$name $* on $ranks: $(grep "^$name: " "$work/bad.err")"
+    else
+        fail "$name $* on $ranks: status $status, stdout $(wc -l < "$work/bad.out") lines, stderr:"
+        cat "$work/bad.err"
+    fi
+}
+
 finish() {
     if [ "$failures" -ne 0 ]; then
         echo "$failures check(s) failed"

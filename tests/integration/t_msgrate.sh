@@ -50,21 +50,9 @@ awk -v np=$np -v c=$((i * p * m)) -v b=$((i * p * m * s)) -v w=$((i * p)) 'BEGIN
 same_rows "functions.txt: the pair-based kernel's MPI_Isend, MPI_Irecv and MPI_Waitall"
 
 # Bad input: one line on stderr, status 2.
-bad() {
-    want=$1 ranks=$2
-    shift 2
-    run $ranks "$msgrate" "$@" > "$work/bad.out" 2> "$work/bad.err"
-    status=$?
-    if [ $status -ne 0 ] && [ "$(grep -c "^mpiprof-msgrate: $want" "$work/bad.err")" -eq 1 ]; then
-        ok "msgrate $*: $(grep "^mpiprof-msgrate: " "$work/bad.err")"
-    else
-        fail "msgrate $* on $ranks: status $status, stderr:"
-        cat "$work/bad.err"
-    fi
-}
-bad "needs an even number of processes (got 3)" 3 -p 1
-bad "2 peers need at least 3 nodes of -n 1 processes: run at least 4 processes (got 2)" 2 -p 2
-bad "-t: 'foo' is not a kernel" 2 -t foo
-bad "unknown option '-x'" 2 -x
-bad "-m: '0' is not an integer in 1..1000000" 2 -m 0
+refuses "$msgrate" "needs an even number of processes (got 3)" 3 -p 1
+refuses "$msgrate" "2 peers need at least 3 nodes of -n 1 processes: run at least 4 processes (got 2)" 2 -p 2
+refuses "$msgrate" "-t: 'foo' is not a kernel" 2 -t foo
+refuses "$msgrate" "unknown option '-x'" 2 -x
+refuses "$msgrate" "-m: '0' is not an integer in 1..1000000" 2 -m 0
 finish
