@@ -19,6 +19,7 @@
     X(REGIONS,              regions,              BOOL,   "1", "0/1, no/yes, off/on, false/true") \
     X(SNAPSHOT,             snapshot,             SECONDS, "0", "seconds between snapshots, from 0.1 to 1000000 (0: none)") \
     X(CHAIN,                chain,                BOOL,   "0", "0/1, no/yes, off/on, false/true") \
+    X(PARTIAL,              partial,              BOOL,   "1", "0/1, no/yes, off/on, false/true") \
     X(PRELOAD,              preload,              STRING, "",  "the path of libmpiprof.so (read by the launcher only)")
 
 #define PROF_MAX_DEPTH 32
@@ -35,6 +36,7 @@ struct prof_config {
     bool regions;
     double snapshot;
     bool chain;
+    bool partial;
     char preload[4096];
     char options[1024];   /* "NAME=value;..." of the variables set, for report headers */
 };

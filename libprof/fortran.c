@@ -11,6 +11,7 @@
 #include "fortran.h"
 #include "log.h"
 #include "run.h"
+#include "snapshot.h"
 
 struct prof_fortran prof_fortran;
 
@@ -106,6 +107,22 @@ PROF_EXPORT void mpi_finalize_(MPI_Fint *ierr)
         *ierr = rc;
 }
 PROF_F_NAMES(mpi_finalize, MPI_FINALIZE)
+
+/* MPI_ABORT: the C one's partial report, then the library's. */
+extern void pmpi_abort_(MPI_Fint *comm, MPI_Fint *errorcode, MPI_Fint *ierr) __attribute__((weak));
+
+PROF_EXPORT void mpi_abort_(MPI_Fint *comm, MPI_Fint *errorcode, MPI_Fint *ierr)
+{
+    MPI_Fint rc;
+    prof_partial_abort(*errorcode);
+    if (pmpi_abort_)
+        pmpi_abort_(comm, errorcode, &rc);
+    else
+        rc = PMPI_Abort(PMPI_Comm_f2c(*comm), *errorcode);
+    if (ierr)
+        *ierr = rc;
+}
+PROF_F_NAMES(mpi_abort, MPI_ABORT)
 
 #ifdef MPICH
 /* MPICH's use mpi_f08 binding calls PMPI_ functions directly and passes

@@ -47,8 +47,15 @@ extern int __cxa_atexit(void (*fn)(void *), void *arg, void *dso);
 static void check_finalized(void *unused)
 {
     (void)unused;
-    if (!prof_run.finished)
+    if (prof_run.finished)
+        return;
+    if (prof_run.partial_dir[0] && prof_config.partial) {
+        prof_partial_write("the program exited without calling MPI_Finalize");
+        prof_log_once("the program exited without calling MPI_Finalize; each rank that exited wrote what it had in "
+                      "%s (mpiprof-merge %s makes the tables)", prof_run.partial_dir, prof_run.partial_dir);
+    } else {
         prof_log_once("the program exited without calling MPI_Finalize; no report written");
+    }
 }
 
 __attribute__((destructor)) static void at_unload(void)
@@ -133,12 +140,12 @@ void prof_start(int thread_level)
     }
     agree_options(enabled);
     if (prof_run.rank == 0)
-        prof_report_probe();
+        prof_run.unwritable = prof_report_probe() != 0;
     prof_clock_start();
     if (prof_model_on)
         prof_model_start();
     prof_run.t_init = prof_clock();
-    prof_snapshot_start();
+    prof_partial_start();
     prof_run.started = 1;
     memcpy(prof_fn_on, enabled, sizeof prof_fn_on);
 }
@@ -159,6 +166,14 @@ PROF_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *prov
     if (rc == MPI_SUCCESS)
         prof_start(*provided);
     return rc;
+}
+
+/* MPI_Abort (flag custom): what this rank has, before the library ends the
+ * job (the other ranks are killed: they write nothing). Not counted. */
+PROF_EXPORT int MPI_Abort(MPI_Comm comm, int errorcode)
+{
+    prof_partial_abort(errorcode);
+    return PROF_NEXT_CUSTOM(MPI_Abort)(comm, errorcode);
 }
 
 PROF_EXPORT int MPI_Finalize(void)

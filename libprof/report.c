@@ -97,14 +97,14 @@ void prof_report_base(char *out, size_t size)
         out[n - 1] = '\0';
 }
 
-void prof_report_probe(void)
+int prof_report_probe(void)
 {
     char base[4096], parent[4096];
     prof_report_base(base, sizeof base);
     if (make_parents(base) != 0) {
         prof_log_once("cannot create the parent directories of '%s': %s; the report will be lost unless that "
                       "changes before MPI_Finalize", base, strerror(errno));
-        return;
+        return -1;
     }
     snprintf(parent, sizeof parent, "%s", base);
     char *slash = strrchr(parent, '/');
@@ -123,6 +123,41 @@ void prof_report_probe(void)
     if (err)
         prof_log_once("cannot create the report directory '%s': %s; the report will be lost unless that "
                       "changes before MPI_Finalize", base, strerror(err));
+    return err ? -1 : 0;
+}
+
+static int make(const char *name, const void *unused)
+{
+    (void)unused;
+    return mkdir(name, 0777);
+}
+
+/* Renaming onto an empty directory replaces it; onto a report or a file fails. */
+static int move_to(const char *name, const void *from)
+{
+    return rename((const char *)from, name);
+}
+
+/* The first of base, base.1, base.2, ... that take(name) does not find
+ * taken (errno EEXIST; renaming, also ENOTEMPTY or ENOTDIR: a report or a
+ * file there), into out; 0, or -1 (errno from take, or EEXIST when 9999
+ * variants are taken). */
+static int first_free(const char *base, char *out, size_t outsz, int (*take)(const char *name, const void *arg),
+                      const void *arg)
+{
+    int renaming = take == move_to;
+    for (int i = 0; i < 10000; i++) {
+        if (i == 0)
+            snprintf(out, outsz, "%s", base);
+        else
+            snprintf(out, outsz, "%s.%d", base, i);
+        if (take(out, arg) == 0)
+            return 0;
+        if (errno != EEXIST && !(renaming && (errno == ENOTEMPTY || errno == ENOTDIR)))
+            return -1;
+    }
+    errno = EEXIST;
+    return -1;
 }
 
 int prof_report_make_dir(const char *given, char *out, size_t outsz)
@@ -131,34 +166,26 @@ int prof_report_make_dir(const char *given, char *out, size_t outsz)
     snprintf(base, sizeof base, "%s", given);
     for (size_t n = strlen(base); n > 1 && base[n - 1] == '/'; n--)
         base[n - 1] = '\0';
+    if (make_parents(base) != 0 || first_free(base, out, outsz, make, NULL) != 0)
+        return -1;
+    return 0;
+}
+
+/* Rank 0: the directory the report is written in, base's name with
+ * ".writing-PID" (renamed to base by publish, once complete), its files
+ * and their headers. Returns 0 or -1. */
+static int open_files(const struct prof_report_ctx *ctx, const char *base, char *dir, size_t dirsz,
+                      const struct prof_writer *const *use, int n, FILE **files)
+{
+    snprintf(dir, dirsz, "%s.writing-%ld", base, (long)getpid());
     if (make_parents(base) != 0) {
         prof_log_once("cannot create the parent directories of '%s': %s; no report written", base, strerror(errno));
         return -1;
     }
-    for (int i = 0; i < 10000; i++) {
-        if (i == 0)
-            snprintf(out, outsz, "%s", base);
-        else
-            snprintf(out, outsz, "%s.%d", base, i);
-        if (mkdir(out, 0777) == 0)
-            return 0;
-        if (errno != EEXIST) {
-            prof_log_once("cannot create report directory '%s': %s; no report written", out, strerror(errno));
-            return -1;
-        }
-    }
-    prof_log_once("'%s' and 9999 numbered variants exist already; no report written", base);
-    return -1;
-}
-
-/* Rank 0: directory, files and their headers. Returns 0 or -1. */
-static int open_files(const struct prof_report_ctx *ctx, const char *base, char *dir, size_t dirsz,
-                      const struct prof_writer *const *use, int n, FILE **files)
-{
-    if (prof_run.report_dir[0])
-        snprintf(dir, dirsz, "%s", prof_run.report_dir);
-    else if (prof_report_make_dir(base, dir, dirsz) != 0)
+    if (mkdir(dir, 0777) != 0) {
+        prof_log_once("cannot create the report directory '%s': %s; no report written", base, strerror(errno));
         return -1;
+    }
     for (int k = 0; k < n; k++) {
         char path[4200];
         snprintf(path, sizeof path, "%s/%s", dir, use[k]->file);
@@ -176,6 +203,19 @@ static int open_files(const struct prof_report_ctx *ctx, const char *base, char 
         prof_buf_free(&head);
     }
     return 0;
+}
+
+/* The last line of summary.txt, written once every file is: the report is
+ * complete. */
+static int complete(const char *dir)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/summary.txt", dir);
+    FILE *f = fopen(path, "a");
+    if (!f)
+        return -1;
+    int rc = fputs("# complete\n", f) < 0;
+    return fclose(f) | rc ? -1 : 0;
 }
 
 int prof_report_write(MPI_Comm comm, const struct prof_report_ctx *ctx,
@@ -215,8 +255,13 @@ int prof_report_write(MPI_Comm comm, const struct prof_report_ctx *ctx,
         return 0;
     for (int k = 0; k < n; k++)
         rc |= fclose(files[k]);
-    if (rc != 0) {
+    if (rc != 0 || complete(dir) != 0) {
         prof_log_once("writing the report in '%s' failed (disk full?); it is incomplete", dir);
+        return -1;
+    }
+    char done[4096];
+    if (first_free(base, done, sizeof done, move_to, dir) != 0) {
+        prof_log_once("cannot name the report '%s' (%s); it stays in '%s'", base, strerror(errno), dir);
         return -1;
     }
     uint64_t t3 = prof_clock_mono_ns();
@@ -224,10 +269,9 @@ int prof_report_write(MPI_Comm comm, const struct prof_report_ctx *ctx,
     times->write_ns = (t1 - t0) + (t3 - t2);
     if (!prof_config.quiet)
         prof_log_once("report written to %s (%d rank%s, %.2f s at MPI_Finalize: merge %.2f, symbolize %.2f, "
-                      "gather %.2f, write %.2f)", dir, ctx->nranks, ctx->nranks == 1 ? "" : "s",
+                      "gather %.2f, write %.2f)", done, ctx->nranks, ctx->nranks == 1 ? "" : "s",
                       (t3 - times->t_begin) * 1e-9, times->merge_ns * 1e-9, times->symbolize_ns * 1e-9,
                       times->gather_ns * 1e-9, times->write_ns * 1e-9);
-    if (prof_run.report_dir[0])
-        prof_snapshot_clean(dir);
+    prof_partial_clean();
     return 0;
 }

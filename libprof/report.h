@@ -167,13 +167,13 @@ void prof_report_base(char *out, size_t size);
 
 /* prof_report_make_dir: create a new directory base, base.1, base.2, ...
  * (and base's parents); its name in out. Trailing slashes are not part of
- * the name ("out/" is "out"). Says why not, once; 0 or -1. */
+ * the name ("out/" is "out"). 0, or -1 with errno set. */
 int prof_report_make_dir(const char *base, char *out, size_t outsz);
 
 /* prof_report_probe: rank 0, at MPI_Init: create the parent directories of
  * the report and check that the directory can be made there; say at once
- * when not (the run goes on). */
-void prof_report_probe(void);
+ * when not (the run goes on): -1, else 0. */
+int prof_report_probe(void);
 
 /* prof_report_write: collective over comm (the tool's communicator). Rank 0
  * creates a new directory from base (base, else base.1, base.2, ...: an

@@ -15,7 +15,8 @@ struct prof_run {
     time_t start;              /* wall-clock start, for report headers */
     char command[4096];        /* the program and its arguments */
     char app[256];             /* basename of the program, for the default directory */
-    char report_dir[4096];     /* the report directory when made at MPI_Init (snapshot.h), else empty */
+    int unwritable;            /* rank 0: the report directory could not be made at MPI_Init (said) */
+    char partial_dir[4096];    /* the partial report's directory, made at MPI_Init (snapshot.h), or empty */
 };
 
 extern struct prof_run prof_run;

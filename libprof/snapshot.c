@@ -1,8 +1,9 @@
-/* snapshot.c: the snapshots of MPIPROF_SNAPSHOT (cold: one every interval;
- * the hot path only compares the clock, snapshot.h).
+/* snapshot.c: the snapshots of MPIPROF_SNAPSHOT and the partial report of
+ * MPIPROF_PARTIAL (cold: one every interval, at MPI_Abort, at an exit
+ * without MPI_Finalize; the hot path only compares the clock, snapshot.h).
  *
  * A snapshot is one text file per rank: a line "# mpiprof-snapshot rank=R
- * ranks=N elapsed_s=E", the report's first line, then for each table of
+ * ranks=N elapsed_s=E why=WHY", the report's first line, then for each table of
  * the report that one rank can write alone a line "@ FILE" and that file's
  * column line and rows for this rank, exactly as MPI_Finalize writes them,
  * with this rank's own branch ids; last "@ keys" and one line "id key" per
@@ -27,8 +28,9 @@
 uint64_t prof_snapshot_due = UINT64_MAX;
 
 static struct {
-    double seconds;          /* the interval */
-    char dir[4200];          /* <report>/snapshots */
+    double seconds;          /* the interval, 0: none */
+    int partial;             /* MPIPROF_PARTIAL */
+    char dir[4200];          /* DIR.partial/snapshots */
     int failed;              /* a snapshot could not be written: said once */
 } snap;
 
@@ -45,39 +47,93 @@ static void next_due(void)
     __atomic_store_n(&prof_snapshot_due, prof_clock() + ticks, __ATOMIC_RELAXED);
 }
 
-void prof_snapshot_start(void)
+void prof_partial_abort(int errorcode)
 {
-    double v[2] = { prof_config.snapshot, -prof_config.snapshot }, all[2];
-    if (PMPI_Allreduce(v, all, 2, MPI_DOUBLE, MPI_MIN, prof_run.comm) != MPI_SUCCESS)
+    char why[128];
+    snprintf(why, sizeof why, "MPI_Abort with error code %d on rank %d", errorcode, prof_run.rank);
+    if (prof_run.started && !prof_run.finished)
+        prof_partial_write(why);
+}
+
+/* dir's snapshots, snapshots/, PARTIAL, and dir itself. */
+static void clean_dir(const char *dir)
+{
+    char sub[4200], path[4500];
+    snprintf(sub, sizeof sub, "%s/snapshots", dir);
+    DIR *d = opendir(sub);
+    for (struct dirent *e; d && (e = readdir(d));)
+        if (strncmp(e->d_name, "rank.", 5) == 0 || strncmp(e->d_name, ".rank.", 6) == 0) {
+            snprintf(path, sizeof path, "%s/%s", sub, e->d_name);
+            unlink(path);
+        }
+    if (d)
+        closedir(d);
+    rmdir(sub);
+    snprintf(path, sizeof path, "%s/PARTIAL", dir);
+    unlink(path);
+    rmdir(dir);
+}
+
+/* Rank 0: DIR.partial, its snapshots/ and PARTIAL; its name in dir (empty
+ * when it cannot be made: said once). */
+static void make_partial_dir(char *dir, size_t size)
+{
+    char base[4096], path[4200];
+    prof_report_base(base, sizeof base);
+    dir[0] = '\0';
+    if (prof_run.unwritable)         /* said already */
         return;
-    if (all[0] != -all[1]) {
-        prof_log_once("MPIPROF_SNAPSHOT is not the same on every rank; no snapshots");
+    snprintf(path, sizeof path, "%s.partial", base);
+    if (prof_report_make_dir(path, dir, size) != 0) {
+        prof_log_once("cannot create '%s': %s; no snapshots and no partial report", path, strerror(errno));
+        dir[0] = '\0';
         return;
     }
-    if (all[0] <= 0)
+    static struct prof_report_ctx ctx;
+    prof_report_first_line(&ctx);
+    snprintf(path, sizeof path, "%s/PARTIAL", dir);
+    FILE *f = fopen(path, "w");
+    if (f) {
+        fprintf(f, "%s\n# A partial report: the job has not reached MPI_Finalize, which writes the report in\n"
+                   "# %s and removes this directory. snapshots/rank.R: what rank R had at its last\n"
+                   "# snapshot, at MPI_Abort or at its exit (the first line says which); a rank killed by\n"
+                   "# a signal has none. 'mpiprof-merge %s' makes them the report's tables.\n",
+                ctx.first_line, base, dir);
+        fclose(f);
+    }
+    snprintf(path, sizeof path, "%s/snapshots", dir);
+    if (!f || mkdir(path, 0777) != 0) {
+        prof_log_once("cannot write in '%s': %s; no snapshots and no partial report", dir, strerror(errno));
+        clean_dir(dir);
+        dir[0] = '\0';
+    }
+}
+
+void prof_partial_start(void)
+{
+    double v[4] = { prof_config.snapshot, prof_config.partial, -prof_config.snapshot, -(double)prof_config.partial };
+    double all[4];
+    if (PMPI_Allreduce(v, all, 4, MPI_DOUBLE, MPI_MIN, prof_run.comm) != MPI_SUCCESS)
+        return;
+    if (all[0] != -all[2] || all[1] != -all[3]) {
+        prof_log_once("MPIPROF_SNAPSHOT or MPIPROF_PARTIAL is not the same on every rank; no snapshots and no "
+                      "partial report");
+        return;
+    }
+    if (all[0] <= 0 && !all[1])
         return;
     char dir[4096] = "";
-    if (prof_run.rank == 0) {
-        char base[4096], sub[4200];
-        prof_report_base(base, sizeof base);
-        if (prof_report_make_dir(base, dir, sizeof dir) == 0) {
-            snprintf(sub, sizeof sub, "%s/snapshots", dir);
-            if (mkdir(sub, 0777) != 0) {
-                prof_log_once("cannot create '%s': %s; no snapshots", sub, strerror(errno));
-                rmdir(dir);
-                dir[0] = '\0';
-            }
-        } else {
-            prof_log_once("no snapshots: the report directory cannot be made now");
-        }
-    }
+    if (prof_run.rank == 0)
+        make_partial_dir(dir, sizeof dir);
     PMPI_Bcast(dir, sizeof dir, MPI_CHAR, 0, prof_run.comm);
     if (!dir[0])
         return;
-    snprintf(prof_run.report_dir, sizeof prof_run.report_dir, "%s", dir);
+    snprintf(prof_run.partial_dir, sizeof prof_run.partial_dir, "%s", dir);
     snprintf(snap.dir, sizeof snap.dir, "%s/snapshots", dir);
+    snap.partial = all[1] != 0;
     snap.seconds = all[0];
-    next_due();
+    if (snap.seconds > 0)
+        next_due();
 }
 
 void prof_snapshot_stop(void)
@@ -107,7 +163,8 @@ static void collect(struct prof_rank_data *rd, struct prof_branches *b, struct p
     }
 }
 
-static void format(struct prof_buf *out, const struct prof_rank_data *rd, const struct prof_branches *b)
+static void format(struct prof_buf *out, const struct prof_rank_data *rd, const struct prof_branches *b,
+                   const char *why)
 {
     static struct prof_report_ctx ctx;
     memset(&ctx, 0, sizeof ctx);
@@ -117,8 +174,8 @@ static void format(struct prof_buf *out, const struct prof_rank_data *rd, const 
     ctx.slt = prof_slt_asked;
     ctx.regions = rd->nregions > 0;
     prof_report_first_line(&ctx);
-    prof_buf_printf(out, "# mpiprof-snapshot rank=%d ranks=%d elapsed_s=%.6f\n%s\n", rd->rank, prof_run.size,
-                    rd->elapsed_ticks * rd->sec_per_tick, ctx.first_line);
+    prof_buf_printf(out, "# mpiprof-snapshot rank=%d ranks=%d elapsed_s=%.6f why=%s\n%s\n", rd->rank, prof_run.size,
+                    rd->elapsed_ticks * rd->sec_per_tick, why, ctx.first_line);
     for (size_t k = 0; k < sizeof tables / sizeof tables[0]; k++) {
         if (tables[k]->wanted && !tables[k]->wanted(&ctx))
             continue;
@@ -149,14 +206,14 @@ static int write_atomically(const struct prof_buf *text)
     return rc;
 }
 
-static void write_snapshot(uint64_t now)
+static void write_snapshot(uint64_t now, const char *why)
 {
     static struct prof_rank_data rd;
     static struct prof_region_node nodes[PROF_REGIONS_MAX + 1];
     struct prof_branches b = { 0 };
     struct prof_buf text = { 0 };
     collect(&rd, &b, nodes, now);
-    format(&text, &rd, &b);
+    format(&text, &rd, &b, why);
     if ((text.failed || rd.nbranches != b.n || write_atomically(&text) != 0) && !snap.failed++)
         prof_log_local("cannot write the snapshot in '%s': %s; later ones will be tried", snap.dir,
                        text.failed || rd.nbranches != b.n ? "out of memory" : strerror(errno));
@@ -175,23 +232,21 @@ void prof_snapshot_take(uint64_t now)
     if (now < due || !__atomic_compare_exchange_n(&prof_snapshot_due, &due, UINT64_MAX, 0, __ATOMIC_ACQUIRE,
                                                   __ATOMIC_RELAXED))
         return;
-    write_snapshot(now);
+    write_snapshot(now, "snapshot");
     if (!prof_run.finished)
         next_due();
 }
 
-void prof_snapshot_clean(const char *dir)
+void prof_partial_write(const char *why)
 {
-    char sub[4200], path[4500];
-    snprintf(sub, sizeof sub, "%s/snapshots", dir);
-    DIR *d = opendir(sub);
-    if (!d)
+    if (!snap.partial || !snap.dir[0])
         return;
-    for (struct dirent *e; (e = readdir(d));)
-        if (strncmp(e->d_name, "rank.", 5) == 0 || strncmp(e->d_name, ".rank.", 6) == 0) {
-            snprintf(path, sizeof path, "%s/%s", sub, e->d_name);
-            unlink(path);
-        }
-    closedir(d);
-    rmdir(sub);
+    prof_snapshot_stop();
+    write_snapshot(prof_clock(), why);
+}
+
+void prof_partial_clean(void)
+{
+    if (prof_run.partial_dir[0])
+        clean_dir(prof_run.partial_dir);
 }

@@ -58,8 +58,8 @@ check "unwritable directory: said at MPI_Init, and again at MPI_Finalize, naming
          "$(grep -c "^mpiprof: cannot create .*$work/plainfile.*: Not a directory; no report written\$" "$work/unw.err")" -eq 1 -a \
          "$(grep -c '^mpiprof:' "$work/unw.err")" -eq 2
 
-# A program that exits without MPI_Finalize: one message, nothing written,
-# its output and exit status unchanged.
+# A program that exits without MPI_Finalize: one message naming the
+# partial report (t_endings checks it), its output and exit status unchanged.
 nofin="$top_builddir/tests/integration/nofinalize"
 with_lock -s "$MPIRUN" -np 2 "$nofin" > "$work/nofin-plain.out" 2>/dev/null
 plain_status=$?
@@ -67,8 +67,10 @@ with_lock -s "$MPIRUN" -np 2 "$launcher" -o "$work/nofin" "$nofin" > "$work/nofi
 status=$?
 check "no MPI_Finalize: same output" cmp "$work/nofin-plain.out" "$work/nofin.out"
 check "no MPI_Finalize: same exit status ($plain_status)" test "$status" -eq "$plain_status" -a "$status" -ne 0
-check "no MPI_Finalize: one message" test "$(grep -c '^mpiprof: the program exited without calling MPI_Finalize; no report written$' "$work/nofin.err")" -eq 1
+check "no MPI_Finalize: one message, naming the partial report" test "$(grep -c "^mpiprof: the program exited without calling MPI_Finalize; each rank that exited wrote what it had in $work/nofin.partial (mpiprof-merge $work/nofin.partial makes the tables)\$" "$work/nofin.err")" -eq 1
 check "no MPI_Finalize: no report directory" test ! -e "$work/nofin"
+MPIPROF_PARTIAL=0 with_lock -s "$MPIRUN" -np 2 "$launcher" -o "$work/nofin0" "$nofin" > /dev/null 2> "$work/nofin0.err"
+check "no MPI_Finalize, MPIPROF_PARTIAL=0: one message, nothing written" test "$(grep -c '^mpiprof: the program exited without calling MPI_Finalize; no report written$' "$work/nofin0.err")" -eq 1 -a ! -e "$work/nofin0" -a ! -e "$work/nofin0.partial"
 # ... and when the report could not have been written anyway, that was said at MPI_Init.
 with_lock -s "$MPIRUN" -np 2 "$launcher" -o "$work/plainfile/nofin" "$nofin" > /dev/null 2> "$work/nofin2.err"
 check "no MPI_Finalize, unwritable -o: said at MPI_Init" \
