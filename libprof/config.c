@@ -15,7 +15,7 @@
 
 struct prof_config prof_config;
 
-enum kind { STRING, DEPTH, FUNCS, BOOL, MODEL, SECONDS };
+enum kind { STRING, DEPTH, SITES, FUNCS, BOOL, MODEL, SECONDS };
 
 struct option {
     const char *name;
@@ -42,11 +42,12 @@ static int parse_bool(const char *v, bool *out)
     return -1;
 }
 
-static int parse_depth(const char *v, int *out)
+/* A decimal integer from 1 to max. */
+static int parse_count(const char *v, long max, int *out)
 {
     char *end;
     long n = strtol(v, &end, 10);
-    if (end == v || *end != '\0' || n < 1 || n > PROF_MAX_DEPTH)
+    if (end == v || *end != '\0' || n < 1 || n > max)
         return -1;
     *out = (int)n;
     return 0;
@@ -107,7 +108,9 @@ static int parse(const struct option *o, const char *v, unsigned char *enabled, 
         strcpy(o->dst, v);
         return 0;
     case DEPTH:
-        return parse_depth(v, o->dst);
+        return parse_count(v, PROF_MAX_DEPTH, o->dst);
+    case SITES:
+        return parse_count(v, PROF_MAX_SITES_LIMIT, o->dst);
     case BOOL:
         return parse_bool(v, o->dst);
     case SECONDS:

@@ -10,6 +10,7 @@
 #define PROF_OPTIONS(X) \
     X(OUTPUT,               output,               STRING, "",  "a directory path") \
     X(STACK_DEPTH,          stack_depth,          DEPTH,  "1", "an integer from 1 to 32") \
+    X(MAX_SITES,            max_sites,            SITES,  "3072", "an integer from 1 to 1000000") \
     X(FUNCTIONS,            functions,            FUNCS,  "",  "a comma-separated list of MPI function names or globs, e.g. MPI_Send,MPI_*reduce*") \
     X(PARTNERS,             partners,             BOOL,   "1", "0/1, no/yes, off/on, false/true") \
     X(QUIET,                quiet,                BOOL,   "0", "0/1, no/yes, off/on, false/true") \
@@ -23,10 +24,12 @@
     X(PRELOAD,              preload,              STRING, "",  "the path of libmpiprof.so (read by the launcher only)")
 
 #define PROF_MAX_DEPTH 32
+#define PROF_MAX_SITES_LIMIT 1000000
 
 struct prof_config {
     char output[4096];
     int stack_depth;
+    int max_sites;
     char functions[4096];
     bool partners;
     bool quiet;

@@ -35,7 +35,7 @@ void prof_merge_threads(struct prof_rank_data *rd, struct prof_thread *threads)
         const struct prof_table *t = &th->table;
         struct prof_thread_data *td = per_thread ? &per_thread[k] : NULL;
         struct prof_stats *fn = td ? td->fn : rd->fn;
-        for (uint32_t i = 0; i < PROF_TABLE_SLOTS; i++) {
+        for (uint32_t i = 0; i <= t->mask; i++) {
             const struct prof_record *r = &t->slots[i];
             if (r->key)
                 prof_stats_merge(&fn[r->fn], &r->s);
@@ -120,8 +120,9 @@ static void choose_columns(struct prof_report_ctx *ctx, const struct prof_rank_d
     size_t n = 0;
     if (all[OVERFLOW] > 0)
         n += snprintf(ctx->notes + n, sizeof ctx->notes - n,
-                      "# note: %.0f calls found their thread's call-site table full; they are counted per function only\n",
-                      all[OVERFLOW]);
+                      "# note: %.0f calls found their thread's call-site table full (MPIPROF_MAX_SITES=%d); "
+                      "they are counted per function only\n",
+                      all[OVERFLOW], prof_config.max_sites);
     if (all[UNTRACKED] > 0 && n < sizeof ctx->notes)
         n += snprintf(ctx->notes + n, sizeof ctx->notes - n,
                       "# note: %.0f requests were not tracked (too many pending at once): their partners at "

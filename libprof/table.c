@@ -3,12 +3,17 @@
 #include <string.h>
 #include "table.h"
 
-int prof_table_init(struct prof_table *t, uint32_t depth)
+int prof_table_init(struct prof_table *t, uint32_t depth, uint32_t max_sites)
 {
     memset(t, 0, sizeof *t);
     t->depth = depth;
-    t->slots = calloc(PROF_TABLE_SLOTS, sizeof *t->slots);
-    t->frames = calloc((size_t)PROF_TABLE_SLOTS * depth, sizeof *t->frames);
+    t->max_sites = max_sites ? max_sites : 1;
+    size_t nslots = 4;
+    while (nslots / 4 * 3 < t->max_sites)
+        nslots *= 2;
+    t->mask = (uint32_t)nslots - 1;
+    t->slots = calloc(nslots, sizeof *t->slots);
+    t->frames = calloc(nslots * depth, sizeof *t->frames);
     if (!t->slots || !t->frames) {
         prof_table_free(t);
         return -1;
@@ -57,14 +62,13 @@ struct prof_record *prof_table_record(struct prof_table *t, uint32_t fn, uint32_
                                       uint32_t n)
 {
     uint64_t key = site_key(fn, region, frames, n);
-    uint32_t mask = PROF_TABLE_SLOTS - 1;
-    for (uint32_t i = (uint32_t)key & mask;; i = (i + 1) & mask) {
+    for (uint32_t i = (uint32_t)key & t->mask;; i = (i + 1) & t->mask) {
         struct prof_record *r = &t->slots[i];
         if (r->key == key && r->fn == fn && r->region == region && r->depth == n &&
             same(prof_table_frames(t, r), frames, n))
             return r;
         if (r->key == 0) {
-            if (t->used >= PROF_TABLE_SLOTS / 4 * 3) {
+            if (t->used >= t->max_sites) {
                 t->overflow_calls++;
                 t->overflow[fn].fn = fn;
                 return &t->overflow[fn];
@@ -88,7 +92,7 @@ static void merge(struct prof_record *into, const struct prof_record *from)
 
 void prof_table_fold(struct prof_table *into, const struct prof_table *from)
 {
-    for (uint32_t i = 0; i < PROF_TABLE_SLOTS; i++) {
+    for (uint32_t i = 0; i <= from->mask; i++) {
         const struct prof_record *r = &from->slots[i];
         if (!r->key)
             continue;

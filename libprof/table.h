@@ -1,6 +1,8 @@
 /* table.h: per-thread open-addressing table of call-site records (hot).
- * Capacity is fixed when the thread first calls MPI; when it is 3/4 full,
- * new sites go to a per-function overflow record and the report says so.
+ * Capacity is fixed when the thread first calls MPI: MPIPROF_MAX_SITES
+ * records in the smallest power of two of slots that keeps it at most 3/4
+ * full; once that many sites are in, new sites go to a per-function
+ * overflow record and the report says so.
  *
  *   slots[i]  : struct prof_record  (key, fn, depth, stats)
  *   frames[i * depth .. i * depth + depth-1] : the return addresses of slot i
@@ -15,20 +17,21 @@
 #include "fn_table.h"
 #include "sizes.h"
 
-#define PROF_TABLE_SLOTS 4096u          /* power of two */
-
 struct prof_table {
     struct prof_record *slots;
     void **frames;
     uint32_t depth;                     /* frames per slot */
+    uint32_t mask;                      /* slots - 1; slots a power of two */
+    uint32_t max_sites;                 /* records before the overflow */
     uint32_t used;
     uint64_t overflow_calls;            /* calls that found the table full */
     struct prof_record overflow[PROF_FN_COUNT];
     struct prof_sizes *sizes[PROF_FN_COUNT]; /* message sizes per function (sizes.h) */
 };
 
-/* prof_table_init: allocate for depth frames per site; -1 on no memory. */
-int prof_table_init(struct prof_table *t, uint32_t depth);
+/* prof_table_init: allocate for max_sites records (at least 1) of depth
+ * frames; -1 on no memory. */
+int prof_table_init(struct prof_table *t, uint32_t depth, uint32_t max_sites);
 void prof_table_free(struct prof_table *t);
 
 /* prof_table_record: the record of (fn, frames[0..n-1]) in region (region.h),

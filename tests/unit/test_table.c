@@ -1,6 +1,7 @@
 /* test_table.c: the call-site table keeps one record per (function,
  * region, frames), exact counts under collisions, and sends new sites to the
- * per-function overflow record once 3/4 full. */
+ * per-function overflow record once it holds its maximum of sites, in a
+ * power of two of slots at most 3/4 full. */
 #include <stdio.h>
 #include <stdlib.h>
 #include "table.h"
@@ -11,7 +12,13 @@ static int failures;
 int main(void)
 {
     struct prof_table t;
-    CHECK(prof_table_init(&t, 3) == 0);
+    CHECK(prof_table_init(&t, 3, 3072) == 0);
+    CHECK(t.mask == 4095 && t.max_sites == 3072);
+    struct prof_table small;
+    CHECK(prof_table_init(&small, 1, 4) == 0 && small.mask == 7);
+    prof_table_free(&small);
+    CHECK(prof_table_init(&small, 1, 1000000) == 0 && small.mask == 2097151);
+    prof_table_free(&small);
 
     void *a[3] = { (void *)0x1000, (void *)0x2000, (void *)0x3000 };
     void *b[3] = { (void *)0x1000, (void *)0x2000, (void *)0x3001 };
@@ -42,8 +49,8 @@ int main(void)
     CHECK(m.calls == 4 && m.ticks == 65 && m.min_ticks == 5 && m.max_ticks == 30);
     CHECK(m.bytes_sent == 101 && m.msgs_sent == 2 && m.msgs_recv == 2);
 
-    /* Fill to 3/4: every later new site goes to the overflow record of its function. */
-    unsigned limit = PROF_TABLE_SLOTS / 4 * 3;
+    /* Fill to the maximum: every later new site goes to the overflow record of its function. */
+    unsigned limit = t.max_sites;
     for (uintptr_t i = 0; t.used < limit; i++) {
         void *f[1] = { (void *)(0x100000 + i * 16) };
         prof_stats_add(&prof_table_record(&t, 7, 0, f, 1)->s, 1, &none);
