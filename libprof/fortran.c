@@ -1,7 +1,8 @@
 /* fortran.c: the Fortran MPI_Init, MPI_Init_thread and MPI_Finalize (flag
  * custom in misc.tbl; the other Fortran entries are generated into
  * wrap_f.c), the Fortran sentinels, the cold half of the conversions, and
- * the note for MPICH's use mpi_f08. The library's own Fortran binding
+ * what MPICH's use mpi_f08 procedures with a choice buffer need (see
+ * fortran.h). The library's own Fortran binding
  * (pmpi_init_ ...) still initializes MPI: it sets up what its Fortran layer
  * needs. Cold. */
 #define _GNU_SOURCE            /* RTLD_NEXT */
@@ -41,6 +42,12 @@ void prof_fortran_init(void)
         prof_fortran.bottom = MPIR_F_MPI_BOTTOM;
         prof_fortran.in_place = MPIR_F_MPI_IN_PLACE;
     }
+#ifdef MPICH
+    /* The C names (MPI-3.0 17.2.5) of MPICH's use mpi_f08 MPI_STATUS_IGNORE
+     * and MPI_STATUSES_IGNORE; Open MPI 4.1 has none. */
+    prof_fortran.f08_status_ignore = MPI_F08_STATUS_IGNORE;
+    prof_fortran.f08_statuses_ignore = MPI_F08_STATUSES_IGNORE;
+#endif
 }
 
 void *prof_f_alloc(void *stack, int n, size_t size, int *nomem)
@@ -125,45 +132,13 @@ PROF_EXPORT void mpi_abort_(MPI_Fint *comm, MPI_Fint *errorcode, MPI_Fint *ierr)
 PROF_F_NAMES(mpi_abort, MPI_ABORT)
 
 #ifdef MPICH
-/* MPICH's use mpi_f08 binding calls PMPI_ functions directly and passes
- * choice buffers as array descriptors: its calls are not profiled. Its
- * MPI_Init says so once, rather than the run ending without a report. */
-static void f08_not_profiled(MPI_Fint rc)
+void *prof_f08ts_next(void **slot, const char *name)
 {
-    int rank = -1;
-    if (rc == MPI_SUCCESS && PMPI_Comm_rank(MPI_COMM_WORLD, &rank) == MPI_SUCCESS) {
-        prof_log_set_rank(rank);
-        prof_log_once("MPI calls through MPICH's use mpi_f08 binding are not profiled; no report will be written");
-    }
-}
-
-PROF_EXPORT void mpi_init_f08_(MPI_Fint *ierr)
-{
-    void (*init)(MPI_Fint *) = (void (*)(MPI_Fint *))dlsym(RTLD_NEXT, "mpi_init_f08_");
-    MPI_Fint rc;
-    if (init)
-        init(&rc);
-    else
-        rc = PMPI_Init(NULL, NULL);
-    f08_not_profiled(rc);
-    if (ierr)
-        *ierr = rc;
-}
-
-PROF_EXPORT void mpi_init_thread_f08_(MPI_Fint *required, MPI_Fint *provided, MPI_Fint *ierr)
-{
-    void (*init)(MPI_Fint *, MPI_Fint *, MPI_Fint *) =
-        (void (*)(MPI_Fint *, MPI_Fint *, MPI_Fint *))dlsym(RTLD_NEXT, "mpi_init_thread_f08_");
-    MPI_Fint rc;
-    if (init) {
-        init(required, provided, &rc);
-    } else {
-        int p = MPI_THREAD_SINGLE;
-        rc = PMPI_Init_thread(NULL, NULL, *required, &p);
-        *provided = p;
-    }
-    f08_not_profiled(rc);
-    if (ierr)
-        *ierr = rc;
+    void *f = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+    if (!f && (f = dlsym(RTLD_NEXT, name)) != NULL)
+        __atomic_store_n(slot, f, __ATOMIC_RELEASE);
+    if (!f)
+        prof_log_once("%s: the MPI library does not define it; the call returns MPI_ERR_INTERN", name);
+    return f;
 }
 #endif

@@ -31,6 +31,8 @@ _Static_assert(sizeof(MPI_Fint) == sizeof(int), "MPI_Fint is not int");
 struct prof_fortran {
     const void *bottom;
     const void *in_place;
+    const void *f08_status_ignore;     /* MPICH's use mpi_f08 MPI_STATUS_IGNORE, */
+    const void *f08_statuses_ignore;   /* MPI_STATUSES_IGNORE (NULL elsewhere) */
 };
 extern struct prof_fortran prof_fortran;
 
@@ -71,9 +73,14 @@ static inline void prof_f_release(void *p, void *stack)
  * arguments); _out: where the call writes one; both give
  * MPI_STATUS_IGNORE for Fortran MPI_STATUS_IGNORE. _c2f: copy a status the
  * call wrote back to Fortran. */
+static inline int prof_f_status_ignored(const MPI_Fint *f)
+{
+    return f == MPI_F_STATUS_IGNORE || (f && f == prof_fortran.f08_status_ignore);
+}
+
 static inline MPI_Status *prof_f_status_in(MPI_Fint *f, MPI_Status *c)
 {
-    if (f == MPI_F_STATUS_IGNORE)
+    if (prof_f_status_ignored(f))
         return MPI_STATUS_IGNORE;
     PMPI_Status_f2c(f, c);
     return c;
@@ -81,7 +88,7 @@ static inline MPI_Status *prof_f_status_in(MPI_Fint *f, MPI_Status *c)
 
 static inline MPI_Status *prof_f_status_out(MPI_Fint *f, MPI_Status *c)
 {
-    return f == MPI_F_STATUS_IGNORE ? MPI_STATUS_IGNORE : c;
+    return prof_f_status_ignored(f) ? MPI_STATUS_IGNORE : c;
 }
 
 static inline void prof_f_status_c2f(int rc, const MPI_Status *c, MPI_Fint *f)
@@ -94,7 +101,7 @@ static inline void prof_f_status_c2f(int rc, const MPI_Status *c, MPI_Fint *f)
  * or MPI_STATUSES_IGNORE for Fortran MPI_STATUSES_IGNORE. */
 static inline MPI_Status *prof_f_statuses_out(MPI_Fint *f, MPI_Status *stack, int n, int *nomem)
 {
-    if (f == MPI_F_STATUSES_IGNORE)
+    if (f == MPI_F_STATUSES_IGNORE || (f && f == prof_fortran.f08_statuses_ignore))
         return MPI_STATUSES_IGNORE;
     return prof_f_scratch(stack, n, sizeof *stack, nomem);
 }
@@ -132,18 +139,39 @@ static inline void prof_f_indices(int rc, int outcount, MPI_Fint *indices)
  * definition), the names other compilers and options give it: mpi_send__
  * (g77, -fsecond-underscore), mpi_send (-fno-underscoring, xlf), MPI_SEND
  * (upper case), as aliases: the same code, so the call site is still the
- * caller's return address. With Open MPI also mpi_send_f08_: its use
- * mpi_f08 procedures take the same arguments (derived-type handles hold
- * one integer, its MPI_Status is the C one) with an optional ierror, which
- * arrives as NULL; MPICH's mpi_f08 passes array descriptors (see fortran.c). */
+ * caller's return address. Also the use mpi_f08 procedure mpi_send_f08_:
+ * Open MPI's, and MPICH's for functions without a choice buffer, take the
+ * same arguments (derived-type handles hold one integer, MPI_Status is the
+ * C one) with an optional ierror, which arrives as NULL. MPICH's procedures
+ * with a choice buffer are lower_f08ts_ instead, taking an array descriptor:
+ * PROF_F_NAMES_BUF leaves the f08 alias out there, and the generator writes
+ * a lower_f08ts_ that hands the call to the library's (prof_f08ts_site). */
 #define PROF_F_ALIAS(f, a) extern __typeof__(f) a __attribute__((alias(#f), visibility("default")));
-#ifdef OPEN_MPI
-#define PROF_F08_ALIAS(lower) PROF_F_ALIAS(lower##_, lower##_f08_)
+#define PROF_F77_NAMES(lower, upper) \
+    PROF_F_ALIAS(lower##_, lower##__) PROF_F_ALIAS(lower##_, lower) PROF_F_ALIAS(lower##_, upper)
+#define PROF_F_NAMES(lower, upper) PROF_F77_NAMES(lower, upper) PROF_F_ALIAS(lower##_, lower##_f08_)
+#ifdef MPICH
+#define PROF_F_NAMES_BUF(lower, upper) PROF_F77_NAMES(lower, upper)
 #else
-#define PROF_F08_ALIAS(lower)
+#define PROF_F_NAMES_BUF(lower, upper) PROF_F_NAMES(lower, upper)
 #endif
-#define PROF_F_NAMES(lower, upper) \
-    PROF_F_ALIAS(lower##_, lower##__) PROF_F_ALIAS(lower##_, lower) PROF_F_ALIAS(lower##_, upper) \
-    PROF_F08_ALIAS(lower)
 
+#ifdef MPICH
+/* MPICH's lower_f08ts_ helpers call the C MPI_ function, whose entry takes
+ * its call site from prof_f08_site (site.h) while one runs: the user's
+ * line, not the helper's. */
+
+/* prof_f08ts_next: the library's definition of name, found once into *slot
+ * (NULL if it has none: the caller sets MPI_ERR_INTERN). Thread safe. */
+void *prof_f08ts_next(void **slot, const char *name);
+
+/* prof_f08ts_site: make site the thread's f08 call site; returns the one
+ * before, to be put back after the call. */
+static inline void *prof_f08ts_site(void *site)
+{
+    void *outer = prof_f08_site;
+    prof_f08_site = site;
+    return outer;
+}
+#endif
 #endif

@@ -32,8 +32,14 @@
 #define PROF_INLINE static inline __attribute__((always_inline))
 #define PROF_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define PROF_LIKELY(x) __builtin_expect(!!(x), 1)
-/* The call site: the return address into the caller of the MPI_ entry point. */
+/* The call site: the return address into the caller of the MPI_ entry
+ * point, or with MPICH the user's call of a use mpi_f08 procedure that
+ * reached this entry through the library's helper (site.h). */
+#ifdef MPICH
+#define PROF_SITE() (PROF_UNLIKELY(prof_f08_site != NULL) ? prof_f08_site : __builtin_return_address(0))
+#else
 #define PROF_SITE() __builtin_return_address(0)
+#endif
 
 struct prof_call {
     struct prof_thread *th;
@@ -43,7 +49,7 @@ struct prof_call {
     int rc;
     uint32_t nframes;      /* depth > 1: the call stack, captured before the clock */
     void **frames;         /* starts: nframes return addresses in stack[] */
-    void *stack[PROF_MAX_DEPTH + PROF_SITE_SLACK];
+    void *stack[PROF_MAX_DEPTH + PROF_SITE_SLACK + PROF_SITE_F08_SLACK];
     MPI_Status status;     /* stands in for MPI_STATUS_IGNORE when a hook reads the status */
     int rq_base, rq_n;     /* completion calls: this call's requests in th->taken (p2p.c) */
     int rq_done;           /* completion calls: requests completed, tracked or not */

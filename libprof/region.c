@@ -254,6 +254,16 @@ PROF_EXPORT void mpi_pcontrol_(MPI_Fint *level, ...)
     }
     pcontrol_call(PROF_SITE(), *level, *level == 2 || *level == -2 ? name : NULL, len);
 }
+#ifdef MPICH
+/* MPICH's use mpi_f08 MPI_Pcontrol: the level and an optional ierror; no
+ * name, so levels 2 and -2 are ignored there. */
+PROF_EXPORT void mpi_pcontrol_f08_(MPI_Fint *level, MPI_Fint *ierr)
+{
+    int rc = pcontrol_call(PROF_SITE(), *level, NULL, 0);
+    if (ierr)
+        *ierr = rc;
+}
+#endif
 PROF_F_ALIAS(mpi_pcontrol_, mpi_pcontrol__)
 PROF_F_ALIAS(mpi_pcontrol_, mpi_pcontrol)
 PROF_F_ALIAS(mpi_pcontrol_, MPI_PCONTROL)

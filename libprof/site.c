@@ -3,10 +3,13 @@
 #include "config.h"
 #include "site.h"
 
+__thread void *prof_f08_site __attribute__((tls_model("initial-exec")));
+
 uint32_t prof_site_capture(void *site, void **buf, uint32_t depth, void ***frames)
 {
-    int n = unw_backtrace(buf, (int)(depth + PROF_SITE_SLACK));
-    for (int i = 0; i < n && i <= PROF_SITE_SLACK; i++) {
+    int slack = PROF_SITE_SLACK + (site == prof_f08_site ? PROF_SITE_F08_SLACK : 0);
+    int n = unw_backtrace(buf, (int)depth + slack);
+    for (int i = 0; i < n && i <= slack; i++) {
         if (buf[i] != site)
             continue;
         *frames = buf + i;

@@ -12,8 +12,19 @@
  * prof_enter are inlined into it). Each frame walked costs ~5-10 ns. */
 #define PROF_SITE_SLACK 2
 
+/* PROF_SITE_F08_SLACK: more frames between the C entry and the user's call
+ * when MPICH's use mpi_f08 reaches it through its helper (fortran.h): the
+ * helper, the library's lower_f08ts_ and the profiler's; one more spare. */
+#define PROF_SITE_F08_SLACK 4
+
+/* The call site of a call made through one of MPICH's lower_f08ts_
+ * procedures (fortran.h), NULL otherwise; per thread. */
+extern __thread void *prof_f08_site __attribute__((tls_model("initial-exec")));
+
 /* prof_site_capture: walk the stack into buf (room for depth +
- * PROF_SITE_SLACK frames); *frames then points at the call site, followed
+ * PROF_SITE_SLACK + PROF_SITE_F08_SLACK frames); *frames then points at the
+ * call site (looked for PROF_SITE_F08_SLACK frames further when it is
+ * prof_f08_site), followed
  * by its callers, innermost first; returns how many (>= 1). Called from the
  * MPI_ entry point through the inlined prof_enter. */
 uint32_t prof_site_capture(void *site, void **buf, uint32_t depth, void ***frames);

@@ -335,7 +335,45 @@ function fortran_entry(name, rest,    na, a, i, at, n, t, x, len, outc, flg, fp,
     s = s sprintf("    int rc = w_%s(PROF_SITE()%s);\n", name, args)
     s = s post rel
     s = s "    if (ierr)\n        *ierr = rc;\n}\n"
-    s = s sprintf("PROF_F_NAMES(%s, %s)\n", lower, upper)
+    # A void *baseptr is the address the call returns (TYPE(C_PTR) in
+    # mpi_f08, by reference as in use mpi), not a choice buffer.
+    x = fp
+    gsub(/void \*baseptr/, "", x)
+    if (index(x, "void *") == 0)
+        return s sprintf("PROF_F_NAMES(%s, %s)\n", lower, upper)
+    s = s sprintf("PROF_F_NAMES_BUF(%s, %s)\n", lower, upper)
+    return s f08ts_entry(lower, fp)
+}
+
+# f08ts_entry(lower, fp): MPICH's use mpi_f08 procedure of a function with a
+# choice buffer, lower_f08ts_, takes the buffer as an array descriptor and
+# reaches the C entry through a helper of the library's: this one calls
+# the library's, naming its caller as the site the C entry is to use.
+# Every argument is a pointer, in order (fortran.h).
+function f08ts_entry(lower, fp,    n, p, i, types, names, w) {
+    n = split(fp, p, ",")
+    types = ""; names = ""
+    for (i = 1; i <= n; i++) {
+        w = trim(p[i])
+        sub(/[A-Za-z0-9_]+$/, "", w)
+        types = types (i > 1 ? ", " : "") trim(w)
+        names = names (i > 1 ? ", " : "") "a" i
+    }
+    return sprintf("#ifdef MPICH\nPROF_EXPORT void %s_f08ts_(%s)\n{\n" \
+                   "    static void *next;\n    void (*f)(%s) = prof_f08ts_next(&next, \"%s_f08ts_\");\n" \
+                   "    void *outer = prof_f08ts_site(__builtin_return_address(0));\n" \
+                   "    if (f)\n        f(%s);\n    else if (a%d)\n        *a%d = MPI_ERR_INTERN;\n" \
+                   "    prof_f08ts_site(outer);\n}\n#endif\n", \
+                   lower, f08ts_params(types, names), types, lower, names, n, n)
+}
+
+# "void *, MPI_Fint *" and "a1, a2" -> "void *a1, MPI_Fint *a2".
+function f08ts_params(types, names,    n, t, a, i, s) {
+    n = split(types, t, ", ")
+    split(names, a, ", ")
+    s = ""
+    for (i = 1; i <= n; i++)
+        s = s (i > 1 ? ", " : "") t[i] a[i]
     return s
 }
 

@@ -9,7 +9,20 @@ PROF_EXPORT void mpi_send_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_F
     if (ierr)
         *ierr = rc;
 }
-PROF_F_NAMES(mpi_send, MPI_SEND)
+PROF_F_NAMES_BUF(mpi_send, MPI_SEND)
+#ifdef MPICH
+PROF_EXPORT void mpi_send_f08ts_(void *a1, MPI_Fint *a2, MPI_Fint *a3, MPI_Fint *a4, MPI_Fint *a5, MPI_Fint *a6, MPI_Fint *a7)
+{
+    static void *next;
+    void (*f)(void *, MPI_Fint *, MPI_Fint *, MPI_Fint *, MPI_Fint *, MPI_Fint *, MPI_Fint *) = prof_f08ts_next(&next, "mpi_send_f08ts_");
+    void *outer = prof_f08ts_site(__builtin_return_address(0));
+    if (f)
+        f(a1, a2, a3, a4, a5, a6, a7);
+    else if (a7)
+        *a7 = MPI_ERR_INTERN;
+    prof_f08ts_site(outer);
+}
+#endif
 
 PROF_EXPORT void mpi_recv_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *source, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *status, MPI_Fint *ierr)
 {
@@ -19,7 +32,20 @@ PROF_EXPORT void mpi_recv_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_F
     if (ierr)
         *ierr = rc;
 }
-PROF_F_NAMES(mpi_recv, MPI_RECV)
+PROF_F_NAMES_BUF(mpi_recv, MPI_RECV)
+#ifdef MPICH
+PROF_EXPORT void mpi_recv_f08ts_(void *a1, MPI_Fint *a2, MPI_Fint *a3, MPI_Fint *a4, MPI_Fint *a5, MPI_Fint *a6, MPI_Fint *a7, MPI_Fint *a8)
+{
+    static void *next;
+    void (*f)(void *, MPI_Fint *, MPI_Fint *, MPI_Fint *, MPI_Fint *, MPI_Fint *, MPI_Fint *, MPI_Fint *) = prof_f08ts_next(&next, "mpi_recv_f08ts_");
+    void *outer = prof_f08ts_site(__builtin_return_address(0));
+    if (f)
+        f(a1, a2, a3, a4, a5, a6, a7, a8);
+    else if (a8)
+        *a8 = MPI_ERR_INTERN;
+    prof_f08ts_site(outer);
+}
+#endif
 
 PROF_EXPORT void mpi_test_(MPI_Fint *request, MPI_Fint *flag, MPI_Fint *status, MPI_Fint *ierr)
 {
@@ -191,7 +217,20 @@ PROF_EXPORT void mpi_win_create_(void *base, MPI_Aint *size, MPI_Fint *disp_unit
     if (ierr)
         *ierr = rc;
 }
-PROF_F_NAMES(mpi_win_create, MPI_WIN_CREATE)
+PROF_F_NAMES_BUF(mpi_win_create, MPI_WIN_CREATE)
+#ifdef MPICH
+PROF_EXPORT void mpi_win_create_f08ts_(void *a1, MPI_Aint *a2, MPI_Fint *a3, MPI_Fint *a4, MPI_Fint *a5, MPI_Fint *a6, MPI_Fint *a7)
+{
+    static void *next;
+    void (*f)(void *, MPI_Aint *, MPI_Fint *, MPI_Fint *, MPI_Fint *, MPI_Fint *, MPI_Fint *) = prof_f08ts_next(&next, "mpi_win_create_f08ts_");
+    void *outer = prof_f08ts_site(__builtin_return_address(0));
+    if (f)
+        f(a1, a2, a3, a4, a5, a6, a7);
+    else if (a7)
+        *a7 = MPI_ERR_INTERN;
+    prof_f08ts_site(outer);
+}
+#endif
 
 PROF_EXPORT void mpi_group_range_incl_(MPI_Fint *group, MPI_Fint *n, MPI_Fint *ranges, MPI_Fint *newgroup, MPI_Fint *ierr)
 {
@@ -204,3 +243,11 @@ PROF_EXPORT void mpi_group_range_incl_(MPI_Fint *group, MPI_Fint *n, MPI_Fint *r
         *ierr = rc;
 }
 PROF_F_NAMES(mpi_group_range_incl, MPI_GROUP_RANGE_INCL)
+
+PROF_EXPORT void mpi_alloc_mem_(MPI_Aint *size, MPI_Fint *info, void *baseptr, MPI_Fint *ierr)
+{
+    int rc = w_MPI_Alloc_mem(PROF_SITE(), *size, PMPI_Info_f2c(*info), prof_f_buf(baseptr));
+    if (ierr)
+        *ierr = rc;
+}
+PROF_F_NAMES(mpi_alloc_mem, MPI_ALLOC_MEM)
