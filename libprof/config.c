@@ -15,7 +15,7 @@
 
 struct prof_config prof_config;
 
-enum kind { STRING, DEPTH, SITES, FUNCS, BOOL, MODEL, SECONDS };
+enum kind { STRING, DEPTH, SITES, FUNCS, BOOL, MODEL, SECONDS, SKEW };
 
 struct option {
     const char *name;
@@ -115,6 +115,11 @@ static int parse(const struct option *o, const char *v, unsigned char *enabled, 
         return parse_bool(v, o->dst);
     case SECONDS:
         return parse_seconds(v, o->dst);
+    case SKEW:
+        if (v[0] != '\0' && strcasecmp(v, "late") != 0)
+            return -1;
+        *(bool *)o->dst = v[0] != '\0';
+        return 0;
     case MODEL: {
         struct prof_model m;
         if (prof_model_parse(v, &m) != 0 || strlen(v) >= o->size)

@@ -21,7 +21,8 @@
     X(SNAPSHOT,             snapshot,             SECONDS, "0", "seconds between snapshots, from 0.1 to 1000000 (0: none)") \
     X(CHAIN,                chain,                BOOL,   "0", "0/1, no/yes, off/on, false/true") \
     X(PARTIAL,              partial,              BOOL,   "1", "0/1, no/yes, off/on, false/true") \
-    X(PRELOAD,              preload,              STRING, "",  "the path of libmpiprof.so (read by the launcher only)")
+    X(PRELOAD,              preload,              STRING, "",  "the path of libmpiprof.so (read by the launcher only)") \
+    X(TEST_SKEW,            test_skew,            SKEW,   "",  "late (halves every late-sender wait: a deliberately wrong profiler, for testing mpiprof-validate)")
 
 #define PROF_MAX_DEPTH 32
 #define PROF_MAX_SITES_LIMIT 1000000
@@ -41,6 +42,7 @@ struct prof_config {
     bool chain;
     bool partial;
     char preload[4096];
+    bool test_skew;       /* TEST_SKEW=late */
     char options[1024];   /* "NAME=value;..." of the variables set, for report headers */
 };
 

@@ -1,0 +1,55 @@
+#!/bin/sh
+# t_validate.sh: mpiprof-validate (issue 23) against the build tree, as
+# users run it installed: --quick passes, one line per figure (late-sender
+# and imbalance per rank, late-senders per partner, the three models per
+# rank, rma and io one line each) and "N passed, 0 failed"; with
+# MPIPROF_TEST_SKEW=late (every late-sender wait halved) exactly the
+# late-sender figures fail, each naming the expected figure and the halved
+# one it measured, and the rest still pass; bad usage exits 2 with one line.
+# 4 processes with Open MPI, 2 with MPICH (it busy-polls).
+. "$top_srcdir/tests/integration/lib.sh"
+
+np=4
+[ "$MPI_FLAVOR" = mpich ] && np=2
+MPIPROF_LAUNCHER="$launcher" MPIPROF_BENCH="$top_builddir/bench"
+export MPIPROF_LAUNCHER MPIPROF_BENCH
+validate="$top_builddir/tools/mpiprof-validate"
+mpirun="$MPIRUN -np"
+
+with_lock -x "$validate" -np $np --mpirun "$mpirun" -o "$work/quick" > "$work/quick.out" 2> "$work/quick.err"
+status=$?
+cat "$work/quick.out"
+partners=$((np - 1 < 3 ? np - 1 : 3))
+lines=$((np + partners + np + 3 * np + 2))
+check "--quick: exit status 0" test $status -eq 0
+check "--quick: $lines lines, all PASS, and '$lines passed, 0 failed'" awk -v n="$lines" '
+    /^#/ { next }
+    /passed, .* failed$/ { last = $0; next }
+    $NF == "PASS" { p++ } $NF != "PASS" { bad = 1 }
+    END { exit bad || p != n || last != n " passed, 0 failed" }' "$work/quick.out"
+check "--quick: nothing on stderr" test ! -s "$work/quick.err"
+check "--quick -o: the reports are kept" test -f "$work/quick/late-sender/summary.txt" -a -f "$work/quick/rma/rma.txt"
+
+MPIPROF_TEST_SKEW=late with_lock -x "$validate" -np $np --mpirun "$mpirun" --only late-sender,late-senders,rma,io \
+    > "$work/skew.out" 2> "$work/skew.err"
+status=$?
+cat "$work/skew.out"
+check "skewed: exit status 1" test $status -eq 1
+check "skewed: the late-sender figures of rank 1 and of each partner fail with half the expected, all else passes" awk -v np="$np" '
+    /^#/ || /passed, .* failed$/ { next }
+    { half = $(NF - 3) > 0.05 && $(NF - 2) > 0.3 * $(NF - 3) && $(NF - 2) < 0.7 * $(NF - 3) }
+    $1 == "late-sender" && $5 == "1" { if ($NF != "FAIL" || !half) bad = 1; f++; next }
+    $1 == "late-senders" { if ($NF != "FAIL" || !half) bad = 1; f++; next }
+    $NF != "PASS" { bad = 1 }
+    END { exit bad || f != 1 + (np - 1 < 3 ? np - 1 : 3) }' "$work/skew.out"
+check "skewed: the reports are kept and their path printed" grep -q '^# reports kept in ' "$work/skew.out"
+
+# Bad usage: status 2, one line on stderr.
+for args in "-np 1" "-np 65" "-np x" "--only nosuch" "-o $work/quick" "--frobnicate" "-o $work/a,b"; do
+    # shellcheck disable=SC2086 # args are words
+    "$validate" $args > "$work/bad.out" 2> "$work/bad.err"
+    status=$?
+    check "mpiprof-validate $args: status 2, one line on stderr, nothing on stdout" \
+        test $status -eq 2 -a "$(wc -l < "$work/bad.err")" -eq 1 -a ! -s "$work/bad.out"
+done
+finish
