@@ -522,7 +522,7 @@ def _per_rank_stack(plt, ax, ranks, series, labels, colors):
     polys = ax.stackplot(ranks, *series, labels=labels, colors=colors, linewidth=0)
     for k, poly in enumerate(polys):
         poly.set_gid("area-%d" % k)
-    return " (stacked areas: one bar per rank would be narrower than a pixel)"
+    return "\n(stacked areas: one bar per rank would be narrower than a pixel)"
 
 
 def _rank_axis(ax, ranks):
@@ -545,7 +545,7 @@ def plot_ranks(rep, path, plt, nfunc=8):
     series = [list(s["elapsed_s"] - s["mpi_s"])] + [list(per[fn]) for fn in top]
     labels = ["compute"] + top
     cmap = plt.get_cmap("tab10")
-    colors = ["#d9d9d9"] + [cmap(i) for i in range(len(top))]
+    colors = ["#d9d9d9"] + [cmap(i) for i in (0, 1, 2, 3, 4, 5, 6, 8, 9)[:len(top)]]   # 7: grey, for "other"
     if rest:
         series.append(list(per[rest].sum(axis=1)))
         labels.append("other MPI (%d functions)" % len(rest))
@@ -638,9 +638,17 @@ def plot_matrix(rep, path, plt):
             ax.set_xticks(range(n))
             ax.set_yticks(range(n))
     else:
-        masked = pd.DataFrame(values).where(values > 0).values
-        ax.imshow(masked, cmap=cmap, norm=norm, interpolation="nearest", aspect="auto")
-        how = " (drawn as an image: %d x %d cells)" % (n, n)
+        k = math.ceil(n / 256)
+        nb = math.ceil(n / k)
+        binned = [[values[i * k:(i + 1) * k, j * k:(j + 1) * k].sum() for j in range(nb)] for i in range(nb)]
+        masked = pd.DataFrame(binned).where(pd.DataFrame(binned) > 0).values
+        if k > 1:
+            positive = masked[masked > 0]
+            norm = mcolors.LogNorm(positive.min(), positive.max()) if positive.max() / positive.min() > 100 \
+                else mcolors.Normalize(0, positive.max())
+        ax.imshow(masked, cmap=cmap, norm=norm, interpolation="nearest", aspect="auto",
+                  extent=(-0.5, nb * k - 0.5, nb * k - 0.5, -0.5))
+        how = "\n(%d x %d cells drawn as an image%s)" % (n, n, ", ranks binned by %d, bytes summed" % k if k > 1 else "")
     sm = plt.cm.ScalarMappable(norm=norm, cmap=cmap)
     bar = fig.colorbar(sm, cax=fig.add_axes([0.84, 0.09, 0.03, 0.80]))
     bar.set_label("bytes (sent + received by the row's rank)")
@@ -694,7 +702,7 @@ def plot_model(rep, path, plt):
         ax.plot(ranks, list(s["elapsed_s"]), label="real elapsed", color="#1f77b4", gid="line-real")
         ax.plot(ranks, list(s["model_elapsed_s"]), label="modelled elapsed (%s)" % name, color="#ff7f0e",
                 gid="line-model")
-        how = " (lines: one bar per rank would be narrower than a pixel)"
+        how = "\n(lines: one bar per rank would be narrower than a pixel)"
     _rank_axis(ax, ranks)
     ax.set_ylabel("elapsed (s)")
     speedup = rep.model.get("predicted_speedup")
