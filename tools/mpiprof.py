@@ -267,6 +267,8 @@ def show(rep, top=10, rank=None, by="function", out=sys.stdout):
     skipped = []
     s = rep["summary"]
     m = rep.meta
+    if rank is not None and not (s["rank"] == rank).any():
+        raise NotAReport("rank %d is not in the report (ranks 0 to %d)" % (rank, rep.ranks - 1))
     p = lambda line="": print(line, file=out)
     p("report   %s%s" % (rep.path, "" if rep.complete else "  (not complete: no '# complete' line)"))
     p("command  %s" % m.get("command", "?"))
@@ -276,10 +278,7 @@ def show(rep, top=10, rank=None, by="function", out=sys.stdout):
     for note in rep.notes:
         p("note     %s" % note)
     if rank is not None:
-        row = s[s["rank"] == rank]
-        if row.empty:
-            raise NotAReport("rank %d is not in the report (ranks 0 to %d)" % (rank, rep.ranks - 1))
-        row = row.iloc[0]
+        row = s[s["rank"] == rank].iloc[0]
         p("rank %d   elapsed %.6f s   MPI %.6f s = %.2f %% of elapsed   compute %.6f s" % (
             rank, row["elapsed_s"], row["mpi_s"], 100 * row["mpi_s"] / row["elapsed_s"] if row["elapsed_s"] else 0,
             row["elapsed_s"] - row["mpi_s"]))
@@ -365,7 +364,9 @@ def compare(a, b, per_rank=True):
     (job, function, site), then by absolute difference, largest first."""
     parts = []
 
-    def one(kind, keys, ta, tb, ca, cb, pa, pb):
+    def one(kind, ta, tb, ca, cb, pa, pb):
+        # Times and calls by key in A and B (missing: not in that report),
+        # and times by key and rank (pa, pb) for the per-rank columns.
         df = pd.DataFrame({"time_a_s": ta, "time_b_s": tb, "calls_a": ca, "calls_b": cb})
         df["in"] = "both"
         df.loc[df["time_a_s"].isna(), "in"] = "B"
@@ -377,7 +378,6 @@ def compare(a, b, per_rank=True):
                                  for x, y in zip(df.loc[both, "time_a_s"], df.loc[both, "time_b_s"])]
         if per_rank:
             d = pb.sub(pa, fill_value=0)
-            d = d[d.index.get_level_values("rank") >= 0]
             if not d.empty:
                 pick = d.abs().groupby(level=list(range(d.index.nlevels - 1)), sort=False).idxmax()
                 df["max_rank"] = pd.Series({k: v[-1] for k, v in pick.items()}, dtype="Int64")
@@ -392,7 +392,7 @@ def compare(a, b, per_rank=True):
     ja, jb = job_figures(a), job_figures(b)
     ra, rb = job_per_rank(a), job_per_rank(b)
     names = list(ja) + [n for n in jb if n not in ja]
-    one("job", None,
+    one("job",
         pd.Series({n: ja[n][0] for n in names if n in ja}, index=names, dtype=float).rename_axis("function"),
         pd.Series({n: jb[n][0] for n in names if n in jb}, index=names, dtype=float).rename_axis("function"),
         pd.Series({n: ja[n][1] for n in names if n in ja}, index=names, dtype="Int64").rename_axis("function"),
@@ -409,7 +409,7 @@ def compare(a, b, per_rank=True):
     ta, ca, pa = grouped(a, "functions", ["function"])
     tb, cb, pb = grouped(b, "functions", ["function"])
     idx = ta.index.union(tb.index, sort=False)
-    one("function", None, ta.reindex(idx), tb.reindex(idx), ca.reindex(idx).astype("Int64"),
+    one("function", ta.reindex(idx), tb.reindex(idx), ca.reindex(idx).astype("Int64"),
         cb.reindex(idx).astype("Int64"), pa, pb)
 
     skipped = []
@@ -418,7 +418,7 @@ def compare(a, b, per_rank=True):
         ta, ca, pa = grouped(a, "branches", keys)
         tb, cb, pb = grouped(b, "branches", keys)
         idx = ta.index.union(tb.index, sort=False)
-        one("site", None, ta.reindex(idx), tb.reindex(idx), ca.reindex(idx).astype("Int64"),
+        one("site", ta.reindex(idx), tb.reindex(idx), ca.reindex(idx).astype("Int64"),
             cb.reindex(idx).astype("Int64"), pa, pb)
     else:
         skipped.append("call sites (no branches.txt in %s)" %
@@ -507,7 +507,7 @@ def _title(rep, what):
     return "%s — %s, %d ranks" % (what, os.path.basename(rep.meta.get("command", "?").split(" ")[0]), rep.ranks)
 
 
-def _per_rank_stack(plt, ax, ranks, series, labels, colors):
+def _per_rank_stack(ax, ranks, series, labels, colors):
     """Stacked bars per rank (gid bar-r<rank>-<k>), or stacked areas (gid
     area-<k>) when a bar would be narrower than a pixel; returns the words
     for the title."""
@@ -551,7 +551,7 @@ def plot_ranks(rep, path, plt, nfunc=8):
         labels.append("other MPI (%d functions)" % len(rest))
         colors.append("#7f7f7f")
     fig, ax = _figure(plt)
-    how = _per_rank_stack(plt, ax, ranks, series, labels, colors)
+    how = _per_rank_stack(ax, ranks, series, labels, colors)
     _rank_axis(ax, ranks)
     ax.set_ylabel("time (s)")
     ax.set_title(_title(rep, "Time per rank: compute and MPI functions") + how)
@@ -670,7 +670,7 @@ def plot_waits(rep, path, plt):
     if not cols:
         return False
     fig, ax = _figure(plt)
-    how = _per_rank_stack(plt, ax, list(s["rank"]), [list(s[c]) for c, _ in cols],
+    how = _per_rank_stack(ax, list(s["rank"]), [list(s[c]) for c, _ in cols],
                           ["%s (%s)" % (n, c) for c, n in cols], ["#d62728", "#9467bd"][:len(cols)])
     _rank_axis(ax, list(s["rank"]))
     ax.set_ylabel("wait (s)")
