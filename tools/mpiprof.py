@@ -12,11 +12,13 @@ added later breaks nothing. Used by tools/mpiprof-report; needs pandas, and
 matplotlib for plot() only.
 """
 
+import io
 import math
 import os
 import re
 import sys
 
+import numpy as np
 import pandas as pd
 
 # The tables of a report: file name -> key in Report (the name without .txt).
@@ -103,21 +105,21 @@ def read_table(path):
     the rows). The columns are named by the last of those lines."""
     comments, rows = [], []
     with open(path, encoding="utf-8", errors="replace") as f:
-        for number, line in enumerate(f, 1):
+        for line in f:
             if line.startswith("#"):
                 if not rows:
                     comments.append(line.rstrip("\n"))
-                continue
-            fields = line.split()
-            if not fields:
-                continue
-            rows.append(fields)
-            if comments and len(fields) != len(rows[0]):
-                raise NotAReport("%s:%d: %d fields, the rows above have %d" % (path, number, len(fields), len(rows[0])))
+            elif line.strip():
+                rows.append(line)
     columns = comments[-1][1:].split() if comments else []
-    if rows and len(rows[0]) != len(columns):
-        raise NotAReport("%s: %d columns named, rows have %d fields" % (path, len(columns), len(rows[0])))
-    df = pd.DataFrame(rows, columns=columns, dtype=str) if rows else pd.DataFrame(columns=columns, dtype=str)
+    if not rows:
+        return pd.DataFrame({name: pd.Series(dtype=str) for name in columns}), comments
+    for row in rows:
+        if len(row.split()) != len(columns):
+            raise NotAReport("%s: a row has %d fields, the column line names %d: %s"
+                             % (path, len(row.split()), len(columns), row.strip()))
+    df = pd.read_csv(io.StringIO("".join(rows)), delim_whitespace=True, header=None, names=columns,
+                     index_col=False, dtype=str, na_filter=False)
     for name in columns:
         df[name] = _typed(name, df[name])
     return df, comments
@@ -154,9 +156,12 @@ def read_report(path):
                     rep.model = _header_fields(c)
                     rep.model["model"] = c.split()[2]
         df.attrs.update(rep.meta)
-    for col in ("rank", "elapsed_s", "mpi_s"):
-        if col not in rep["summary"].columns:
-            raise NotAReport("'%s' is not an mpiprof report: summary.txt has no %s column" % (path, col))
+    if "functions" not in rep:
+        raise NotAReport("'%s' is not a complete report: no functions.txt" % path)
+    for key, col in (("summary", "rank"), ("summary", "elapsed_s"), ("summary", "mpi_s"),
+                     ("functions", "rank"), ("functions", "function"), ("functions", "time_s")):
+        if col not in rep[key].columns:
+            raise NotAReport("'%s' is not an mpiprof report: %s.txt has no %s column" % (path, key, col))
     return rep
 
 
@@ -640,8 +645,10 @@ def plot_matrix(rep, path, plt):
     else:
         k = math.ceil(n / 256)
         nb = math.ceil(n / k)
-        binned = [[values[i * k:(i + 1) * k, j * k:(j + 1) * k].sum() for j in range(nb)] for i in range(nb)]
-        masked = pd.DataFrame(binned).where(pd.DataFrame(binned) > 0).values
+        padded = np.zeros((nb * k, nb * k))
+        padded[:n, :n] = values
+        binned = padded.reshape(nb, k, nb, k).sum(axis=(1, 3))
+        masked = np.where(binned > 0, binned, np.nan)
         if k > 1:
             positive = masked[masked > 0]
             norm = mcolors.LogNorm(positive.min(), positive.max()) if positive.max() / positive.min() > 100 \
