@@ -70,7 +70,6 @@ class Report(dict):
 
 
 _FIELD = re.compile(r'(\w+)=("(?:[^"\\]|\\.)*"|\S*)')
-_INT = re.compile(r"-?\d+")
 
 
 def _header_fields(line):
@@ -88,15 +87,16 @@ def _typed(name, col):
     value but '-' (not known) is a number; '-' becomes missing (NaN, or
     <NA> in an integer column). A column of '-' only stays text unless its
     name says seconds or percent."""
-    known = col[col != "-"]
-    if known.empty:
+    missing = col == "-"
+    if missing.all():
         return pd.to_numeric(col, errors="coerce") if name.endswith(("_s", "_pct")) else col
-    if known.str.fullmatch(_INT.pattern).all():
-        num = pd.to_numeric(col.where(col != "-"), errors="coerce")
-        return num.astype("Int64") if len(known) < len(col) else num.astype("int64")
-    num = pd.to_numeric(known, errors="coerce")
-    if num.notna().all():
-        return pd.to_numeric(col.where(col != "-"), errors="coerce").astype("float64")
+    known = col[~missing]
+    for kind, with_missing in (("int64", "Int64"), ("float64", "float64")):
+        try:
+            num = known.astype(kind)
+        except (ValueError, OverflowError):
+            continue
+        return num.reindex(col.index).astype(with_missing) if missing.any() else num
     return col
 
 

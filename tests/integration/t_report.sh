@@ -191,6 +191,13 @@ synthetic() {
         print "# complete" > (dir "/summary.txt")
     }'
 }
+synthetic "$work/four" 4
+"$report" plot "$work/four" -o "$work/fourplots" > /dev/null || fail "plot of a synthetic 4-rank report exits 0"
+for f in ranks waits model; do
+    check "plot of 4 ranks: $f.svg has one bar (or bar pair) per rank" \
+        test "$(svg "$work/fourplots/$f.svg" 'bar-r(\d+)-.*')" = 4
+done
+check "plot of 4 ranks: comm-matrix.svg has 4 x 4 cells" test "$(svg "$work/fourplots/comm-matrix.svg" 'cell-(\d+-\d+)')" = 16
 synthetic "$work/big" 1024
 start=$(date +%s.%N)
 "$report" plot "$work/big" -o "$work/bigplots" > "$work/big.out" 2>&1 || { fail "plot of 1,024 ranks exits 0"; cat "$work/big.out"; }
