@@ -1,0 +1,249 @@
+#!/bin/sh
+# t_report.sh: mpiprof-report show, compare and plot (issue 20).
+# Two reports of the known mix reportmix (2 ranks): A as it is, B with rank
+# 0 sleeping DELAY ms before each of its 10 MPI_Barrier calls, so rank 1
+# waits about 10 x DELAY ms more there, at that one call site; C as A with
+# the analyses on. Checks:
+#   show: B's first function is MPI_Barrier, with the time and calls of
+#         functions.txt summed over the ranks; a column added to a file
+#         changes nothing (columns are read by name);
+#   compare A B: MPI_Barrier's site and function took at least 90 % of the
+#         injected time in B and grew by at least that less NOISE s; no
+#         other site moved by more than NOISE s (A and B are run again, 3
+#         times at most, while another program's load breaks this);
+#   compare A A: every ratio 1, every difference 0;
+#   plot: valid SVG (parsed as XML), one bar per rank in ranks.svg,
+#         waits.svg and model.svg, ranks x ranks cells in comm-matrix.svg;
+#         a synthetic report of 1,024 ranks plots in under 10 s, each file
+#         under 2 MB;
+#   a report without its optional files: show, compare and plot work and
+#         say in one line what they skipped; a directory that is not a
+#         report, and reports of different rank counts: one line, status 2.
+# Skipped (77) without mpirun, or without Python 3 with pandas and
+# matplotlib (./quickstart installs them).
+. "$top_srcdir/tests/integration/lib.sh"
+
+[ -n "${PYTHON:-}" ] && [ "$PYTHON" != : ] && "$PYTHON" -c 'import pandas, matplotlib' 2> /dev/null ||
+    { echo "SKIP: no Python 3 with pandas and matplotlib (python3-pandas, python3-matplotlib)"; exit 77; }
+PYTHONPATH=$top_srcdir/tools
+PYTHONDONTWRITEBYTECODE=1                # no __pycache__ in the source tree
+export PYTHONPATH PYTHONDONTWRITEBYTECODE
+report=$top_builddir/tools/mpiprof-report
+prog=$top_builddir/tests/integration/reportmix
+np=2
+DELAY=100                                # ms, before each of 10 barriers
+INJECTED=1.0                             # s: 10 x DELAY, on rank 1
+NOISE=0.3                                # s: most any other site may move
+# Open MPI's ranks yield while they wait: less noise on a loaded machine.
+OMPI_MCA_mpi_yield_when_idle=1
+export OMPI_MCA_mpi_yield_when_idle
+
+# tsv KIND FUNCTION FILE: the records of compare --format tsv of that kind
+# (and function): function site time_a_s time_b_s diff_s ratio in.
+tsv() {
+    awk -F '\t' -v kind="$1" -v fn="$2" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        $c["kind"] == kind && (fn == "" || $c["function"] == fn) {
+            print $c["function"], $c["site"], $c["time_a_s"], $c["time_b_s"], $c["diff_s"], $c["ratio"], $c["in"] }' "$3"
+}
+# noisy_sites: the sites other than MPI_Barrier's that moved by more than
+# NOISE s or are in one report only, and MPI_Barrier's site if it grew by
+# less than INJECTED - NOISE s (none: A and B are a fair pair).
+noisy_sites() {
+    tsv site "" "$work/cmp.tsv" | awk -v noise="$NOISE" -v inj="$INJECTED" '{ d = $5 < 0 ? -$5 : $5 }
+        $1 != "MPI_Barrier" && (d > noise || $7 != "both") || $1 == "MPI_Barrier" && $5 < inj - noise'
+}
+
+# A and B again (3 tries at most) while another program's load made them
+# differ by more than NOISE elsewhere than the injected delay.
+for try in 1 2 3; do
+    rm -rf "$work/a" "$work/b"
+    run_timed $np "$launcher" -q -o "$work/a" "$prog" || fail "reportmix runs (A)"
+    run_timed $np "$launcher" -q -o "$work/b" "$prog" $DELAY || fail "reportmix $DELAY runs (B)"
+    "$report" compare --format tsv "$work/a" "$work/b" > "$work/cmp.tsv" || fail "compare --format tsv A B exits 0"
+    [ -z "$(noisy_sites)" ] && break
+    echo "try $try: sites moved by more than $NOISE s (another program's load?):"
+    noisy_sites
+done
+run $np "$launcher" -q --slt --collwait --model perfect -o "$work/c" "$prog" || fail "reportmix runs with the analyses (C)"
+
+# col FILE NAME: the values of the column NAME of a report file, whole run.
+col() {
+    awk -v name="$2" '/^#/ { if (!rows) for (i = 2; i <= NF; i++) { if ($i == name) c = i - 1; if ($i == "region") g = i - 1 }
+                             next }
+                      { rows = 1 } !g || $g == "whole" { print $c }' "$1"
+}
+
+# --- show -------------------------------------------------------------------
+"$report" show "$work/b" > "$work/show.out" 2> "$work/show.err" || fail "show B exits 0"
+cat "$work/show.out"
+# The first row under the function table's heading line.
+first=$(awk '/^Top .* MPI functions/ { getline; getline; print; exit }' "$work/show.out")
+want=$(awk '/^#/ { next } $2 == "MPI_Barrier" && $NF == "whole" { t += $4; n += $3 } END { printf "%.9f %d", t, n }' \
+    "$work/b/functions.txt")
+check "show B: MPI_Barrier first, with functions.txt's time and calls ($want): $first" \
+    awk -v row="$first" -v want="$want" 'BEGIN { split(row, r, " +"); split(want, w, " ")
+        d = r[2] - w[1]; exit !(r[1] == "MPI_Barrier" && d < 1e-6 && d > -1e-6 && r[4] == w[2]) }'
+check "show B: header with command, ranks and elapsed" \
+    grep -q "^ranks *$np " "$work/show.out"
+check "show B --rank 1 --by branch --top 3: MPI_Barrier's site first" \
+    sh -c '"$1" show --rank 1 --by branch --top 3 "$2" | awk "/^Top 3 call sites/ { getline; getline; exit !/  MPI_Barrier / }"' \
+    - "$report" "$work/b"
+"$report" show "$work/c" > "$work/showc.out" || fail "show C exits 0"
+check "show C: late sender, collective wait and the model's speed-up" \
+    sh -c 'grep -q "^late sender " "$1" && grep -q "^collective wait " "$1" && grep -q "predicted speed-up" "$1"' - "$work/showc.out"
+
+# A new column in every file changes nothing: columns are found by name.
+mkdir "$work/b2"
+for f in "$work"/b/*; do
+    awk '/^#/ { if (!rows) last = NR; lines[NR] = $0; next }
+         { rows = 1; lines[NR] = $0 }
+         END { for (i = 1; i <= NR; i++) { s = lines[i]
+                   if (i == last && s ~ /^# rank /) { sub(/^# rank /, "# rank new_col ", s); on = 1 }
+                   else if (on && s !~ /^#/) sub(/ /, " 7 ", s)
+                   print s } }' "$f" > "$work/b2/${f##*/}"
+done
+"$report" show "$work/b2" | sed 1d > "$work/show2.out"
+check "show with a new column in every file prints the same" sh -c 'sed 1d "$1" | cmp -s - "$2"' - "$work/show.out" "$work/show2.out"
+
+# --- compare ----------------------------------------------------------------
+"$report" compare "$work/a" "$work/b" > "$work/cmp.txt" || fail "compare A B exits 0"
+cat "$work/cmp.txt"
+# grew KIND: 1 if MPI_Barrier's record took at least 90 % of the injected
+# time in B and grew by at least INJECTED - NOISE, its ratio accordingly.
+grew() {
+    tsv "$1" MPI_Barrier "$work/cmp.tsv" | awk -v inj="$INJECTED" -v noise="$NOISE" '
+        $4 >= 0.9 * inj && $5 >= inj - noise && $6 >= ($3 + inj - noise) / $3 && $7 == "both" { n++ }
+        END { print n + 0 }'
+}
+check "compare A B: MPI_Barrier's site took >= 90 % of $INJECTED s in B, grew by >= $INJECTED - $NOISE s, ratio >= (A + that) / A" \
+    test "$(grew site)" = 1
+check "compare A B: function MPI_Barrier likewise" test "$(grew function)" = 1
+check "compare A B: $(tsv site "" "$work/cmp.tsv" | awk '$1 != "MPI_Barrier"' | wc -l) other sites moved by at most $NOISE s, each in both reports" \
+    test -z "$(noisy_sites | awk '$1 != "MPI_Barrier"')"
+# The barrier's site renamed in a copy of A: in one report only, on each side.
+site=$(awk '!/^#/ && $3 == "MPI_Barrier" { print $15; exit }' "$work/a/branches.txt")
+mkdir "$work/moved"
+cp "$work"/a/* "$work/moved/"
+awk -v site="$site" '!/^#/ && $15 == site { $15 = "moved@elsewhere.c:1" } { print }' "$work/a/branches.txt" > "$work/moved/branches.txt"
+"$report" compare --format tsv "$work/a" "$work/moved" > "$work/moved.tsv" || fail "compare A moved exits 0"
+check "compare: MPI_Barrier at $site, renamed, is listed as in A only and in B only" \
+    test "$(tsv site MPI_Barrier "$work/moved.tsv" | awk '{ print $2, $7 }' | sort | tr '\n' ' ')" = \
+    "$site A moved@elsewhere.c:1 B "
+"$report" compare --format tsv "$work/a" "$work/a" > "$work/self.tsv" || fail "compare A A exits 0"
+check "compare A A: every ratio 1 and every difference 0 ($(($(wc -l < "$work/self.tsv") - 1)) records)" \
+    awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        $c["ratio"] != "1.000000" || $c["diff_s"] + 0 != 0 || $c["max_rank_diff_s"] + 0 != 0 || $c["in"] != "both" { print; bad = 1 }
+        END { exit bad || NR < 10 }' "$work/self.tsv"
+"$report" compare "$work/a" "$work/a" > "$work/self.txt" || fail "compare A A (text) exits 0"
+check "compare A A (text): no difference but +0.000000 (below the lines naming A and B)" \
+    sh -c '! sed 1,2d "$1" | grep -E " [+-]0*[1-9]| [+-]0\.0*[1-9]"' - "$work/self.txt"
+
+# --- plot -------------------------------------------------------------------
+# svg FILE PATTERN: parse FILE as XML; print how many distinct first groups
+# of PATTERN the id attributes match.
+svg() {
+    "$PYTHON" -c '
+import re, sys, xml.etree.ElementTree as ET
+ids = {m.group(1) for e in ET.parse(sys.argv[1]).iter() for m in [re.fullmatch(sys.argv[2], e.get("id", ""))] if m}
+print(len(ids))' "$@"
+}
+"$report" plot "$work/c" -o "$work/plots" > "$work/plot.out" 2> "$work/plot.err" || fail "plot C exits 0"
+cat "$work/plot.out" "$work/plot.err"
+for f in ranks sites comm-matrix waits model; do
+    check "plot: $f.svg is XML with a title" sh -c '"$1" -c "import sys, xml.etree.ElementTree as ET; ET.parse(sys.argv[1])" "$2" && grep -q "<text" "$2"' \
+        - "$PYTHON" "$work/plots/$f.svg"
+done
+for f in ranks waits model; do
+    check "plot: $f.svg has one bar (or bar pair) per rank: $(svg "$work/plots/$f.svg" 'bar-r(\d+)-.*')" \
+        test "$(svg "$work/plots/$f.svg" 'bar-r(\d+)-.*')" = $np
+done
+check "plot: comm-matrix.svg has $np x $np cells: $(svg "$work/plots/comm-matrix.svg" 'cell-(\d+-\d+)')" \
+    test "$(svg "$work/plots/comm-matrix.svg" 'cell-(\d+-\d+)')" = $((np * np))
+nsites=$(col "$work/c/sites.txt" brid | wc -l)
+[ "$nsites" -gt 15 ] && nsites=15
+check "plot: sites.svg has a bar per call site ($nsites)" test "$(svg "$work/plots/sites.svg" 'site-(\d+)')" = "$nsites"
+if command -v rsvg-convert > /dev/null; then
+    check "plot: rsvg-convert renders ranks.svg as PNG" \
+        sh -c 'rsvg-convert -o "$1.png" "$1" && head -c 8 "$1.png" | od -c | grep -q "P   N   G"' - "$work/plots/ranks.svg"
+fi
+
+# A synthetic report of 1,024 ranks: 12 functions and sites a rank, a ring.
+synthetic() {
+    mkdir -p "$1"
+    awk -v n="$2" -v dir="$1" 'BEGIN {
+        head = "# mpiprof 0.1.0 command=\"./synthetic\" ranks=" n " start=2026-01-01T00:00:00 clock=tsc options=EVAL_SLT=1;EVAL_COLLECTIVE_WAIT=1;MODEL=perfect"
+        split("MPI_Send MPI_Recv MPI_Allreduce MPI_Barrier MPI_Bcast MPI_Wait MPI_Isend MPI_Irecv MPI_Reduce MPI_Alltoall MPI_Gather MPI_Scatter", fn, " ")
+        print head "\n# rank elapsed_s mpi_s mpi_pct compute_s mpi_calls send_late_s coll_wait_s model_elapsed_s" > (dir "/summary.txt")
+        print head "\n# rank function calls time_s min_s max_s bytes_sent bytes_recv region" > (dir "/functions.txt")
+        print head "\n# rank brid function calls time_s self_pct tot_pct sends recvs avg_send avg_recv bytes_sent bytes_recv recv_wait_s site ancestors region" > (dir "/branches.txt")
+        print head "\n# rank brid function partner partner_brid count bytes time_pct" > (dir "/partners.txt")
+        for (r = 0; r < n; r++) {
+            mpi = 0
+            for (k = 1; k <= 12; k++) {
+                t = k * 0.01 * (1 + (r % 13) / 13); mpi += t
+                printf "%d %s 100 %.9f 0.000001000 0.001000000 %d %d whole\n", r, fn[k], t, 800 * k, 800 * k > (dir "/functions.txt")
+                printf "%d %d %s 100 %.9f 1.00 1.00 0 0 0 0 %d %d 0.000000000 main@syn.c:%d - whole\n", r, k, fn[k], t, 800 * k, 800 * k, 10 + k > (dir "/branches.txt")
+            }
+            printf "%d 1 MPI_Send %d - 100 80000 100.00\n", r, (r + 1) % n > (dir "/partners.txt")
+            printf "%d 2 MPI_Recv %d - 100 160000 100.00\n", r, (r + n - 1) % n > (dir "/partners.txt")
+            printf "%d %.9f %.9f 50.00 %.9f 1200 %.9f %.9f %.9f\n", r, 2 * mpi, mpi, mpi, mpi / 4, mpi / 8, 1.5 * mpi > (dir "/summary.txt")
+        }
+        print "# complete" > (dir "/summary.txt")
+    }'
+}
+synthetic "$work/four" 4
+"$report" plot "$work/four" -o "$work/fourplots" > /dev/null || fail "plot of a synthetic 4-rank report exits 0"
+for f in ranks waits model; do
+    check "plot of 4 ranks: $f.svg has one bar (or bar pair) per rank" \
+        test "$(svg "$work/fourplots/$f.svg" 'bar-r(\d+)-.*')" = 4
+done
+check "plot of 4 ranks: comm-matrix.svg has 4 x 4 cells" test "$(svg "$work/fourplots/comm-matrix.svg" 'cell-(\d+-\d+)')" = 16
+synthetic "$work/big" 1024
+start=$(date +%s.%N)
+"$report" plot "$work/big" -o "$work/bigplots" > "$work/big.out" 2>&1 || { fail "plot of 1,024 ranks exits 0"; cat "$work/big.out"; }
+secs=$(echo "$start $(date +%s.%N)" | awk '{ printf "%.1f", $2 - $1 }')
+check "plot of 1,024 ranks in $secs s (< 10 s)" awk -v s="$secs" 'BEGIN { exit !(s < 10) }'
+for f in ranks sites comm-matrix waits model; do
+    size=$(wc -c < "$work/bigplots/$f.svg" 2> /dev/null || echo 0)
+    check "plot of 1,024 ranks: $f.svg is $size bytes (< 2 MB), XML" \
+        sh -c 'test "$1" -gt 0 && test "$1" -lt 2000000 && "$2" -c "import sys, xml.etree.ElementTree as ET; ET.parse(sys.argv[1])" "$3"' \
+        - "$size" "$PYTHON" "$work/bigplots/$f.svg"
+done
+check "plot of 1,024 ranks: ranks.svg says it draws areas, not bars" \
+    sh -c 'grep -q "stacked areas" "$1" && test "$(grep -c "id=\"bar-r" "$1")" = 0' - "$work/bigplots/ranks.svg"
+
+# --- what is missing ----------------------------------------------------------
+mkdir "$work/min"
+cp "$work/a/summary.txt" "$work/a/functions.txt" "$work/min/"
+# one_skip COMMAND...: exits 0, writes on stdout, and one stderr line "mpiprof-report: skipped ...".
+one_skip() {
+    "$@" > "$work/skip.out" 2> "$work/skip.err"
+    st=$?
+    [ $st -eq 0 ] && [ -s "$work/skip.out" ] && [ "$(wc -l < "$work/skip.err")" -eq 1 ] &&
+        grep -q '^mpiprof-report: skipped ' "$work/skip.err" && cat "$work/skip.err"
+}
+check "show without branches, sites, partners, analyses" one_skip "$report" show "$work/min"
+check "compare without branches" one_skip "$report" compare "$work/min" "$work/a"
+check "plot without branches, sites, partners, analyses" one_skip "$report" plot "$work/min" -o "$work/minplots"
+check "plot without them: ranks.svg only" test "$(ls "$work/minplots")" = ranks.svg
+
+# refuses COMMAND... WANT: status 2, nothing on stdout, one line on stderr matching WANT.
+refuses_with() {
+    want=$1
+    shift
+    "$@" > "$work/bad.out" 2> "$work/bad.err"
+    st=$?
+    if [ $st -eq 2 ] && [ ! -s "$work/bad.out" ] && [ "$(wc -l < "$work/bad.err")" -eq 1 ] && grep -q "$want" "$work/bad.err"; then
+        ok "$(cat "$work/bad.err")"
+    else
+        fail "$*: status $st, stdout $(wc -l < "$work/bad.out") lines, stderr:"
+        cat "$work/bad.err"
+    fi
+}
+refuses_with "is not an mpiprof report" "$report" show "$work/plots"
+refuses_with "is not a directory" "$report" plot "$work/nothing"
+refuses_with "has $np ranks and .* has 1024" "$report" compare "$work/a" "$work/big"
+check "compare --per-rank=off of $np and 1,024 ranks: job totals" \
+    sh -c '"$1" compare --per-rank=off --format tsv "$2" "$3" | grep -q "^job	elapsed	"' - "$report" "$work/a" "$work/big"
+
+finish
