@@ -30,20 +30,22 @@ static struct where locate(MPI_Comm comm, int root)
     return w;
 }
 
-static int64_t sum(const int *counts, int n)
+static int64_t sum(struct prof_counts counts, int n)
 {
     int64_t s = 0;
-    for (int i = 0; i < n; i++)
-        s += counts[i] > 0 ? counts[i] : 0;
+    for (int i = 0; i < n; i++) {
+        int64_t k = prof_count_at(counts, i);
+        s += k > 0 ? k : 0;
+    }
     return s;
 }
 
 /* Σ counts[i] x size(types[i]). */
-static uint64_t sum_w(struct prof_call *c, const int *counts, const MPI_Datatype *types, int n)
+static uint64_t sum_w(struct prof_call *c, struct prof_counts counts, const MPI_Datatype *types, int n)
 {
     uint64_t s = 0;
     for (int i = 0; i < n; i++)
-        s += prof_volume(c, counts[i], types[i]);
+        s += prof_volume(c, prof_count_at(counts, i), types[i]);
     return s;
 }
 
@@ -57,14 +59,14 @@ static inline int ok(const struct prof_call *c)
     return c->rc == MPI_SUCCESS;
 }
 
-void prof_exit_coll_bcast(struct prof_call *c, int count, MPI_Datatype type, int root, MPI_Comm comm)
+void prof_exit_coll_bcast(struct prof_call *c, MPI_Count count, MPI_Datatype type, int root, MPI_Comm comm)
 {
     struct where w = ok(c) ? locate(comm, root) : (struct where){ 0 };
     uint64_t n = prof_volume(c, count, type);
     prof_exit_volume(c, w.is_root ? n : 0, w.is_leaf ? n : 0);
 }
 
-void prof_exit_coll_reduce(struct prof_call *c, int count, MPI_Datatype type, int root, MPI_Comm comm)
+void prof_exit_coll_reduce(struct prof_call *c, MPI_Count count, MPI_Datatype type, int root, MPI_Comm comm)
 {
     struct where w = ok(c) ? locate(comm, root) : (struct where){ 0 };
     uint64_t n = prof_volume(c, count, type);
@@ -72,23 +74,24 @@ void prof_exit_coll_reduce(struct prof_call *c, int count, MPI_Datatype type, in
     prof_exit_volume(c, sends ? n : 0, w.is_root ? n : 0);
 }
 
-void prof_exit_coll_allreduce(struct prof_call *c, int count, MPI_Datatype type)
+void prof_exit_coll_allreduce(struct prof_call *c, MPI_Count count, MPI_Datatype type)
 {
     uint64_t n = prof_volume(c, count, type);
     prof_exit_volume(c, n, n);
 }
 
-void prof_exit_coll_reduce_scatter(struct prof_call *c, const int *rcounts, MPI_Datatype type, MPI_Comm comm)
+void prof_exit_coll_reduce_scatter(struct prof_call *c, struct prof_counts rcounts, MPI_Datatype type, MPI_Comm comm)
 {
     if (!ok(c)) {
         prof_exit(c);
         return;
     }
     const struct prof_comm_info *ci = prof_comm_info(comm);
-    prof_exit_volume(c, prof_volume(c, sum(rcounts, ci->size), type), prof_volume(c, rcounts[ci->rank], type));
+    prof_exit_volume(c, prof_volume(c, sum(rcounts, ci->size), type),
+                     prof_volume(c, prof_count_at(rcounts, ci->rank), type));
 }
 
-void prof_exit_coll_reduce_scatter_block(struct prof_call *c, int rcount, MPI_Datatype type, MPI_Comm comm)
+void prof_exit_coll_reduce_scatter_block(struct prof_call *c, MPI_Count rcount, MPI_Datatype type, MPI_Comm comm)
 {
     if (!ok(c)) {
         prof_exit(c);
@@ -114,8 +117,8 @@ static void rooted(struct prof_call *c, const struct where *w, int to_root, uint
 
 /* Arguments not significant at this rank are never read (they may be
  * garbage, and an invalid datatype would make PMPI_Type_size fail). */
-void prof_exit_coll_gather(struct prof_call *c, const void *sbuf, int scount, MPI_Datatype stype,
-                           int rcount, MPI_Datatype rtype, int root, MPI_Comm comm)
+void prof_exit_coll_gather(struct prof_call *c, const void *sbuf, MPI_Count scount, MPI_Datatype stype,
+                           MPI_Count rcount, MPI_Datatype rtype, int root, MPI_Comm comm)
 {
     if (!ok(c)) {
         prof_exit(c);
@@ -128,8 +131,8 @@ void prof_exit_coll_gather(struct prof_call *c, const void *sbuf, int scount, MP
            w.is_leaf ? prof_volume(c, scount, stype) : 0);
 }
 
-void prof_exit_coll_gatherv(struct prof_call *c, const void *sbuf, int scount, MPI_Datatype stype,
-                            const int *rcounts, MPI_Datatype rtype, int root, MPI_Comm comm)
+void prof_exit_coll_gatherv(struct prof_call *c, const void *sbuf, MPI_Count scount, MPI_Datatype stype,
+                            struct prof_counts rcounts, MPI_Datatype rtype, int root, MPI_Comm comm)
 {
     if (!ok(c)) {
         prof_exit(c);
@@ -138,12 +141,12 @@ void prof_exit_coll_gatherv(struct prof_call *c, const void *sbuf, int scount, M
     struct where w = locate(comm, root);
     int own = w.is_root && !w.ci->inter;
     rooted(c, &w, 1, w.is_root ? prof_volume(c, sum(rcounts, w.peers), rtype) : 0,
-           own ? (in_place(sbuf) ? prof_volume(c, rcounts[w.ci->rank], rtype) : prof_volume(c, scount, stype)) : 0,
+           own ? (in_place(sbuf) ? prof_volume(c, prof_count_at(rcounts, w.ci->rank), rtype) : prof_volume(c, scount, stype)) : 0,
            w.is_leaf ? prof_volume(c, scount, stype) : 0);
 }
 
-void prof_exit_coll_scatter(struct prof_call *c, int scount, MPI_Datatype stype, const void *rbuf,
-                            int rcount, MPI_Datatype rtype, int root, MPI_Comm comm)
+void prof_exit_coll_scatter(struct prof_call *c, MPI_Count scount, MPI_Datatype stype, const void *rbuf,
+                            MPI_Count rcount, MPI_Datatype rtype, int root, MPI_Comm comm)
 {
     if (!ok(c)) {
         prof_exit(c);
@@ -156,8 +159,8 @@ void prof_exit_coll_scatter(struct prof_call *c, int scount, MPI_Datatype stype,
            w.is_leaf ? prof_volume(c, rcount, rtype) : 0);
 }
 
-void prof_exit_coll_scatterv(struct prof_call *c, const int *scounts, MPI_Datatype stype, const void *rbuf,
-                             int rcount, MPI_Datatype rtype, int root, MPI_Comm comm)
+void prof_exit_coll_scatterv(struct prof_call *c, struct prof_counts scounts, MPI_Datatype stype, const void *rbuf,
+                             MPI_Count rcount, MPI_Datatype rtype, int root, MPI_Comm comm)
 {
     if (!ok(c)) {
         prof_exit(c);
@@ -166,12 +169,12 @@ void prof_exit_coll_scatterv(struct prof_call *c, const int *scounts, MPI_Dataty
     struct where w = locate(comm, root);
     int own = w.is_root && !w.ci->inter;
     rooted(c, &w, 0, w.is_root ? prof_volume(c, sum(scounts, w.peers), stype) : 0,
-           own ? (in_place(rbuf) ? prof_volume(c, scounts[w.ci->rank], stype) : prof_volume(c, rcount, rtype)) : 0,
+           own ? (in_place(rbuf) ? prof_volume(c, prof_count_at(scounts, w.ci->rank), stype) : prof_volume(c, rcount, rtype)) : 0,
            w.is_leaf ? prof_volume(c, rcount, rtype) : 0);
 }
 
-void prof_exit_coll_allgather(struct prof_call *c, const void *sbuf, int scount, MPI_Datatype stype,
-                              int rcount, MPI_Datatype rtype, MPI_Comm comm)
+void prof_exit_coll_allgather(struct prof_call *c, const void *sbuf, MPI_Count scount, MPI_Datatype stype,
+                              MPI_Count rcount, MPI_Datatype rtype, MPI_Comm comm)
 {
     if (!ok(c)) {
         prof_exit(c);
@@ -182,20 +185,20 @@ void prof_exit_coll_allgather(struct prof_call *c, const void *sbuf, int scount,
                     prof_volume(c, (int64_t)rcount * w.peers, rtype));
 }
 
-void prof_exit_coll_allgatherv(struct prof_call *c, const void *sbuf, int scount, MPI_Datatype stype,
-                               const int *rcounts, MPI_Datatype rtype, MPI_Comm comm)
+void prof_exit_coll_allgatherv(struct prof_call *c, const void *sbuf, MPI_Count scount, MPI_Datatype stype,
+                               struct prof_counts rcounts, MPI_Datatype rtype, MPI_Comm comm)
 {
     if (!ok(c)) {
         prof_exit(c);
         return;
     }
     struct where w = locate(comm, MPI_PROC_NULL);
-    prof_exit_volume(c, in_place(sbuf) ? prof_volume(c, rcounts[w.ci->rank], rtype) : prof_volume(c, scount, stype),
+    prof_exit_volume(c, in_place(sbuf) ? prof_volume(c, prof_count_at(rcounts, w.ci->rank), rtype) : prof_volume(c, scount, stype),
                     prof_volume(c, sum(rcounts, w.peers), rtype));
 }
 
-void prof_exit_coll_alltoall(struct prof_call *c, const void *sbuf, int scount, MPI_Datatype stype,
-                             int rcount, MPI_Datatype rtype, MPI_Comm comm)
+void prof_exit_coll_alltoall(struct prof_call *c, const void *sbuf, MPI_Count scount, MPI_Datatype stype,
+                             MPI_Count rcount, MPI_Datatype rtype, MPI_Comm comm)
 {
     if (!ok(c)) {
         prof_exit(c);
@@ -206,8 +209,8 @@ void prof_exit_coll_alltoall(struct prof_call *c, const void *sbuf, int scount, 
     prof_exit_volume(c, in_place(sbuf) ? recv : prof_volume(c, (int64_t)scount * w.peers, stype), recv);
 }
 
-void prof_exit_coll_alltoallv(struct prof_call *c, const void *sbuf, const int *scounts, MPI_Datatype stype,
-                              const int *rcounts, MPI_Datatype rtype, MPI_Comm comm)
+void prof_exit_coll_alltoallv(struct prof_call *c, const void *sbuf, struct prof_counts scounts, MPI_Datatype stype,
+                              struct prof_counts rcounts, MPI_Datatype rtype, MPI_Comm comm)
 {
     if (!ok(c)) {
         prof_exit(c);
@@ -218,8 +221,8 @@ void prof_exit_coll_alltoallv(struct prof_call *c, const void *sbuf, const int *
     prof_exit_volume(c, in_place(sbuf) ? recv : prof_volume(c, sum(scounts, w.peers), stype), recv);
 }
 
-void prof_exit_coll_alltoallw(struct prof_call *c, const void *sbuf, const int *scounts,
-                              const MPI_Datatype *stypes, const int *rcounts,
+void prof_exit_coll_alltoallw(struct prof_call *c, const void *sbuf, struct prof_counts scounts,
+                              const MPI_Datatype *stypes, struct prof_counts rcounts,
                               const MPI_Datatype *rtypes, MPI_Comm comm)
 {
     if (!ok(c)) {
@@ -239,8 +242,8 @@ static const struct prof_comm_info *topo(MPI_Comm comm)
     return prof_comm_info(comm);
 }
 
-void prof_exit_coll_neighbor_allgather(struct prof_call *c, int scount, MPI_Datatype stype,
-                                       int rcount, MPI_Datatype rtype, MPI_Comm comm)
+void prof_exit_coll_neighbor_allgather(struct prof_call *c, MPI_Count scount, MPI_Datatype stype,
+                                       MPI_Count rcount, MPI_Datatype rtype, MPI_Comm comm)
 {
     if (!ok(c)) {
         prof_exit(c);
@@ -250,8 +253,8 @@ void prof_exit_coll_neighbor_allgather(struct prof_call *c, int scount, MPI_Data
     prof_exit_volume(c, prof_volume(c, scount, stype), prof_volume(c, (int64_t)rcount * t->indegree, rtype));
 }
 
-void prof_exit_coll_neighbor_allgatherv(struct prof_call *c, int scount, MPI_Datatype stype,
-                                        const int *rcounts, MPI_Datatype rtype, MPI_Comm comm)
+void prof_exit_coll_neighbor_allgatherv(struct prof_call *c, MPI_Count scount, MPI_Datatype stype,
+                                        struct prof_counts rcounts, MPI_Datatype rtype, MPI_Comm comm)
 {
     if (!ok(c)) {
         prof_exit(c);
@@ -261,8 +264,8 @@ void prof_exit_coll_neighbor_allgatherv(struct prof_call *c, int scount, MPI_Dat
     prof_exit_volume(c, prof_volume(c, scount, stype), prof_volume(c, sum(rcounts, t->indegree), rtype));
 }
 
-void prof_exit_coll_neighbor_alltoall(struct prof_call *c, int scount, MPI_Datatype stype,
-                                      int rcount, MPI_Datatype rtype, MPI_Comm comm)
+void prof_exit_coll_neighbor_alltoall(struct prof_call *c, MPI_Count scount, MPI_Datatype stype,
+                                      MPI_Count rcount, MPI_Datatype rtype, MPI_Comm comm)
 {
     if (!ok(c)) {
         prof_exit(c);
@@ -273,8 +276,8 @@ void prof_exit_coll_neighbor_alltoall(struct prof_call *c, int scount, MPI_Datat
                     prof_volume(c, (int64_t)rcount * t->indegree, rtype));
 }
 
-void prof_exit_coll_neighbor_alltoallv(struct prof_call *c, const int *scounts, MPI_Datatype stype,
-                                       const int *rcounts, MPI_Datatype rtype, MPI_Comm comm)
+void prof_exit_coll_neighbor_alltoallv(struct prof_call *c, struct prof_counts scounts, MPI_Datatype stype,
+                                       struct prof_counts rcounts, MPI_Datatype rtype, MPI_Comm comm)
 {
     if (!ok(c)) {
         prof_exit(c);
@@ -285,8 +288,8 @@ void prof_exit_coll_neighbor_alltoallv(struct prof_call *c, const int *scounts, 
                     prof_volume(c, sum(rcounts, t->indegree), rtype));
 }
 
-void prof_exit_coll_neighbor_alltoallw(struct prof_call *c, const int *scounts, const MPI_Datatype *stypes,
-                                       const int *rcounts, const MPI_Datatype *rtypes, MPI_Comm comm)
+void prof_exit_coll_neighbor_alltoallw(struct prof_call *c, struct prof_counts scounts, const MPI_Datatype *stypes,
+                                       struct prof_counts rcounts, const MPI_Datatype *rtypes, MPI_Comm comm)
 {
     if (!ok(c)) {
         prof_exit(c);

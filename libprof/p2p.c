@@ -20,7 +20,7 @@ static inline uint64_t p2p_msgs(const struct prof_call *c, int peer)
     return c->rc == MPI_SUCCESS && peer != MPI_PROC_NULL;
 }
 
-static inline uint64_t p2p_volume(struct prof_call *c, int count, MPI_Datatype type, int peer)
+static inline uint64_t p2p_volume(struct prof_call *c, MPI_Count count, MPI_Datatype type, int peer)
 {
     return peer == MPI_PROC_NULL ? 0 : prof_volume(c, count, type);
 }
@@ -69,7 +69,7 @@ static void slt_account(struct prof_record *r, int evaluated, uint64_t late, uin
 static void model_send(struct prof_call *c, uint64_t bytes, const MPI_Request *req)
 {
     prof_model_free(c);
-    if (!req && c->fn == FN_MPI_Ssend)
+    if (!req && prof_fn_base[c->fn] == FN_MPI_Ssend)
         prof_model_arrival(c, c->m_begin, bytes);
 }
 
@@ -131,7 +131,7 @@ static void track_recv(struct prof_call *c, MPI_Request req, struct prof_record 
         partner(r, prof_comm_world_rank(comm, src), posted->bytes_recv, dt);
 }
 
-void prof_exit_send(struct prof_call *c, int count, MPI_Datatype type, int dst, int tag, MPI_Comm comm,
+void prof_exit_send(struct prof_call *c, MPI_Count count, MPI_Datatype type, int dst, int tag, MPI_Comm comm,
                     MPI_Request *req)
 {
     struct prof_traffic tr = { p2p_volume(c, count, type, dst), 0, p2p_msgs(c, dst), 0 };
@@ -149,7 +149,7 @@ void prof_exit_send(struct prof_call *c, int count, MPI_Datatype type, int dst, 
 
 /* A receive's traffic: a blocking one (st) what arrived; a nonblocking one
  * (req) nothing yet: *posted gets what it would count, for the completion. */
-static inline struct prof_traffic recv_traffic(struct prof_call *c, int count, MPI_Datatype type, int src,
+static inline struct prof_traffic recv_traffic(struct prof_call *c, MPI_Count count, MPI_Datatype type, int src,
                                         const MPI_Status *st, const MPI_Request *req, struct prof_traffic *posted)
 {
     struct prof_traffic tr = { 0, p2p_volume(c, count, type, src), 0, p2p_msgs(c, src) };
@@ -161,7 +161,7 @@ static inline struct prof_traffic recv_traffic(struct prof_call *c, int count, M
     return tr;
 }
 
-void prof_exit_recv(struct prof_call *c, int count, MPI_Datatype type, int src, int tag, MPI_Comm comm,
+void prof_exit_recv(struct prof_call *c, MPI_Count count, MPI_Datatype type, int src, int tag, MPI_Comm comm,
                     MPI_Status *status, MPI_Request *req)
 {
     struct prof_traffic posted, tr = recv_traffic(c, count, type, src, status, req, &posted);
@@ -182,7 +182,7 @@ void prof_exit_recv(struct prof_call *c, int count, MPI_Datatype type, int src, 
 /* MPI_Mrecv/MPI_Imrecv: the message handle does not name its communicator,
  * so the partner is not recorded; traffic and receive wait are. A receive
  * of MPI_MESSAGE_NO_PROC (status source MPI_PROC_NULL) moves nothing. */
-void prof_exit_recv_matched(struct prof_call *c, int count, MPI_Datatype type, MPI_Status *status, MPI_Request *req)
+void prof_exit_recv_matched(struct prof_call *c, MPI_Count count, MPI_Datatype type, MPI_Status *status, MPI_Request *req)
 {
     int src = status && status != MPI_STATUS_IGNORE && c->rc == MPI_SUCCESS ? status->MPI_SOURCE : 0;
     struct prof_traffic posted, tr = recv_traffic(c, count, type, src, status, req, &posted);
@@ -199,8 +199,8 @@ void prof_exit_recv_matched(struct prof_call *c, int count, MPI_Datatype type, M
     prof_exit_done(c);
 }
 
-void prof_exit_sendrecv(struct prof_call *c, int scount, MPI_Datatype stype, int dst,
-                        int rcount, MPI_Datatype rtype, int src, MPI_Comm comm, MPI_Status *status)
+void prof_exit_sendrecv(struct prof_call *c, MPI_Count scount, MPI_Datatype stype, int dst,
+                        MPI_Count rcount, MPI_Datatype rtype, int src, MPI_Comm comm, MPI_Status *status)
 {
     struct prof_traffic posted, tr = recv_traffic(c, rcount, rtype, src, status, NULL, &posted);
     tr.bytes_sent = p2p_volume(c, scount, stype, dst);
@@ -224,10 +224,30 @@ void prof_exit_sendrecv(struct prof_call *c, int scount, MPI_Datatype stype, int
     prof_exit_done(c);
 }
 
-void prof_exit_sendrecv_replace(struct prof_call *c, int count, MPI_Datatype type, int dst, int src,
+void prof_exit_sendrecv_replace(struct prof_call *c, MPI_Count count, MPI_Datatype type, int dst, int src,
                                 MPI_Comm comm, MPI_Status *status)
 {
     prof_exit_sendrecv(c, count, type, dst, count, type, src, comm, status);
+}
+
+/* MPI_Isendrecv, MPI_Isendrecv_replace: the send counts now, as by
+ * MPI_Isend; the receive at completion, as by MPI_Irecv (the request is
+ * tracked as a receive). */
+void prof_exit_isendrecv(struct prof_call *c, MPI_Count scount, MPI_Datatype stype, int dst, MPI_Count rcount,
+                         MPI_Datatype rtype, int src, int rtag, MPI_Comm comm, MPI_Request *req)
+{
+    struct prof_traffic posted, tr = recv_traffic(c, rcount, rtype, src, NULL, req, &posted);
+    tr.bytes_sent = p2p_volume(c, scount, stype, dst);
+    tr.msgs_sent = p2p_msgs(c, dst);
+    uint64_t dt;
+    struct prof_record *r = prof_exit_record(c, &tr, &dt);
+    sized(c->th, c->fn, &tr, dt);
+    if (PROF_UNLIKELY(prof_model_on))
+        model_send(c, tr.bytes_sent, req);
+    if (tr.msgs_sent)
+        partner(r, prof_comm_world_rank(comm, dst), tr.bytes_sent, dt);
+    track_recv(c, *req, r, dt, comm, src, rtag, &posted);
+    prof_exit_done(c);
 }
 
 /* Persistent requests: the traffic belongs to each MPI_Start, not to the
@@ -245,18 +265,32 @@ static void persistent(struct prof_call *c, const struct prof_traffic *tr, MPI_C
     prof_exit_done(c);
 }
 
-void prof_exit_send_init(struct prof_call *c, int count, MPI_Datatype type, int dst, int tag, MPI_Comm comm,
+void prof_exit_send_init(struct prof_call *c, MPI_Count count, MPI_Datatype type, int dst, int tag, MPI_Comm comm,
                          MPI_Request *req)
 {
     struct prof_traffic tr = { p2p_volume(c, count, type, dst), 0, p2p_msgs(c, dst), 0 };
     persistent(c, &tr, comm, dst, tag, 0, req);
 }
 
-void prof_exit_recv_init(struct prof_call *c, int count, MPI_Datatype type, int src, int tag, MPI_Comm comm,
+void prof_exit_recv_init(struct prof_call *c, MPI_Count count, MPI_Datatype type, int src, int tag, MPI_Comm comm,
                          MPI_Request *req)
 {
     struct prof_traffic tr = { 0, p2p_volume(c, count, type, src), 0, p2p_msgs(c, src) };
     persistent(c, &tr, comm, src, tag, 1, req);
+}
+
+/* Partitioned requests (MPI-4.0): persistent, their traffic all
+ * partitions' (partitions x count), counted by each MPI_Start. */
+void prof_exit_psend_init(struct prof_call *c, int parts, MPI_Count count, MPI_Datatype type, int dst, int tag,
+                          MPI_Comm comm, MPI_Request *req)
+{
+    prof_exit_send_init(c, (MPI_Count)parts * count, type, dst, tag, comm, req);
+}
+
+void prof_exit_precv_init(struct prof_call *c, int parts, MPI_Count count, MPI_Datatype type, int src, int tag,
+                          MPI_Comm comm, MPI_Request *req)
+{
+    prof_exit_recv_init(c, (MPI_Count)parts * count, type, src, tag, comm, req);
 }
 
 /* Whether a probe found a message (not MPI_PROC_NULL's empty one). */
