@@ -90,13 +90,15 @@ static int world_peer(MPI_Comm comm, int peer, const MPI_Status *st)
 }
 
 /* Remember a request posted (or described, persistent) by the call c whose
- * record is r and time dt; tr is its traffic with the posted receive size.
+ * record is r and time dt; tr is its traffic with the posted receive size;
+ * no_status: its completion status says nothing of the receive (request.h).
  * 0 when the map is full. */
 static int track(struct prof_call *c, MPI_Request req, struct prof_record *r, uint64_t dt, MPI_Comm comm,
-                 int peer, int tag, int is_recv, int persistent, const struct prof_traffic *tr)
+                 int peer, int tag, int is_recv, int persistent, int no_status, const struct prof_traffic *tr)
 {
     struct prof_request info = { c->th->serial, r, comm, peer == MPI_ANY_SOURCE ? prof_comm_serial(comm) : 0,
-                                 peer, peer, tag, is_recv, persistent, 0, *tr, c->th->serial, persistent ? NULL : r, dt };
+                                 peer, peer, tag, is_recv, persistent, 0, *tr, c->th->serial, persistent ? NULL : r, dt,
+                                 no_status };
     if (peer >= 0)
         info.peer = prof_comm_world_rank(comm, peer);
     return prof_request_put(req, &info);
@@ -120,9 +122,9 @@ static inline void slt_received(struct prof_call *c, struct prof_record *r, int 
 /* Track a nonblocking receive; one the map cannot hold (its completion
  * will not be seen) counts its posted size and known partner now. */
 static void track_recv(struct prof_call *c, MPI_Request req, struct prof_record *r, uint64_t dt, MPI_Comm comm,
-                       int src, int tag, const struct prof_traffic *posted)
+                       int src, int tag, int no_status, const struct prof_traffic *posted)
 {
-    if (c->rc != MPI_SUCCESS || track(c, req, r, dt, comm, src, tag, 1, 0, posted))
+    if (c->rc != MPI_SUCCESS || track(c, req, r, dt, comm, src, tag, 1, 0, no_status, posted))
         return;
     sized(c->th, c->fn, posted, dt);
     r->s.msgs_recv += posted->msgs_recv;
@@ -143,7 +145,7 @@ void prof_exit_send(struct prof_call *c, MPI_Count count, MPI_Datatype type, int
     if (tr.msgs_sent)
         partner(r, prof_comm_world_rank(comm, dst), tr.bytes_sent, dt);
     if (req && c->rc == MPI_SUCCESS)
-        track(c, *req, r, dt, comm, dst, tag, 0, 0, &tr);
+        track(c, *req, r, dt, comm, dst, tag, 0, 0, 0, &tr);
     prof_exit_done(c);
 }
 
@@ -171,7 +173,7 @@ void prof_exit_recv(struct prof_call *c, MPI_Count count, MPI_Datatype type, int
     if (PROF_UNLIKELY(prof_model_on))
         model_received(c, tr.msgs_recv > 0, c->slt_sent, tr.bytes_recv);
     if (req) {
-        track_recv(c, *req, r, dt, comm, src, tag, &posted);
+        track_recv(c, *req, r, dt, comm, src, tag, 0, &posted);
     } else if (tr.msgs_recv) {
         r->s.recv_wait_ticks += dt;
         slt_received(c, r, world_peer(comm, src, status), tr.bytes_recv, dt, dt);
@@ -192,7 +194,7 @@ void prof_exit_recv_matched(struct prof_call *c, MPI_Count count, MPI_Datatype t
     if (PROF_UNLIKELY(prof_model_on))
         model_received(c, tr.msgs_recv > 0, -1, tr.bytes_recv);
     if (req) {
-        track_recv(c, *req, r, dt, MPI_COMM_NULL, MPI_PROC_NULL, 0, &posted);
+        track_recv(c, *req, r, dt, MPI_COMM_NULL, MPI_PROC_NULL, 0, 0, &posted);
     } else if (tr.msgs_recv) {
         r->s.recv_wait_ticks += dt;
     }
@@ -232,7 +234,8 @@ void prof_exit_sendrecv_replace(struct prof_call *c, MPI_Count count, MPI_Dataty
 
 /* MPI_Isendrecv, MPI_Isendrecv_replace: the send counts now, as by
  * MPI_Isend; the receive at completion, as by MPI_Irecv (the request is
- * tracked as a receive). */
+ * tracked as a receive), but with its posted size, peer and tag: MPICH
+ * 4.0.2 leaves the status of the request unset. */
 void prof_exit_isendrecv(struct prof_call *c, MPI_Count scount, MPI_Datatype stype, int dst, MPI_Count rcount,
                          MPI_Datatype rtype, int src, int rtag, MPI_Comm comm, MPI_Request *req)
 {
@@ -246,7 +249,7 @@ void prof_exit_isendrecv(struct prof_call *c, MPI_Count scount, MPI_Datatype sty
         model_send(c, tr.bytes_sent, req);
     if (tr.msgs_sent)
         partner(r, prof_comm_world_rank(comm, dst), tr.bytes_sent, dt);
-    track_recv(c, *req, r, dt, comm, src, rtag, &posted);
+    track_recv(c, *req, r, dt, comm, src, rtag, 1, &posted);
     prof_exit_done(c);
 }
 
@@ -259,7 +262,7 @@ static void persistent(struct prof_call *c, const struct prof_traffic *tr, MPI_C
     uint64_t dt;
     struct prof_record *r = prof_exit_record(c, &none, &dt);
     if (c->rc == MPI_SUCCESS)
-        track(c, *req, r, dt, comm, peer, tag, is_recv, 1, tr);
+        track(c, *req, r, dt, comm, peer, tag, is_recv, 1, 0, tr);
     if (PROF_UNLIKELY(prof_model_on))
         prof_model_free(c);
     prof_exit_done(c);
@@ -459,7 +462,7 @@ static void mark(struct prof_call *c, int i, const MPI_Status *st)
 static void arrive(struct prof_thread *th, struct prof_taken *t)
 {
     const struct prof_request *info = &t->info;
-    const MPI_Status *st = t->status;
+    const MPI_Status *st = info->no_status ? NULL : t->status;
     int cancelled = 0;
     t->peer = info->peer;
     t->bytes = info->tr.bytes_sent;
@@ -476,7 +479,10 @@ static void arrive(struct prof_thread *th, struct prof_taken *t)
         t->peer = prof_comm_world_rank_of(info->comm, info->comm_serial, st->MPI_SOURCE);
     t->bytes = prof_status_bytes(st, info->tr.bytes_recv);
     t->sent = -1;
-    t->key = prof_slt_on && st ? prof_slt_pop(info->comm, st->MPI_SOURCE, st->MPI_TAG, &t->sent) : 0;
+    if (prof_slt_on && (st || info->no_status))
+        t->key = prof_slt_pop(info->comm, st ? st->MPI_SOURCE : info->local, st ? st->MPI_TAG : info->tag, &t->sent);
+    else
+        t->key = 0;
     struct prof_record *r = info->arr_rec;
     if (info->owner != th->serial || (r && info->arr_owner != th->serial))
         th->foreign++;
