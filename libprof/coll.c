@@ -49,6 +49,16 @@ static uint64_t sum_w(struct prof_call *c, struct prof_counts counts, const MPI_
     return s;
 }
 
+/* The end of a collective that moved sent and recv at this rank; a
+ * persistent one's init (prof_fn_coll 4) leaves them to each MPI_Start. */
+static void coll_exit(struct prof_call *c, uint64_t sent, uint64_t recv)
+{
+    if (PROF_UNLIKELY(prof_fn_coll[c->fn] == 4))
+        prof_exit_persistent_coll(c, sent, recv);
+    else
+        prof_exit_volume(c, sent, recv);
+}
+
 static inline int in_place(const void *buf)
 {
     return buf == MPI_IN_PLACE;
@@ -63,7 +73,7 @@ void prof_exit_coll_bcast(struct prof_call *c, MPI_Count count, MPI_Datatype typ
 {
     struct where w = ok(c) ? locate(comm, root) : (struct where){ 0 };
     uint64_t n = prof_volume(c, count, type);
-    prof_exit_volume(c, w.is_root ? n : 0, w.is_leaf ? n : 0);
+    coll_exit(c, w.is_root ? n : 0, w.is_leaf ? n : 0);
 }
 
 void prof_exit_coll_reduce(struct prof_call *c, MPI_Count count, MPI_Datatype type, int root, MPI_Comm comm)
@@ -71,13 +81,13 @@ void prof_exit_coll_reduce(struct prof_call *c, MPI_Count count, MPI_Datatype ty
     struct where w = ok(c) ? locate(comm, root) : (struct where){ 0 };
     uint64_t n = prof_volume(c, count, type);
     int sends = w.ci && (w.ci->inter ? w.is_leaf : 1);
-    prof_exit_volume(c, sends ? n : 0, w.is_root ? n : 0);
+    coll_exit(c, sends ? n : 0, w.is_root ? n : 0);
 }
 
 void prof_exit_coll_allreduce(struct prof_call *c, MPI_Count count, MPI_Datatype type)
 {
     uint64_t n = prof_volume(c, count, type);
-    prof_exit_volume(c, n, n);
+    coll_exit(c, n, n);
 }
 
 void prof_exit_coll_reduce_scatter(struct prof_call *c, struct prof_counts rcounts, MPI_Datatype type, MPI_Comm comm)
@@ -87,7 +97,7 @@ void prof_exit_coll_reduce_scatter(struct prof_call *c, struct prof_counts rcoun
         return;
     }
     const struct prof_comm_info *ci = prof_comm_info(comm);
-    prof_exit_volume(c, prof_volume(c, sum(rcounts, ci->size), type),
+    coll_exit(c, prof_volume(c, sum(rcounts, ci->size), type),
                      prof_volume(c, prof_count_at(rcounts, ci->rank), type));
 }
 
@@ -98,7 +108,7 @@ void prof_exit_coll_reduce_scatter_block(struct prof_call *c, MPI_Count rcount, 
         return;
     }
     const struct prof_comm_info *ci = prof_comm_info(comm);
-    prof_exit_volume(c, prof_volume(c, (int64_t)rcount * ci->size, type), prof_volume(c, rcount, type));
+    coll_exit(c, prof_volume(c, (int64_t)rcount * ci->size, type), prof_volume(c, rcount, type));
 }
 
 /* A rooted collective: the root moves all blocks (all), and on an
@@ -110,9 +120,9 @@ static void rooted(struct prof_call *c, const struct where *w, int to_root, uint
     uint64_t at_root = w->is_root ? all : 0;
     uint64_t mine = w->is_root ? (w->ci->inter ? 0 : own) : w->is_leaf ? leaf : 0;
     if (to_root)
-        prof_exit_volume(c, mine, at_root);
+        coll_exit(c, mine, at_root);
     else
-        prof_exit_volume(c, at_root, mine);
+        coll_exit(c, at_root, mine);
 }
 
 /* Arguments not significant at this rank are never read (they may be
@@ -181,7 +191,7 @@ void prof_exit_coll_allgather(struct prof_call *c, const void *sbuf, MPI_Count s
         return;
     }
     struct where w = locate(comm, MPI_PROC_NULL);
-    prof_exit_volume(c, in_place(sbuf) ? prof_volume(c, rcount, rtype) : prof_volume(c, scount, stype),
+    coll_exit(c, in_place(sbuf) ? prof_volume(c, rcount, rtype) : prof_volume(c, scount, stype),
                     prof_volume(c, (int64_t)rcount * w.peers, rtype));
 }
 
@@ -193,7 +203,7 @@ void prof_exit_coll_allgatherv(struct prof_call *c, const void *sbuf, MPI_Count 
         return;
     }
     struct where w = locate(comm, MPI_PROC_NULL);
-    prof_exit_volume(c, in_place(sbuf) ? prof_volume(c, prof_count_at(rcounts, w.ci->rank), rtype) : prof_volume(c, scount, stype),
+    coll_exit(c, in_place(sbuf) ? prof_volume(c, prof_count_at(rcounts, w.ci->rank), rtype) : prof_volume(c, scount, stype),
                     prof_volume(c, sum(rcounts, w.peers), rtype));
 }
 
@@ -206,7 +216,7 @@ void prof_exit_coll_alltoall(struct prof_call *c, const void *sbuf, MPI_Count sc
     }
     struct where w = locate(comm, MPI_PROC_NULL);
     uint64_t recv = prof_volume(c, (int64_t)rcount * w.peers, rtype);
-    prof_exit_volume(c, in_place(sbuf) ? recv : prof_volume(c, (int64_t)scount * w.peers, stype), recv);
+    coll_exit(c, in_place(sbuf) ? recv : prof_volume(c, (int64_t)scount * w.peers, stype), recv);
 }
 
 void prof_exit_coll_alltoallv(struct prof_call *c, const void *sbuf, struct prof_counts scounts, MPI_Datatype stype,
@@ -218,7 +228,7 @@ void prof_exit_coll_alltoallv(struct prof_call *c, const void *sbuf, struct prof
     }
     struct where w = locate(comm, MPI_PROC_NULL);
     uint64_t recv = prof_volume(c, sum(rcounts, w.peers), rtype);
-    prof_exit_volume(c, in_place(sbuf) ? recv : prof_volume(c, sum(scounts, w.peers), stype), recv);
+    coll_exit(c, in_place(sbuf) ? recv : prof_volume(c, sum(scounts, w.peers), stype), recv);
 }
 
 void prof_exit_coll_alltoallw(struct prof_call *c, const void *sbuf, struct prof_counts scounts,
@@ -231,7 +241,7 @@ void prof_exit_coll_alltoallw(struct prof_call *c, const void *sbuf, struct prof
     }
     struct where w = locate(comm, MPI_PROC_NULL);
     uint64_t recv = sum_w(c, rcounts, rtypes, w.peers);
-    prof_exit_volume(c, in_place(sbuf) ? recv : sum_w(c, scounts, stypes, w.peers), recv);
+    coll_exit(c, in_place(sbuf) ? recv : sum_w(c, scounts, stypes, w.peers), recv);
 }
 
 /* Neighbourhood collectives: blocks per neighbour of the topology, including
@@ -250,7 +260,7 @@ void prof_exit_coll_neighbor_allgather(struct prof_call *c, MPI_Count scount, MP
         return;
     }
     const struct prof_comm_info *t = topo(comm);
-    prof_exit_volume(c, prof_volume(c, scount, stype), prof_volume(c, (int64_t)rcount * t->indegree, rtype));
+    coll_exit(c, prof_volume(c, scount, stype), prof_volume(c, (int64_t)rcount * t->indegree, rtype));
 }
 
 void prof_exit_coll_neighbor_allgatherv(struct prof_call *c, MPI_Count scount, MPI_Datatype stype,
@@ -261,7 +271,7 @@ void prof_exit_coll_neighbor_allgatherv(struct prof_call *c, MPI_Count scount, M
         return;
     }
     const struct prof_comm_info *t = topo(comm);
-    prof_exit_volume(c, prof_volume(c, scount, stype), prof_volume(c, sum(rcounts, t->indegree), rtype));
+    coll_exit(c, prof_volume(c, scount, stype), prof_volume(c, sum(rcounts, t->indegree), rtype));
 }
 
 void prof_exit_coll_neighbor_alltoall(struct prof_call *c, MPI_Count scount, MPI_Datatype stype,
@@ -272,7 +282,7 @@ void prof_exit_coll_neighbor_alltoall(struct prof_call *c, MPI_Count scount, MPI
         return;
     }
     const struct prof_comm_info *t = topo(comm);
-    prof_exit_volume(c, prof_volume(c, (int64_t)scount * t->outdegree, stype),
+    coll_exit(c, prof_volume(c, (int64_t)scount * t->outdegree, stype),
                     prof_volume(c, (int64_t)rcount * t->indegree, rtype));
 }
 
@@ -284,7 +294,7 @@ void prof_exit_coll_neighbor_alltoallv(struct prof_call *c, struct prof_counts s
         return;
     }
     const struct prof_comm_info *t = topo(comm);
-    prof_exit_volume(c, prof_volume(c, sum(scounts, t->outdegree), stype),
+    coll_exit(c, prof_volume(c, sum(scounts, t->outdegree), stype),
                     prof_volume(c, sum(rcounts, t->indegree), rtype));
 }
 
@@ -296,5 +306,5 @@ void prof_exit_coll_neighbor_alltoallw(struct prof_call *c, struct prof_counts s
         return;
     }
     const struct prof_comm_info *t = topo(comm);
-    prof_exit_volume(c, sum_w(c, scounts, stypes, t->outdegree), sum_w(c, rcounts, rtypes, t->indegree));
+    coll_exit(c, sum_w(c, scounts, stypes, t->outdegree), sum_w(c, rcounts, rtypes, t->indegree));
 }

@@ -268,6 +268,12 @@ static void persistent(struct prof_call *c, const struct prof_traffic *tr, MPI_C
     prof_exit_done(c);
 }
 
+void prof_exit_persistent_coll(struct prof_call *c, uint64_t sent, uint64_t recv)
+{
+    struct prof_traffic tr = { sent, recv, 0, 0 };
+    persistent(c, &tr, MPI_COMM_NULL, MPI_PROC_NULL, 0, 0, c->pinit);
+}
+
 void prof_exit_send_init(struct prof_call *c, MPI_Count count, MPI_Datatype type, int dst, int tag, MPI_Comm comm,
                          MPI_Request *req)
 {
@@ -331,8 +337,9 @@ void prof_exit_probe_model(struct prof_call *c, MPI_Comm comm, int *flag, MPI_St
     prof_exit_done(c);
 }
 
-/* A start counts its sends; its receives count at completion, in this
- * call's record (prof_request_started), with their share of its time. */
+/* A start counts its sends, and a persistent collective's volume both ways;
+ * its receives count at completion, in this call's record
+ * (prof_request_started), with their share of its time. */
 void prof_exit_startall(struct prof_call *c, int n, MPI_Request *reqs)
 {
     struct prof_traffic sum = { 0 };
@@ -341,6 +348,7 @@ void prof_exit_startall(struct prof_call *c, int n, MPI_Request *reqs)
     for (int i = 0; c->rc == MPI_SUCCESS && i < n; i++)
         if (prof_request_get(reqs[i], &info)) {
             sum.bytes_sent += info.tr.bytes_sent;
+            sum.bytes_recv += info.is_recv ? 0 : info.tr.bytes_recv;
             sum.msgs_sent += info.tr.msgs_sent;
             msgs += info.tr.msgs_sent + info.tr.msgs_recv;
         }

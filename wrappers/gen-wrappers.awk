@@ -230,6 +230,10 @@ function add_fn(name, family, flags, rest, base,    na, a, i, arg, at, decl, rol
     fn_icoll[nfn] = (fn_coll[nfn] && fn_sync[nfn] == "" && ("," flags ",") !~ /,init,/ && ("comm" in role_arg) && ("req" in role_arg)) ? \
         "prof_model_icoll(&c, " role_arg["comm"] ", " role_arg["req"] ")" : ""
     fn_post[nfn] = hook_call(name, family, "post")
+    # A persistent collective's init (flag init): its request, for the post
+    # hook's volume to go to each MPI_Start of it (coll.c).
+    fn_init[nfn] = (("," flags ",") ~ /,init,/ && fn_post[nfn] != "" && ("req" in role_arg)) ? \
+        "c.pinit = " role_arg["req"] : ""
     # A hook reading a status gets one even when the caller ignores it.
     fn_subst[nfn] = ""
     if (("status" in role_arg) && uses_role(family, "status"))
@@ -507,7 +511,8 @@ END {
     print "/* Collectives (collwait.txt): 2 = blocking, a barrier goes before it under" > h
     print " * collective wait, and the model agrees clocks (flag sync); 1 = nonblocking or" > h
     print " * split (never evaluated); 3 = nonblocking on a communicator (the model agrees" > h
-    print " * its clocks alongside, prof_model_icoll). */" > h
+    print " * its clocks alongside, prof_model_icoll); 4 = a persistent collective's" > h
+    print " * init (flag init: each MPI_Start of its request counts its volume). */" > h
     print "extern const unsigned char prof_fn_coll[PROF_FN_COUNT];" > h
     print "/* The function whose rules each follows (the model's costs): itself, or" > h
     print " * for a large-count variant (MPI_Bcast_c) its base function (MPI_Bcast). */" > h
@@ -528,7 +533,7 @@ END {
     print "};\n" > c
     print "const unsigned char prof_fn_coll[PROF_FN_COUNT] = {" > c
     for (i = 1; i <= nfn; i++)
-        printf "    %d,\n", fn_sync[i] != "" ? 2 : fn_icoll[i] != "" ? 3 : fn_coll[i] > c
+        printf "    %d,\n", fn_sync[i] != "" ? 2 : fn_icoll[i] != "" ? 3 : fn_init[i] != "" ? 4 : fn_coll[i] > c
     print "};\n" > c
     print "const enum prof_fn prof_fn_base[PROF_FN_COUNT] = {" > c
     for (i = 1; i <= nfn; i++)
@@ -601,6 +606,8 @@ END {
             printf "    %s;\n", fn_after[i] > w
         if (fn_icoll[i] != "")
             printf "    if (PROF_UNLIKELY(prof_model_on))\n        %s;\n", fn_icoll[i] > w
+        if (fn_init[i] != "")
+            printf "    %s;\n", fn_init[i] > w
         printf "    %s;\n", (fn_post[i] != "" ? fn_post[i] : "prof_exit(&c)") > w
         print "    return c.rc;\n}" > w
         printf "\nPROF_EXPORT int %s(%s)\n{\n", n, (p == "" ? "void" : p) > w

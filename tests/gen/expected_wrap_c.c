@@ -17,6 +17,7 @@ struct prof_next prof_next = {
     .MPI_Gatherv = PMPI_Gatherv,
     .MPI_Gatherv_c = PMPI_Gatherv_c,
     .MPI_Pready = PMPI_Pready,
+    .MPI_Bcast_init = PMPI_Bcast_init,
 };
 
 void prof_next_resolve(void *(*find)(const char *name))
@@ -44,6 +45,8 @@ void prof_next_resolve(void *(*find)(const char *name))
         prof_next.MPI_Gatherv_c = (__typeof__(prof_next.MPI_Gatherv_c))p;
     if ((p = find("MPI_Pready")))
         prof_next.MPI_Pready = (__typeof__(prof_next.MPI_Pready))p;
+    if ((p = find("MPI_Bcast_init")))
+        prof_next.MPI_Bcast_init = (__typeof__(prof_next.MPI_Bcast_init))p;
 }
 
 PROF_INLINE int w_MPI_Send(void *site, const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
@@ -237,4 +240,20 @@ PROF_INLINE int w_MPI_Pready(void *site, int partition, MPI_Request request)
 PROF_EXPORT int MPI_Pready(int partition, MPI_Request request)
 {
     return w_MPI_Pready(PROF_SITE(), partition, request);
+}
+
+PROF_INLINE int w_MPI_Bcast_init(void *site, void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    struct prof_call c;
+    if (!prof_enter(&c, FN_MPI_Bcast_init, site))
+        return prof_next.MPI_Bcast_init(buffer, count, datatype, root, comm, info, request);
+    c.rc = prof_next.MPI_Bcast_init(buffer, count, datatype, root, comm, info, request);
+    c.pinit = request;
+    prof_exit_coll_bcast(&c, count, datatype, root, comm);
+    return c.rc;
+}
+
+PROF_EXPORT int MPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    return w_MPI_Bcast_init(PROF_SITE(), buffer, count, datatype, root, comm, info, request);
 }

@@ -6,7 +6,7 @@
 #
 # sample.tbl must generate exactly expected_wrap_c.c (without a declared
 # list: every line, every large-count variant), and with a declared list
-# lacking MPI_Gatherv_c and MPI_Pready neither of those; sample_f.tbl exactly
+# lacking MPI_Gatherv_c, MPI_Pready and MPI_Bcast_init none of those; sample_f.tbl exactly
 # expected_wrap_f.c (Fortran entries); each bad_*.tbl must make
 # the generator exit non-zero, write no wrap_c.c, and name "bad_x.tbl:LINE:"
 # on stderr, LINE taken from the file's first line "# expect: LINE".
@@ -49,12 +49,12 @@ printf '%s\n' MPI_Barrier MPI_Gatherv MPI_Recv MPI_Request_free MPI_Send MPI_Typ
 if ! $awk -v outdir="$tmp/declared" -v declared="$tmp/declared.list" -f "$gen" "$fam" "$dir/sample.tbl" \
         2> "$tmp/declared.err"; then
     fail "sample.tbl with a declared list: generator failed: $(cat "$tmp/declared.err")"
-elif grep -q 'MPI_Gatherv_c\|MPI_Pready' "$tmp/declared/wrap_c.c" "$tmp/declared/fn_table.h"; then
-    fail "sample.tbl with a declared list: MPI_Gatherv_c or MPI_Pready generated, not declared"
+elif grep -q 'MPI_Gatherv_c\|MPI_Pready\|MPI_Bcast_init' "$tmp/declared/wrap_c.c" "$tmp/declared/fn_table.h"; then
+    fail "sample.tbl with a declared list: MPI_Gatherv_c, MPI_Pready or MPI_Bcast_init generated, not declared"
 elif ! grep -q 'FN_MPI_Gatherv,' "$tmp/declared/fn_table.h"; then
     fail "sample.tbl with a declared list: MPI_Gatherv not generated"
 else
-    pass "sample.tbl with a declared list: MPI_Gatherv_c and MPI_Pready left out, MPI_Gatherv kept"
+    pass "sample.tbl with a declared list: MPI_Gatherv_c, MPI_Pready and MPI_Bcast_init left out, MPI_Gatherv kept"
 fi
 
 # (a2) the Fortran entries: sample_f.tbl must generate exactly expected_wrap_f.c

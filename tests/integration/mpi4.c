@@ -3,7 +3,8 @@
  * (compiled only then): large-count calls (MPI_Send_c, MPI_Recv_c,
  * MPI_Gatherv_c, MPI_Type_size_c, MPI_Get_count_c), MPI_Isendrecv with a
  * receive posted larger than what arrives, MPI_Isendrecv_replace, a
- * persistent MPI_Bcast_init started 3 times, a partitioned send and receive
+ * persistent MPI_Bcast_init started 3 times and once more with an
+ * MPI_Allreduce_init by MPI_Startall, a partitioned send and receive
  * run twice (MPI_Pready, MPI_Pready_range, MPI_Pready_list, MPI_Parrived)
  * and a session. Each rank checks what it received and prints one line. */
 #include <mpi.h>
@@ -85,7 +86,18 @@ static void mpi4(int rank)
         MPI_Wait(&req, MPI_STATUS_IGNORE);
         expect(rank, "MPI_Bcast_init data", b[63], 10 * k + 63);
     }
-    MPI_Request_free(&req);
+    /* Once more with a persistent MPI_Allreduce_init of 16 ints, both
+     * started by one MPI_Startall. */
+    int a[16], sum[16];
+    MPI_Request both[2] = { req, MPI_REQUEST_NULL };
+    for (int i = 0; i < 16; i++)
+        a[i] = rank + i;
+    MPI_Allreduce_init(a, sum, 16, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &both[1]);
+    MPI_Startall(2, both);
+    MPI_Waitall(2, both, MPI_STATUSES_IGNORE);
+    expect(rank, "MPI_Allreduce_init data", sum[15], 31);
+    MPI_Request_free(&both[0]);
+    MPI_Request_free(&both[1]);
 
     /* Partitioned: 4 partitions of 8 ints 0 -> 1, twice. */
     int p[32];

@@ -5,8 +5,9 @@
 # exactly when configure found them declared (wrappers/mpi-declared.list).
 # With an MPI-4 library (MPICH 4.0): exact calls and bytes in
 # functions.txt of MPI_Send_c/MPI_Recv_c, MPI_Gatherv_c, MPI_Isendrecv (its
-# receive at its posted size), MPI_Isendrecv_replace, MPI_Bcast_init
-# (counted once, at the init) and its MPI_Start calls, a partitioned send
+# receive at its posted size), MPI_Isendrecv_replace, MPI_Bcast_init and
+# MPI_Allreduce_init (their volumes counted by each MPI_Start and
+# MPI_Startall), a partitioned send
 # and receive (MPI_Psend_init, MPI_Precv_init, MPI_Pready*, counted by
 # MPI_Start), a session; the same under --slt, --collwait and --model. With
 # an older MPI (Open MPI 4.1) that part is not compiled and is skipped,
@@ -52,20 +53,23 @@ check "the program ran its MPI-4 part" grep -q "MPI-4 part run: ok" "$work/prof.
 #   MPI_Isendrecv: 50 ints each way, the receive posted for 60 (240 bytes:
 #   MPICH 4.0.2 leaves the request's status unset, so the posted size
 #   counts); MPI_Isendrecv_replace: 20 doubles each way;
-#   MPI_Bcast_init: 64 ints from 0, once at the init (started 3 times);
+#   MPI_Bcast_init (64 ints from 0), MPI_Allreduce_init (16 ints): no bytes;
 #   MPI_Start: 3 broadcast starts + 2 partitioned ones of 4 x 8 ints;
+#   MPI_Startall: the broadcast and the allreduce once;
 #   MPI_Pready 4, MPI_Pready_range 1, MPI_Pready_list 1 on rank 0.
 printf '%s\n' \
     "0 MPI_Comm_rank 1 0 0" "0 MPI_Comm_size 1 0 0" "0 MPI_Send 1 40 0" \
     "0 MPI_Send_c 2 1600 0" "0 MPI_Gatherv_c 1 12 36" "0 MPI_Type_size_c 1 0 0" \
     "0 MPI_Isendrecv 1 200 240" "0 MPI_Isendrecv_replace 1 160 160" \
-    "0 MPI_Bcast_init 1 256 0" "0 MPI_Start 5 256 0" "0 MPI_Request_free 2 0 0" "0 MPI_Wait 7 0 0" \
+    "0 MPI_Bcast_init 1 0 0" "0 MPI_Allreduce_init 1 0 0" "0 MPI_Start 5 1024 0" "0 MPI_Startall 1 320 64" \
+    "0 MPI_Waitall 1 0 0" "0 MPI_Request_free 3 0 0" "0 MPI_Wait 7 0 0" \
     "0 MPI_Psend_init 1 0 0" "0 MPI_Pready 4 0 0" "0 MPI_Pready_range 1 0 0" "0 MPI_Pready_list 1 0 0" \
     "0 MPI_Session_init 1 0 0" "0 MPI_Session_get_num_psets 1 0 0" "0 MPI_Session_finalize 1 0 0" \
     "1 MPI_Comm_rank 1 0 0" "1 MPI_Comm_size 1 0 0" "1 MPI_Recv 1 0 40" \
     "1 MPI_Recv_c 2 0 1600" "1 MPI_Get_count_c 1 0 0" "1 MPI_Gatherv_c 1 24 0" "1 MPI_Type_size_c 1 0 0" \
     "1 MPI_Isendrecv 1 200 240" "1 MPI_Isendrecv_replace 1 160 160" \
-    "1 MPI_Bcast_init 1 0 256" "1 MPI_Start 5 0 256" "1 MPI_Request_free 2 0 0" "1 MPI_Wait 7 0 0" \
+    "1 MPI_Bcast_init 1 0 0" "1 MPI_Allreduce_init 1 0 0" "1 MPI_Start 5 0 1024" "1 MPI_Startall 1 64 320" \
+    "1 MPI_Waitall 1 0 0" "1 MPI_Request_free 3 0 0" "1 MPI_Wait 7 0 0" \
     "1 MPI_Precv_init 1 0 0" \
     "1 MPI_Session_init 1 0 0" "1 MPI_Session_get_num_psets 1 0 0" "1 MPI_Session_finalize 1 0 0" |
     sort > "$work/expected"
