@@ -30,21 +30,33 @@ static struct where locate(MPI_Comm comm, int root)
     return w;
 }
 
-static int64_t sum(const int *counts, int n)
+static int64_t sum(struct prof_counts counts, int n)
 {
     int64_t s = 0;
-    for (int i = 0; i < n; i++)
-        s += counts[i] > 0 ? counts[i] : 0;
+    for (int i = 0; i < n; i++) {
+        int64_t k = prof_count_at(counts, i);
+        s += k > 0 ? k : 0;
+    }
     return s;
 }
 
 /* Σ counts[i] x size(types[i]). */
-static uint64_t sum_w(struct prof_call *c, const int *counts, const MPI_Datatype *types, int n)
+static uint64_t sum_w(struct prof_call *c, struct prof_counts counts, const MPI_Datatype *types, int n)
 {
     uint64_t s = 0;
     for (int i = 0; i < n; i++)
-        s += prof_volume(c, counts[i], types[i]);
+        s += prof_volume(c, prof_count_at(counts, i), types[i]);
     return s;
+}
+
+/* The end of a collective that moved sent and recv at this rank; a
+ * persistent one's init (prof_fn_coll 4) leaves them to each MPI_Start. */
+static void coll_exit(struct prof_call *c, uint64_t sent, uint64_t recv)
+{
+    if (PROF_UNLIKELY(prof_fn_coll[c->fn] == 4))
+        prof_exit_persistent_coll(c, sent, recv);
+    else
+        prof_exit_volume(c, sent, recv);
 }
 
 static inline int in_place(const void *buf)
@@ -57,45 +69,46 @@ static inline int ok(const struct prof_call *c)
     return c->rc == MPI_SUCCESS;
 }
 
-void prof_exit_coll_bcast(struct prof_call *c, int count, MPI_Datatype type, int root, MPI_Comm comm)
+void prof_exit_coll_bcast(struct prof_call *c, MPI_Count count, MPI_Datatype type, int root, MPI_Comm comm)
 {
     struct where w = ok(c) ? locate(comm, root) : (struct where){ 0 };
     uint64_t n = prof_volume(c, count, type);
-    prof_exit_volume(c, w.is_root ? n : 0, w.is_leaf ? n : 0);
+    coll_exit(c, w.is_root ? n : 0, w.is_leaf ? n : 0);
 }
 
-void prof_exit_coll_reduce(struct prof_call *c, int count, MPI_Datatype type, int root, MPI_Comm comm)
+void prof_exit_coll_reduce(struct prof_call *c, MPI_Count count, MPI_Datatype type, int root, MPI_Comm comm)
 {
     struct where w = ok(c) ? locate(comm, root) : (struct where){ 0 };
     uint64_t n = prof_volume(c, count, type);
     int sends = w.ci && (w.ci->inter ? w.is_leaf : 1);
-    prof_exit_volume(c, sends ? n : 0, w.is_root ? n : 0);
+    coll_exit(c, sends ? n : 0, w.is_root ? n : 0);
 }
 
-void prof_exit_coll_allreduce(struct prof_call *c, int count, MPI_Datatype type)
+void prof_exit_coll_allreduce(struct prof_call *c, MPI_Count count, MPI_Datatype type)
 {
     uint64_t n = prof_volume(c, count, type);
-    prof_exit_volume(c, n, n);
+    coll_exit(c, n, n);
 }
 
-void prof_exit_coll_reduce_scatter(struct prof_call *c, const int *rcounts, MPI_Datatype type, MPI_Comm comm)
+void prof_exit_coll_reduce_scatter(struct prof_call *c, struct prof_counts rcounts, MPI_Datatype type, MPI_Comm comm)
 {
     if (!ok(c)) {
         prof_exit(c);
         return;
     }
     const struct prof_comm_info *ci = prof_comm_info(comm);
-    prof_exit_volume(c, prof_volume(c, sum(rcounts, ci->size), type), prof_volume(c, rcounts[ci->rank], type));
+    coll_exit(c, prof_volume(c, sum(rcounts, ci->size), type),
+                     prof_volume(c, prof_count_at(rcounts, ci->rank), type));
 }
 
-void prof_exit_coll_reduce_scatter_block(struct prof_call *c, int rcount, MPI_Datatype type, MPI_Comm comm)
+void prof_exit_coll_reduce_scatter_block(struct prof_call *c, MPI_Count rcount, MPI_Datatype type, MPI_Comm comm)
 {
     if (!ok(c)) {
         prof_exit(c);
         return;
     }
     const struct prof_comm_info *ci = prof_comm_info(comm);
-    prof_exit_volume(c, prof_volume(c, (int64_t)rcount * ci->size, type), prof_volume(c, rcount, type));
+    coll_exit(c, prof_volume(c, (int64_t)rcount * ci->size, type), prof_volume(c, rcount, type));
 }
 
 /* A rooted collective: the root moves all blocks (all), and on an
@@ -107,15 +120,15 @@ static void rooted(struct prof_call *c, const struct where *w, int to_root, uint
     uint64_t at_root = w->is_root ? all : 0;
     uint64_t mine = w->is_root ? (w->ci->inter ? 0 : own) : w->is_leaf ? leaf : 0;
     if (to_root)
-        prof_exit_volume(c, mine, at_root);
+        coll_exit(c, mine, at_root);
     else
-        prof_exit_volume(c, at_root, mine);
+        coll_exit(c, at_root, mine);
 }
 
 /* Arguments not significant at this rank are never read (they may be
  * garbage, and an invalid datatype would make PMPI_Type_size fail). */
-void prof_exit_coll_gather(struct prof_call *c, const void *sbuf, int scount, MPI_Datatype stype,
-                           int rcount, MPI_Datatype rtype, int root, MPI_Comm comm)
+void prof_exit_coll_gather(struct prof_call *c, const void *sbuf, MPI_Count scount, MPI_Datatype stype,
+                           MPI_Count rcount, MPI_Datatype rtype, int root, MPI_Comm comm)
 {
     if (!ok(c)) {
         prof_exit(c);
@@ -128,8 +141,8 @@ void prof_exit_coll_gather(struct prof_call *c, const void *sbuf, int scount, MP
            w.is_leaf ? prof_volume(c, scount, stype) : 0);
 }
 
-void prof_exit_coll_gatherv(struct prof_call *c, const void *sbuf, int scount, MPI_Datatype stype,
-                            const int *rcounts, MPI_Datatype rtype, int root, MPI_Comm comm)
+void prof_exit_coll_gatherv(struct prof_call *c, const void *sbuf, MPI_Count scount, MPI_Datatype stype,
+                            struct prof_counts rcounts, MPI_Datatype rtype, int root, MPI_Comm comm)
 {
     if (!ok(c)) {
         prof_exit(c);
@@ -138,12 +151,12 @@ void prof_exit_coll_gatherv(struct prof_call *c, const void *sbuf, int scount, M
     struct where w = locate(comm, root);
     int own = w.is_root && !w.ci->inter;
     rooted(c, &w, 1, w.is_root ? prof_volume(c, sum(rcounts, w.peers), rtype) : 0,
-           own ? (in_place(sbuf) ? prof_volume(c, rcounts[w.ci->rank], rtype) : prof_volume(c, scount, stype)) : 0,
+           own ? (in_place(sbuf) ? prof_volume(c, prof_count_at(rcounts, w.ci->rank), rtype) : prof_volume(c, scount, stype)) : 0,
            w.is_leaf ? prof_volume(c, scount, stype) : 0);
 }
 
-void prof_exit_coll_scatter(struct prof_call *c, int scount, MPI_Datatype stype, const void *rbuf,
-                            int rcount, MPI_Datatype rtype, int root, MPI_Comm comm)
+void prof_exit_coll_scatter(struct prof_call *c, MPI_Count scount, MPI_Datatype stype, const void *rbuf,
+                            MPI_Count rcount, MPI_Datatype rtype, int root, MPI_Comm comm)
 {
     if (!ok(c)) {
         prof_exit(c);
@@ -156,8 +169,8 @@ void prof_exit_coll_scatter(struct prof_call *c, int scount, MPI_Datatype stype,
            w.is_leaf ? prof_volume(c, rcount, rtype) : 0);
 }
 
-void prof_exit_coll_scatterv(struct prof_call *c, const int *scounts, MPI_Datatype stype, const void *rbuf,
-                             int rcount, MPI_Datatype rtype, int root, MPI_Comm comm)
+void prof_exit_coll_scatterv(struct prof_call *c, struct prof_counts scounts, MPI_Datatype stype, const void *rbuf,
+                             MPI_Count rcount, MPI_Datatype rtype, int root, MPI_Comm comm)
 {
     if (!ok(c)) {
         prof_exit(c);
@@ -166,36 +179,36 @@ void prof_exit_coll_scatterv(struct prof_call *c, const int *scounts, MPI_Dataty
     struct where w = locate(comm, root);
     int own = w.is_root && !w.ci->inter;
     rooted(c, &w, 0, w.is_root ? prof_volume(c, sum(scounts, w.peers), stype) : 0,
-           own ? (in_place(rbuf) ? prof_volume(c, scounts[w.ci->rank], stype) : prof_volume(c, rcount, rtype)) : 0,
+           own ? (in_place(rbuf) ? prof_volume(c, prof_count_at(scounts, w.ci->rank), stype) : prof_volume(c, rcount, rtype)) : 0,
            w.is_leaf ? prof_volume(c, rcount, rtype) : 0);
 }
 
-void prof_exit_coll_allgather(struct prof_call *c, const void *sbuf, int scount, MPI_Datatype stype,
-                              int rcount, MPI_Datatype rtype, MPI_Comm comm)
+void prof_exit_coll_allgather(struct prof_call *c, const void *sbuf, MPI_Count scount, MPI_Datatype stype,
+                              MPI_Count rcount, MPI_Datatype rtype, MPI_Comm comm)
 {
     if (!ok(c)) {
         prof_exit(c);
         return;
     }
     struct where w = locate(comm, MPI_PROC_NULL);
-    prof_exit_volume(c, in_place(sbuf) ? prof_volume(c, rcount, rtype) : prof_volume(c, scount, stype),
+    coll_exit(c, in_place(sbuf) ? prof_volume(c, rcount, rtype) : prof_volume(c, scount, stype),
                     prof_volume(c, (int64_t)rcount * w.peers, rtype));
 }
 
-void prof_exit_coll_allgatherv(struct prof_call *c, const void *sbuf, int scount, MPI_Datatype stype,
-                               const int *rcounts, MPI_Datatype rtype, MPI_Comm comm)
+void prof_exit_coll_allgatherv(struct prof_call *c, const void *sbuf, MPI_Count scount, MPI_Datatype stype,
+                               struct prof_counts rcounts, MPI_Datatype rtype, MPI_Comm comm)
 {
     if (!ok(c)) {
         prof_exit(c);
         return;
     }
     struct where w = locate(comm, MPI_PROC_NULL);
-    prof_exit_volume(c, in_place(sbuf) ? prof_volume(c, rcounts[w.ci->rank], rtype) : prof_volume(c, scount, stype),
+    coll_exit(c, in_place(sbuf) ? prof_volume(c, prof_count_at(rcounts, w.ci->rank), rtype) : prof_volume(c, scount, stype),
                     prof_volume(c, sum(rcounts, w.peers), rtype));
 }
 
-void prof_exit_coll_alltoall(struct prof_call *c, const void *sbuf, int scount, MPI_Datatype stype,
-                             int rcount, MPI_Datatype rtype, MPI_Comm comm)
+void prof_exit_coll_alltoall(struct prof_call *c, const void *sbuf, MPI_Count scount, MPI_Datatype stype,
+                             MPI_Count rcount, MPI_Datatype rtype, MPI_Comm comm)
 {
     if (!ok(c)) {
         prof_exit(c);
@@ -203,11 +216,11 @@ void prof_exit_coll_alltoall(struct prof_call *c, const void *sbuf, int scount, 
     }
     struct where w = locate(comm, MPI_PROC_NULL);
     uint64_t recv = prof_volume(c, (int64_t)rcount * w.peers, rtype);
-    prof_exit_volume(c, in_place(sbuf) ? recv : prof_volume(c, (int64_t)scount * w.peers, stype), recv);
+    coll_exit(c, in_place(sbuf) ? recv : prof_volume(c, (int64_t)scount * w.peers, stype), recv);
 }
 
-void prof_exit_coll_alltoallv(struct prof_call *c, const void *sbuf, const int *scounts, MPI_Datatype stype,
-                              const int *rcounts, MPI_Datatype rtype, MPI_Comm comm)
+void prof_exit_coll_alltoallv(struct prof_call *c, const void *sbuf, struct prof_counts scounts, MPI_Datatype stype,
+                              struct prof_counts rcounts, MPI_Datatype rtype, MPI_Comm comm)
 {
     if (!ok(c)) {
         prof_exit(c);
@@ -215,11 +228,11 @@ void prof_exit_coll_alltoallv(struct prof_call *c, const void *sbuf, const int *
     }
     struct where w = locate(comm, MPI_PROC_NULL);
     uint64_t recv = prof_volume(c, sum(rcounts, w.peers), rtype);
-    prof_exit_volume(c, in_place(sbuf) ? recv : prof_volume(c, sum(scounts, w.peers), stype), recv);
+    coll_exit(c, in_place(sbuf) ? recv : prof_volume(c, sum(scounts, w.peers), stype), recv);
 }
 
-void prof_exit_coll_alltoallw(struct prof_call *c, const void *sbuf, const int *scounts,
-                              const MPI_Datatype *stypes, const int *rcounts,
+void prof_exit_coll_alltoallw(struct prof_call *c, const void *sbuf, struct prof_counts scounts,
+                              const MPI_Datatype *stypes, struct prof_counts rcounts,
                               const MPI_Datatype *rtypes, MPI_Comm comm)
 {
     if (!ok(c)) {
@@ -228,7 +241,7 @@ void prof_exit_coll_alltoallw(struct prof_call *c, const void *sbuf, const int *
     }
     struct where w = locate(comm, MPI_PROC_NULL);
     uint64_t recv = sum_w(c, rcounts, rtypes, w.peers);
-    prof_exit_volume(c, in_place(sbuf) ? recv : sum_w(c, scounts, stypes, w.peers), recv);
+    coll_exit(c, in_place(sbuf) ? recv : sum_w(c, scounts, stypes, w.peers), recv);
 }
 
 /* Neighbourhood collectives: blocks per neighbour of the topology, including
@@ -239,59 +252,59 @@ static const struct prof_comm_info *topo(MPI_Comm comm)
     return prof_comm_info(comm);
 }
 
-void prof_exit_coll_neighbor_allgather(struct prof_call *c, int scount, MPI_Datatype stype,
-                                       int rcount, MPI_Datatype rtype, MPI_Comm comm)
+void prof_exit_coll_neighbor_allgather(struct prof_call *c, MPI_Count scount, MPI_Datatype stype,
+                                       MPI_Count rcount, MPI_Datatype rtype, MPI_Comm comm)
 {
     if (!ok(c)) {
         prof_exit(c);
         return;
     }
     const struct prof_comm_info *t = topo(comm);
-    prof_exit_volume(c, prof_volume(c, scount, stype), prof_volume(c, (int64_t)rcount * t->indegree, rtype));
+    coll_exit(c, prof_volume(c, scount, stype), prof_volume(c, (int64_t)rcount * t->indegree, rtype));
 }
 
-void prof_exit_coll_neighbor_allgatherv(struct prof_call *c, int scount, MPI_Datatype stype,
-                                        const int *rcounts, MPI_Datatype rtype, MPI_Comm comm)
+void prof_exit_coll_neighbor_allgatherv(struct prof_call *c, MPI_Count scount, MPI_Datatype stype,
+                                        struct prof_counts rcounts, MPI_Datatype rtype, MPI_Comm comm)
 {
     if (!ok(c)) {
         prof_exit(c);
         return;
     }
     const struct prof_comm_info *t = topo(comm);
-    prof_exit_volume(c, prof_volume(c, scount, stype), prof_volume(c, sum(rcounts, t->indegree), rtype));
+    coll_exit(c, prof_volume(c, scount, stype), prof_volume(c, sum(rcounts, t->indegree), rtype));
 }
 
-void prof_exit_coll_neighbor_alltoall(struct prof_call *c, int scount, MPI_Datatype stype,
-                                      int rcount, MPI_Datatype rtype, MPI_Comm comm)
+void prof_exit_coll_neighbor_alltoall(struct prof_call *c, MPI_Count scount, MPI_Datatype stype,
+                                      MPI_Count rcount, MPI_Datatype rtype, MPI_Comm comm)
 {
     if (!ok(c)) {
         prof_exit(c);
         return;
     }
     const struct prof_comm_info *t = topo(comm);
-    prof_exit_volume(c, prof_volume(c, (int64_t)scount * t->outdegree, stype),
+    coll_exit(c, prof_volume(c, (int64_t)scount * t->outdegree, stype),
                     prof_volume(c, (int64_t)rcount * t->indegree, rtype));
 }
 
-void prof_exit_coll_neighbor_alltoallv(struct prof_call *c, const int *scounts, MPI_Datatype stype,
-                                       const int *rcounts, MPI_Datatype rtype, MPI_Comm comm)
+void prof_exit_coll_neighbor_alltoallv(struct prof_call *c, struct prof_counts scounts, MPI_Datatype stype,
+                                       struct prof_counts rcounts, MPI_Datatype rtype, MPI_Comm comm)
 {
     if (!ok(c)) {
         prof_exit(c);
         return;
     }
     const struct prof_comm_info *t = topo(comm);
-    prof_exit_volume(c, prof_volume(c, sum(scounts, t->outdegree), stype),
+    coll_exit(c, prof_volume(c, sum(scounts, t->outdegree), stype),
                     prof_volume(c, sum(rcounts, t->indegree), rtype));
 }
 
-void prof_exit_coll_neighbor_alltoallw(struct prof_call *c, const int *scounts, const MPI_Datatype *stypes,
-                                       const int *rcounts, const MPI_Datatype *rtypes, MPI_Comm comm)
+void prof_exit_coll_neighbor_alltoallw(struct prof_call *c, struct prof_counts scounts, const MPI_Datatype *stypes,
+                                       struct prof_counts rcounts, const MPI_Datatype *rtypes, MPI_Comm comm)
 {
     if (!ok(c)) {
         prof_exit(c);
         return;
     }
     const struct prof_comm_info *t = topo(comm);
-    prof_exit_volume(c, sum_w(c, scounts, stypes, t->outdegree), sum_w(c, rcounts, rtypes, t->indegree));
+    coll_exit(c, sum_w(c, scounts, stypes, t->outdegree), sum_w(c, rcounts, rtypes, t->indegree));
 }

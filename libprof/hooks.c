@@ -59,21 +59,21 @@ static void rma_exit(struct prof_call *c, enum prof_rma_kind k, MPI_Win win, int
     prof_exit_done(c);
 }
 
-void prof_exit_rma_put(struct prof_call *c, int count, MPI_Datatype type, int dst, MPI_Win win,
+void prof_exit_rma_put(struct prof_call *c, MPI_Count count, MPI_Datatype type, int dst, MPI_Win win,
                        enum prof_rma_kind k)
 {
     uint64_t bytes = prof_volume(c, count, type);
     rma_exit(c, k, win, dst, bytes, 0, bytes);
 }
 
-void prof_exit_rma_get(struct prof_call *c, int count, MPI_Datatype type, int src, MPI_Win win)
+void prof_exit_rma_get(struct prof_call *c, MPI_Count count, MPI_Datatype type, int src, MPI_Win win)
 {
     uint64_t bytes = prof_volume(c, count, type);
     rma_exit(c, PROF_RMA_GET, win, src, 0, bytes, bytes);
 }
 
-void prof_exit_rma_get_accumulate(struct prof_call *c, int scount, MPI_Datatype stype,
-                                  int rcount, MPI_Datatype rtype, int dst, MPI_Win win)
+void prof_exit_rma_get_accumulate(struct prof_call *c, MPI_Count scount, MPI_Datatype stype,
+                                  MPI_Count rcount, MPI_Datatype rtype, int dst, MPI_Win win)
 {
     uint64_t sent = prof_volume(c, scount, stype);
     rma_exit(c, PROF_RMA_GET_ACC, win, dst, sent, prof_volume(c, rcount, rtype), sent);
@@ -113,7 +113,7 @@ void prof_exit_rma_free(struct prof_call *c)
     prof_exit_done(c);
 }
 
-void prof_exit_io_write(struct prof_call *c, int count, MPI_Datatype type, MPI_File fh, enum prof_io_access a)
+void prof_exit_io_write(struct prof_call *c, MPI_Count count, MPI_Datatype type, MPI_File fh, enum prof_io_access a)
 {
     uint64_t bytes = prof_volume(c, count, type);
     prof_io_access(fh, PROF_IO_WRITE, a, bytes, exit_volume(c, bytes, 0));
@@ -137,7 +137,7 @@ uint64_t prof_status_bytes(const MPI_Status *st, uint64_t posted)
  * at end of file); a nonblocking one (no status here: its request is
  * completed by MPI_Wait without the profiler following it) or the _begin
  * half of a split collective counts count x type size. */
-void prof_exit_io_read(struct prof_call *c, int count, MPI_Datatype type, MPI_Status *status, MPI_File fh,
+void prof_exit_io_read(struct prof_call *c, MPI_Count count, MPI_Datatype type, MPI_Status *status, MPI_File fh,
                        enum prof_io_access a)
 {
     uint64_t posted = prof_volume(c, count, type), bytes = posted ? prof_status_bytes(status, posted) : 0;

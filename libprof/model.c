@@ -101,12 +101,13 @@ void prof_model_icoll(struct prof_call *c, MPI_Comm comm, MPI_Request *req)
 
 /* A collective's modelled cost on p processes when the largest volume of
  * one process is bytes: tree algorithms for the broadcast-like ones, two
- * trees for allreduce, p - 1 exchanges of a p-th each for the rest. */
+ * trees for allreduce, p - 1 exchanges of a p-th each for the rest; a
+ * large-count variant as its base function. */
 static double coll_cost(int fn, int p, uint64_t bytes)
 {
     if (prof_model.perfect || p < 2)
         return 0;
-    switch (fn) {
+    switch (prof_fn_base[fn]) {
     case FN_MPI_Barrier:
     case FN_MPI_Ibarrier:
     case FN_MPI_Win_fence:

@@ -20,7 +20,7 @@ static inline uint64_t p2p_msgs(const struct prof_call *c, int peer)
     return c->rc == MPI_SUCCESS && peer != MPI_PROC_NULL;
 }
 
-static inline uint64_t p2p_volume(struct prof_call *c, int count, MPI_Datatype type, int peer)
+static inline uint64_t p2p_volume(struct prof_call *c, MPI_Count count, MPI_Datatype type, int peer)
 {
     return peer == MPI_PROC_NULL ? 0 : prof_volume(c, count, type);
 }
@@ -69,7 +69,7 @@ static void slt_account(struct prof_record *r, int evaluated, uint64_t late, uin
 static void model_send(struct prof_call *c, uint64_t bytes, const MPI_Request *req)
 {
     prof_model_free(c);
-    if (!req && c->fn == FN_MPI_Ssend)
+    if (!req && prof_fn_base[c->fn] == FN_MPI_Ssend)
         prof_model_arrival(c, c->m_begin, bytes);
 }
 
@@ -90,13 +90,15 @@ static int world_peer(MPI_Comm comm, int peer, const MPI_Status *st)
 }
 
 /* Remember a request posted (or described, persistent) by the call c whose
- * record is r and time dt; tr is its traffic with the posted receive size.
+ * record is r and time dt; tr is its traffic with the posted receive size;
+ * no_status: its completion status says nothing of the receive (request.h).
  * 0 when the map is full. */
 static int track(struct prof_call *c, MPI_Request req, struct prof_record *r, uint64_t dt, MPI_Comm comm,
-                 int peer, int tag, int is_recv, int persistent, const struct prof_traffic *tr)
+                 int peer, int tag, int is_recv, int persistent, int no_status, const struct prof_traffic *tr)
 {
     struct prof_request info = { c->th->serial, r, comm, peer == MPI_ANY_SOURCE ? prof_comm_serial(comm) : 0,
-                                 peer, peer, tag, is_recv, persistent, 0, *tr, c->th->serial, persistent ? NULL : r, dt };
+                                 peer, peer, tag, is_recv, persistent, 0, *tr, c->th->serial, persistent ? NULL : r, dt,
+                                 no_status };
     if (peer >= 0)
         info.peer = prof_comm_world_rank(comm, peer);
     return prof_request_put(req, &info);
@@ -120,9 +122,9 @@ static inline void slt_received(struct prof_call *c, struct prof_record *r, int 
 /* Track a nonblocking receive; one the map cannot hold (its completion
  * will not be seen) counts its posted size and known partner now. */
 static void track_recv(struct prof_call *c, MPI_Request req, struct prof_record *r, uint64_t dt, MPI_Comm comm,
-                       int src, int tag, const struct prof_traffic *posted)
+                       int src, int tag, int no_status, const struct prof_traffic *posted)
 {
-    if (c->rc != MPI_SUCCESS || track(c, req, r, dt, comm, src, tag, 1, 0, posted))
+    if (c->rc != MPI_SUCCESS || track(c, req, r, dt, comm, src, tag, 1, 0, no_status, posted))
         return;
     sized(c->th, c->fn, posted, dt);
     r->s.msgs_recv += posted->msgs_recv;
@@ -131,7 +133,7 @@ static void track_recv(struct prof_call *c, MPI_Request req, struct prof_record 
         partner(r, prof_comm_world_rank(comm, src), posted->bytes_recv, dt);
 }
 
-void prof_exit_send(struct prof_call *c, int count, MPI_Datatype type, int dst, int tag, MPI_Comm comm,
+void prof_exit_send(struct prof_call *c, MPI_Count count, MPI_Datatype type, int dst, int tag, MPI_Comm comm,
                     MPI_Request *req)
 {
     struct prof_traffic tr = { p2p_volume(c, count, type, dst), 0, p2p_msgs(c, dst), 0 };
@@ -143,13 +145,13 @@ void prof_exit_send(struct prof_call *c, int count, MPI_Datatype type, int dst, 
     if (tr.msgs_sent)
         partner(r, prof_comm_world_rank(comm, dst), tr.bytes_sent, dt);
     if (req && c->rc == MPI_SUCCESS)
-        track(c, *req, r, dt, comm, dst, tag, 0, 0, &tr);
+        track(c, *req, r, dt, comm, dst, tag, 0, 0, 0, &tr);
     prof_exit_done(c);
 }
 
 /* A receive's traffic: a blocking one (st) what arrived; a nonblocking one
  * (req) nothing yet: *posted gets what it would count, for the completion. */
-static inline struct prof_traffic recv_traffic(struct prof_call *c, int count, MPI_Datatype type, int src,
+static inline struct prof_traffic recv_traffic(struct prof_call *c, MPI_Count count, MPI_Datatype type, int src,
                                         const MPI_Status *st, const MPI_Request *req, struct prof_traffic *posted)
 {
     struct prof_traffic tr = { 0, p2p_volume(c, count, type, src), 0, p2p_msgs(c, src) };
@@ -161,7 +163,7 @@ static inline struct prof_traffic recv_traffic(struct prof_call *c, int count, M
     return tr;
 }
 
-void prof_exit_recv(struct prof_call *c, int count, MPI_Datatype type, int src, int tag, MPI_Comm comm,
+void prof_exit_recv(struct prof_call *c, MPI_Count count, MPI_Datatype type, int src, int tag, MPI_Comm comm,
                     MPI_Status *status, MPI_Request *req)
 {
     struct prof_traffic posted, tr = recv_traffic(c, count, type, src, status, req, &posted);
@@ -171,7 +173,7 @@ void prof_exit_recv(struct prof_call *c, int count, MPI_Datatype type, int src, 
     if (PROF_UNLIKELY(prof_model_on))
         model_received(c, tr.msgs_recv > 0, c->slt_sent, tr.bytes_recv);
     if (req) {
-        track_recv(c, *req, r, dt, comm, src, tag, &posted);
+        track_recv(c, *req, r, dt, comm, src, tag, 0, &posted);
     } else if (tr.msgs_recv) {
         r->s.recv_wait_ticks += dt;
         slt_received(c, r, world_peer(comm, src, status), tr.bytes_recv, dt, dt);
@@ -182,7 +184,7 @@ void prof_exit_recv(struct prof_call *c, int count, MPI_Datatype type, int src, 
 /* MPI_Mrecv/MPI_Imrecv: the message handle does not name its communicator,
  * so the partner is not recorded; traffic and receive wait are. A receive
  * of MPI_MESSAGE_NO_PROC (status source MPI_PROC_NULL) moves nothing. */
-void prof_exit_recv_matched(struct prof_call *c, int count, MPI_Datatype type, MPI_Status *status, MPI_Request *req)
+void prof_exit_recv_matched(struct prof_call *c, MPI_Count count, MPI_Datatype type, MPI_Status *status, MPI_Request *req)
 {
     int src = status && status != MPI_STATUS_IGNORE && c->rc == MPI_SUCCESS ? status->MPI_SOURCE : 0;
     struct prof_traffic posted, tr = recv_traffic(c, count, type, src, status, req, &posted);
@@ -192,15 +194,15 @@ void prof_exit_recv_matched(struct prof_call *c, int count, MPI_Datatype type, M
     if (PROF_UNLIKELY(prof_model_on))
         model_received(c, tr.msgs_recv > 0, -1, tr.bytes_recv);
     if (req) {
-        track_recv(c, *req, r, dt, MPI_COMM_NULL, MPI_PROC_NULL, 0, &posted);
+        track_recv(c, *req, r, dt, MPI_COMM_NULL, MPI_PROC_NULL, 0, 0, &posted);
     } else if (tr.msgs_recv) {
         r->s.recv_wait_ticks += dt;
     }
     prof_exit_done(c);
 }
 
-void prof_exit_sendrecv(struct prof_call *c, int scount, MPI_Datatype stype, int dst,
-                        int rcount, MPI_Datatype rtype, int src, MPI_Comm comm, MPI_Status *status)
+void prof_exit_sendrecv(struct prof_call *c, MPI_Count scount, MPI_Datatype stype, int dst,
+                        MPI_Count rcount, MPI_Datatype rtype, int src, MPI_Comm comm, MPI_Status *status)
 {
     struct prof_traffic posted, tr = recv_traffic(c, rcount, rtype, src, status, NULL, &posted);
     tr.bytes_sent = p2p_volume(c, scount, stype, dst);
@@ -224,10 +226,31 @@ void prof_exit_sendrecv(struct prof_call *c, int scount, MPI_Datatype stype, int
     prof_exit_done(c);
 }
 
-void prof_exit_sendrecv_replace(struct prof_call *c, int count, MPI_Datatype type, int dst, int src,
+void prof_exit_sendrecv_replace(struct prof_call *c, MPI_Count count, MPI_Datatype type, int dst, int src,
                                 MPI_Comm comm, MPI_Status *status)
 {
     prof_exit_sendrecv(c, count, type, dst, count, type, src, comm, status);
+}
+
+/* MPI_Isendrecv, MPI_Isendrecv_replace: the send counts now, as by
+ * MPI_Isend; the receive at completion, as by MPI_Irecv (the request is
+ * tracked as a receive), but with its posted size, peer and tag: MPICH
+ * 4.0.2 leaves the status of the request unset. */
+void prof_exit_isendrecv(struct prof_call *c, MPI_Count scount, MPI_Datatype stype, int dst, MPI_Count rcount,
+                         MPI_Datatype rtype, int src, int rtag, MPI_Comm comm, MPI_Request *req)
+{
+    struct prof_traffic posted, tr = recv_traffic(c, rcount, rtype, src, NULL, req, &posted);
+    tr.bytes_sent = p2p_volume(c, scount, stype, dst);
+    tr.msgs_sent = p2p_msgs(c, dst);
+    uint64_t dt;
+    struct prof_record *r = prof_exit_record(c, &tr, &dt);
+    sized(c->th, c->fn, &tr, dt);
+    if (PROF_UNLIKELY(prof_model_on))
+        model_send(c, tr.bytes_sent, req);
+    if (tr.msgs_sent)
+        partner(r, prof_comm_world_rank(comm, dst), tr.bytes_sent, dt);
+    track_recv(c, *req, r, dt, comm, src, rtag, 1, &posted);
+    prof_exit_done(c);
 }
 
 /* Persistent requests: the traffic belongs to each MPI_Start, not to the
@@ -239,24 +262,44 @@ static void persistent(struct prof_call *c, const struct prof_traffic *tr, MPI_C
     uint64_t dt;
     struct prof_record *r = prof_exit_record(c, &none, &dt);
     if (c->rc == MPI_SUCCESS)
-        track(c, *req, r, dt, comm, peer, tag, is_recv, 1, tr);
+        track(c, *req, r, dt, comm, peer, tag, is_recv, 1, 0, tr);
     if (PROF_UNLIKELY(prof_model_on))
         prof_model_free(c);
     prof_exit_done(c);
 }
 
-void prof_exit_send_init(struct prof_call *c, int count, MPI_Datatype type, int dst, int tag, MPI_Comm comm,
+void prof_exit_persistent_coll(struct prof_call *c, uint64_t sent, uint64_t recv)
+{
+    struct prof_traffic tr = { sent, recv, 0, 0 };
+    persistent(c, &tr, MPI_COMM_NULL, MPI_PROC_NULL, 0, 0, c->pinit);
+}
+
+void prof_exit_send_init(struct prof_call *c, MPI_Count count, MPI_Datatype type, int dst, int tag, MPI_Comm comm,
                          MPI_Request *req)
 {
     struct prof_traffic tr = { p2p_volume(c, count, type, dst), 0, p2p_msgs(c, dst), 0 };
     persistent(c, &tr, comm, dst, tag, 0, req);
 }
 
-void prof_exit_recv_init(struct prof_call *c, int count, MPI_Datatype type, int src, int tag, MPI_Comm comm,
+void prof_exit_recv_init(struct prof_call *c, MPI_Count count, MPI_Datatype type, int src, int tag, MPI_Comm comm,
                          MPI_Request *req)
 {
     struct prof_traffic tr = { 0, p2p_volume(c, count, type, src), 0, p2p_msgs(c, src) };
     persistent(c, &tr, comm, src, tag, 1, req);
+}
+
+/* Partitioned requests (MPI-4.0): persistent, their traffic all
+ * partitions' (partitions x count), counted by each MPI_Start. */
+void prof_exit_psend_init(struct prof_call *c, int parts, MPI_Count count, MPI_Datatype type, int dst, int tag,
+                          MPI_Comm comm, MPI_Request *req)
+{
+    prof_exit_send_init(c, (MPI_Count)parts * count, type, dst, tag, comm, req);
+}
+
+void prof_exit_precv_init(struct prof_call *c, int parts, MPI_Count count, MPI_Datatype type, int src, int tag,
+                          MPI_Comm comm, MPI_Request *req)
+{
+    prof_exit_recv_init(c, (MPI_Count)parts * count, type, src, tag, comm, req);
 }
 
 /* Whether a probe found a message (not MPI_PROC_NULL's empty one). */
@@ -294,8 +337,9 @@ void prof_exit_probe_model(struct prof_call *c, MPI_Comm comm, int *flag, MPI_St
     prof_exit_done(c);
 }
 
-/* A start counts its sends; its receives count at completion, in this
- * call's record (prof_request_started), with their share of its time. */
+/* A start counts its sends, and a persistent collective's volume both ways;
+ * its receives count at completion, in this call's record
+ * (prof_request_started), with their share of its time. */
 void prof_exit_startall(struct prof_call *c, int n, MPI_Request *reqs)
 {
     struct prof_traffic sum = { 0 };
@@ -304,6 +348,7 @@ void prof_exit_startall(struct prof_call *c, int n, MPI_Request *reqs)
     for (int i = 0; c->rc == MPI_SUCCESS && i < n; i++)
         if (prof_request_get(reqs[i], &info)) {
             sum.bytes_sent += info.tr.bytes_sent;
+            sum.bytes_recv += info.is_recv ? 0 : info.tr.bytes_recv;
             sum.msgs_sent += info.tr.msgs_sent;
             msgs += info.tr.msgs_sent + info.tr.msgs_recv;
         }
@@ -425,7 +470,7 @@ static void mark(struct prof_call *c, int i, const MPI_Status *st)
 static void arrive(struct prof_thread *th, struct prof_taken *t)
 {
     const struct prof_request *info = &t->info;
-    const MPI_Status *st = t->status;
+    const MPI_Status *st = info->no_status ? NULL : t->status;
     int cancelled = 0;
     t->peer = info->peer;
     t->bytes = info->tr.bytes_sent;
@@ -442,7 +487,10 @@ static void arrive(struct prof_thread *th, struct prof_taken *t)
         t->peer = prof_comm_world_rank_of(info->comm, info->comm_serial, st->MPI_SOURCE);
     t->bytes = prof_status_bytes(st, info->tr.bytes_recv);
     t->sent = -1;
-    t->key = prof_slt_on && st ? prof_slt_pop(info->comm, st->MPI_SOURCE, st->MPI_TAG, &t->sent) : 0;
+    if (prof_slt_on && (st || info->no_status))
+        t->key = prof_slt_pop(info->comm, st ? st->MPI_SOURCE : info->local, st ? st->MPI_TAG : info->tag, &t->sent);
+    else
+        t->key = 0;
     struct prof_record *r = info->arr_rec;
     if (info->owner != th->serial || (r && info->arr_owner != th->serial))
         th->foreign++;

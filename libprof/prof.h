@@ -66,6 +66,7 @@ struct prof_call {
     MPI_Comm m_comm;       /* and where a collective's clocks are agreed (sync and icoll hooks), */
     MPI_Request m_ireq;    /* a nonblocking collective's request (icoll hook), */
     double m_partner;      /* a one-sided epoch's partners' clock (model_rma.c; < 0: none) */
+    MPI_Request *pinit;    /* a persistent collective's init: its request (set by its wrapper, coll.c) */
 };
 
 /* 1 for every function being profiled between MPI_Init and MPI_Finalize. */
@@ -168,6 +169,29 @@ static inline uint64_t prof_volume(const struct prof_call *c, int64_t count, MPI
     return (uint64_t)count * prof_dtype_size(c->th, type);
 }
 
+/* struct prof_counts: a per-rank count array of a v or w collective, int
+ * (i) or, in a large-count _c variant (MPI-4.0), MPI_Count (c); the other
+ * pointer is NULL. */
+struct prof_counts {
+    const int *i;
+    const MPI_Count *c;
+};
+
+static inline struct prof_counts prof_counts_int(const int *a)
+{
+    return (struct prof_counts){ a, NULL };
+}
+
+static inline struct prof_counts prof_counts_big(const MPI_Count *a)
+{
+    return (struct prof_counts){ NULL, a };
+}
+
+static inline int64_t prof_count_at(struct prof_counts a, int k)
+{
+    return a.c ? a.c[k] : a.i[k];
+}
+
 /* prof_status_bytes: the bytes a completed receive or read delivered, from
  * its status (PMPI_Get_count in MPI_BYTE, then PMPI_Get_elements_x beyond
  * INT_MAX); posted when st is NULL or the status gives no figure. */
@@ -175,19 +199,28 @@ uint64_t prof_status_bytes(const MPI_Status *st, uint64_t posted);
 
 /* Family hooks (families.def). Volumes count only successful calls; see
  * mpiprof-report(5) for each family's rule. */
-void prof_exit_send(struct prof_call *c, int count, MPI_Datatype type, int dst, int tag, MPI_Comm comm,
+void prof_exit_send(struct prof_call *c, MPI_Count count, MPI_Datatype type, int dst, int tag, MPI_Comm comm,
                     MPI_Request *req);
-void prof_exit_recv(struct prof_call *c, int count, MPI_Datatype type, int src, int tag, MPI_Comm comm,
+void prof_exit_recv(struct prof_call *c, MPI_Count count, MPI_Datatype type, int src, int tag, MPI_Comm comm,
                     MPI_Status *status, MPI_Request *req);
-void prof_exit_recv_matched(struct prof_call *c, int count, MPI_Datatype type, MPI_Status *status, MPI_Request *req);
-void prof_exit_sendrecv(struct prof_call *c, int scount, MPI_Datatype stype, int dst,
-                        int rcount, MPI_Datatype rtype, int src, MPI_Comm comm, MPI_Status *status);
-void prof_exit_sendrecv_replace(struct prof_call *c, int count, MPI_Datatype type, int dst, int src,
+void prof_exit_recv_matched(struct prof_call *c, MPI_Count count, MPI_Datatype type, MPI_Status *status, MPI_Request *req);
+void prof_exit_sendrecv(struct prof_call *c, MPI_Count scount, MPI_Datatype stype, int dst,
+                        MPI_Count rcount, MPI_Datatype rtype, int src, MPI_Comm comm, MPI_Status *status);
+void prof_exit_sendrecv_replace(struct prof_call *c, MPI_Count count, MPI_Datatype type, int dst, int src,
                                 MPI_Comm comm, MPI_Status *status);
-void prof_exit_send_init(struct prof_call *c, int count, MPI_Datatype type, int dst, int tag, MPI_Comm comm,
+void prof_exit_send_init(struct prof_call *c, MPI_Count count, MPI_Datatype type, int dst, int tag, MPI_Comm comm,
                          MPI_Request *req);
-void prof_exit_recv_init(struct prof_call *c, int count, MPI_Datatype type, int src, int tag, MPI_Comm comm,
+void prof_exit_recv_init(struct prof_call *c, MPI_Count count, MPI_Datatype type, int src, int tag, MPI_Comm comm,
                          MPI_Request *req);
+void prof_exit_isendrecv(struct prof_call *c, MPI_Count scount, MPI_Datatype stype, int dst, MPI_Count rcount,
+                         MPI_Datatype rtype, int src, int rtag, MPI_Comm comm, MPI_Request *req);
+void prof_exit_psend_init(struct prof_call *c, int parts, MPI_Count count, MPI_Datatype type, int dst, int tag,
+                          MPI_Comm comm, MPI_Request *req);
+void prof_exit_precv_init(struct prof_call *c, int parts, MPI_Count count, MPI_Datatype type, int src, int tag,
+                          MPI_Comm comm, MPI_Request *req);
+/* A persistent collective's init (prof_fn_coll 4) whose one run moves sent
+ * and recv: no bytes now, each MPI_Start of c->pinit counts them (p2p.c). */
+void prof_exit_persistent_coll(struct prof_call *c, uint64_t sent, uint64_t recv);
 void prof_exit_mprobe(struct prof_call *c, int *flag, MPI_Status *status);
 void prof_exit_start(struct prof_call *c, MPI_Request *req);
 void prof_exit_startall(struct prof_call *c, int n, MPI_Request *reqs);
@@ -203,57 +236,57 @@ void prof_complete_done(struct prof_call *c, int n, MPI_Request *reqs, int *inde
                         int *indices, MPI_Status *status, MPI_Status *statuses);
 void prof_exit_complete(struct prof_call *c);
 
-void prof_exit_coll_bcast(struct prof_call *c, int count, MPI_Datatype type, int root, MPI_Comm comm);
-void prof_exit_coll_reduce(struct prof_call *c, int count, MPI_Datatype type, int root, MPI_Comm comm);
-void prof_exit_coll_allreduce(struct prof_call *c, int count, MPI_Datatype type);
-void prof_exit_coll_reduce_scatter(struct prof_call *c, const int *rcounts, MPI_Datatype type, MPI_Comm comm);
-void prof_exit_coll_reduce_scatter_block(struct prof_call *c, int rcount, MPI_Datatype type, MPI_Comm comm);
-void prof_exit_coll_gather(struct prof_call *c, const void *sbuf, int scount, MPI_Datatype stype,
-                           int rcount, MPI_Datatype rtype, int root, MPI_Comm comm);
-void prof_exit_coll_gatherv(struct prof_call *c, const void *sbuf, int scount, MPI_Datatype stype,
-                            const int *rcounts, MPI_Datatype rtype, int root, MPI_Comm comm);
-void prof_exit_coll_scatter(struct prof_call *c, int scount, MPI_Datatype stype, const void *rbuf,
-                            int rcount, MPI_Datatype rtype, int root, MPI_Comm comm);
-void prof_exit_coll_scatterv(struct prof_call *c, const int *scounts, MPI_Datatype stype, const void *rbuf,
-                             int rcount, MPI_Datatype rtype, int root, MPI_Comm comm);
-void prof_exit_coll_allgather(struct prof_call *c, const void *sbuf, int scount, MPI_Datatype stype,
-                              int rcount, MPI_Datatype rtype, MPI_Comm comm);
-void prof_exit_coll_allgatherv(struct prof_call *c, const void *sbuf, int scount, MPI_Datatype stype,
-                               const int *rcounts, MPI_Datatype rtype, MPI_Comm comm);
-void prof_exit_coll_alltoall(struct prof_call *c, const void *sbuf, int scount, MPI_Datatype stype,
-                             int rcount, MPI_Datatype rtype, MPI_Comm comm);
-void prof_exit_coll_alltoallv(struct prof_call *c, const void *sbuf, const int *scounts, MPI_Datatype stype,
-                              const int *rcounts, MPI_Datatype rtype, MPI_Comm comm);
-void prof_exit_coll_alltoallw(struct prof_call *c, const void *sbuf, const int *scounts,
-                              const MPI_Datatype *stypes, const int *rcounts,
+void prof_exit_coll_bcast(struct prof_call *c, MPI_Count count, MPI_Datatype type, int root, MPI_Comm comm);
+void prof_exit_coll_reduce(struct prof_call *c, MPI_Count count, MPI_Datatype type, int root, MPI_Comm comm);
+void prof_exit_coll_allreduce(struct prof_call *c, MPI_Count count, MPI_Datatype type);
+void prof_exit_coll_reduce_scatter(struct prof_call *c, struct prof_counts rcounts, MPI_Datatype type, MPI_Comm comm);
+void prof_exit_coll_reduce_scatter_block(struct prof_call *c, MPI_Count rcount, MPI_Datatype type, MPI_Comm comm);
+void prof_exit_coll_gather(struct prof_call *c, const void *sbuf, MPI_Count scount, MPI_Datatype stype,
+                           MPI_Count rcount, MPI_Datatype rtype, int root, MPI_Comm comm);
+void prof_exit_coll_gatherv(struct prof_call *c, const void *sbuf, MPI_Count scount, MPI_Datatype stype,
+                            struct prof_counts rcounts, MPI_Datatype rtype, int root, MPI_Comm comm);
+void prof_exit_coll_scatter(struct prof_call *c, MPI_Count scount, MPI_Datatype stype, const void *rbuf,
+                            MPI_Count rcount, MPI_Datatype rtype, int root, MPI_Comm comm);
+void prof_exit_coll_scatterv(struct prof_call *c, struct prof_counts scounts, MPI_Datatype stype, const void *rbuf,
+                             MPI_Count rcount, MPI_Datatype rtype, int root, MPI_Comm comm);
+void prof_exit_coll_allgather(struct prof_call *c, const void *sbuf, MPI_Count scount, MPI_Datatype stype,
+                              MPI_Count rcount, MPI_Datatype rtype, MPI_Comm comm);
+void prof_exit_coll_allgatherv(struct prof_call *c, const void *sbuf, MPI_Count scount, MPI_Datatype stype,
+                               struct prof_counts rcounts, MPI_Datatype rtype, MPI_Comm comm);
+void prof_exit_coll_alltoall(struct prof_call *c, const void *sbuf, MPI_Count scount, MPI_Datatype stype,
+                             MPI_Count rcount, MPI_Datatype rtype, MPI_Comm comm);
+void prof_exit_coll_alltoallv(struct prof_call *c, const void *sbuf, struct prof_counts scounts, MPI_Datatype stype,
+                              struct prof_counts rcounts, MPI_Datatype rtype, MPI_Comm comm);
+void prof_exit_coll_alltoallw(struct prof_call *c, const void *sbuf, struct prof_counts scounts,
+                              const MPI_Datatype *stypes, struct prof_counts rcounts,
                               const MPI_Datatype *rtypes, MPI_Comm comm);
-void prof_exit_coll_neighbor_allgather(struct prof_call *c, int scount, MPI_Datatype stype,
-                                       int rcount, MPI_Datatype rtype, MPI_Comm comm);
-void prof_exit_coll_neighbor_allgatherv(struct prof_call *c, int scount, MPI_Datatype stype,
-                                        const int *rcounts, MPI_Datatype rtype, MPI_Comm comm);
-void prof_exit_coll_neighbor_alltoall(struct prof_call *c, int scount, MPI_Datatype stype,
-                                      int rcount, MPI_Datatype rtype, MPI_Comm comm);
-void prof_exit_coll_neighbor_alltoallv(struct prof_call *c, const int *scounts, MPI_Datatype stype,
-                                       const int *rcounts, MPI_Datatype rtype, MPI_Comm comm);
-void prof_exit_coll_neighbor_alltoallw(struct prof_call *c, const int *scounts, const MPI_Datatype *stypes,
-                                       const int *rcounts, const MPI_Datatype *rtypes, MPI_Comm comm);
+void prof_exit_coll_neighbor_allgather(struct prof_call *c, MPI_Count scount, MPI_Datatype stype,
+                                       MPI_Count rcount, MPI_Datatype rtype, MPI_Comm comm);
+void prof_exit_coll_neighbor_allgatherv(struct prof_call *c, MPI_Count scount, MPI_Datatype stype,
+                                        struct prof_counts rcounts, MPI_Datatype rtype, MPI_Comm comm);
+void prof_exit_coll_neighbor_alltoall(struct prof_call *c, MPI_Count scount, MPI_Datatype stype,
+                                      MPI_Count rcount, MPI_Datatype rtype, MPI_Comm comm);
+void prof_exit_coll_neighbor_alltoallv(struct prof_call *c, struct prof_counts scounts, MPI_Datatype stype,
+                                       struct prof_counts rcounts, MPI_Datatype rtype, MPI_Comm comm);
+void prof_exit_coll_neighbor_alltoallw(struct prof_call *c, struct prof_counts scounts, const MPI_Datatype *stypes,
+                                       struct prof_counts rcounts, const MPI_Datatype *rtypes, MPI_Comm comm);
 
 /* One-sided calls (rma.txt): the kind k of rma.h, the target a rank of
  * the window's group (dst, src) or PROF_RMA_NOTARGET. Epochs are timed by
  * the model too (model_rma.c). */
-void prof_exit_rma_put(struct prof_call *c, int count, MPI_Datatype type, int dst, MPI_Win win,
+void prof_exit_rma_put(struct prof_call *c, MPI_Count count, MPI_Datatype type, int dst, MPI_Win win,
                        enum prof_rma_kind k);
-void prof_exit_rma_get(struct prof_call *c, int count, MPI_Datatype type, int src, MPI_Win win);
-void prof_exit_rma_get_accumulate(struct prof_call *c, int scount, MPI_Datatype stype,
-                                  int rcount, MPI_Datatype rtype, int dst, MPI_Win win);
+void prof_exit_rma_get(struct prof_call *c, MPI_Count count, MPI_Datatype type, int src, MPI_Win win);
+void prof_exit_rma_get_accumulate(struct prof_call *c, MPI_Count scount, MPI_Datatype stype,
+                                  MPI_Count rcount, MPI_Datatype rtype, int dst, MPI_Win win);
 void prof_exit_rma_fetch_and_op(struct prof_call *c, MPI_Datatype type, int dst, MPI_Win win);
 void prof_exit_rma_compare_and_swap(struct prof_call *c, MPI_Datatype type, int dst, MPI_Win win);
 void prof_exit_rma_epoch(struct prof_call *c, MPI_Win win, int target, enum prof_rma_kind k);
 void prof_exit_rma_create(struct prof_call *c, MPI_Win *win);
 void prof_exit_rma_free(struct prof_call *c);
 /* MPI-IO calls (io.txt). */
-void prof_exit_io_write(struct prof_call *c, int count, MPI_Datatype type, MPI_File fh, enum prof_io_access a);
-void prof_exit_io_read(struct prof_call *c, int count, MPI_Datatype type, MPI_Status *status, MPI_File fh,
+void prof_exit_io_write(struct prof_call *c, MPI_Count count, MPI_Datatype type, MPI_File fh, enum prof_io_access a);
+void prof_exit_io_read(struct prof_call *c, MPI_Count count, MPI_Datatype type, MPI_Status *status, MPI_File fh,
                        enum prof_io_access a);
 void prof_exit_io_end(struct prof_call *c, MPI_File fh, enum prof_io_dir d);
 void prof_exit_io_op(struct prof_call *c, MPI_File fh, enum prof_io_op op);

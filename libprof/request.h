@@ -36,6 +36,10 @@ struct prof_request {
     uint64_t arr_owner;            /* serial of the thread whose table holds arr_rec */
     struct prof_record *arr_rec;
     uint64_t arr_ticks;
+    /* A receive whose completion status says nothing of it (MPI_Isendrecv:
+     * MPICH 4.0.2 leaves that status unset): its posted size, peer and tag
+     * count instead. */
+    int no_status;
 };
 
 /* prof_request_put: remember req (thread safe; hot for nonblocking calls);

@@ -321,9 +321,19 @@ int prof_slt_send(struct prof_call *c, int dst, int tag, MPI_Comm comm)
     return 0;
 }
 
+/* The receive calls: with MPI-4.0 the large-count ones, as the count of a
+ * _c variant (MPI_Recv_c) may not fit an int. */
+#if MPI_VERSION >= 4
+#define SLT_IRECV PMPI_Irecv_c
+#define SLT_RECV PMPI_Recv_c
+#else
+#define SLT_IRECV PMPI_Irecv
+#define SLT_RECV PMPI_Recv
+#endif
+
 /* A blocking receive: posted at once (an MPI_Rsend may count on it), then
  * the token, then the data. An unprofiled one only takes its token. */
-int prof_slt_recv(struct prof_call *c, void *buf, int count, MPI_Datatype type, int src, int tag, MPI_Comm comm,
+int prof_slt_recv(struct prof_call *c, void *buf, MPI_Count count, MPI_Datatype type, int src, int tag, MPI_Comm comm,
                   MPI_Status *status, MPI_Request *req)
 {
     c->slt_eval = 0;
@@ -335,14 +345,14 @@ int prof_slt_recv(struct prof_call *c, void *buf, int count, MPI_Datatype type, 
     MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;
     struct want w = { s, src, tag, comm, MPI_REQUEST_NULL };
     if (c->th) {
-        c->rc = PMPI_Irecv(buf, count, type, src, tag, comm, &w.req);
+        c->rc = SLT_IRECV(buf, count, type, src, tag, comm, &w.req);
         if (c->rc != MPI_SUCCESS)
             return 1;
         c->slt_late = await(&w, 1);
         c->slt_eval = 1;
         c->rc = PMPI_Wait(&w.req, st);
     } else {
-        c->rc = PMPI_Recv(buf, count, type, src, tag, comm, st);
+        c->rc = SLT_RECV(buf, count, type, src, tag, comm, st);
     }
     struct token t = c->rc == MPI_SUCCESS ? pop(s, st->MPI_SOURCE, st->MPI_TAG) : unknown;
     c->slt_key = t.key;

@@ -43,7 +43,7 @@ void prof_slt_finish(void);
 /* slt= hooks (families.def): right before the PMPI call, profiled or not
  * (c->th NULL when not). Return 1 when they made the call (MPI_Recv). */
 int prof_slt_send(struct prof_call *c, int dst, int tag, MPI_Comm comm);
-int prof_slt_recv(struct prof_call *c, void *buf, int count, MPI_Datatype type, int src, int tag, MPI_Comm comm,
+int prof_slt_recv(struct prof_call *c, void *buf, MPI_Count count, MPI_Datatype type, int src, int tag, MPI_Comm comm,
                   MPI_Status *status, MPI_Request *req);
 int prof_slt_sendrecv(struct prof_call *c, int dst, int tag, int src, int rtag, MPI_Comm comm);
 int prof_slt_start1(struct prof_call *c, MPI_Request *req);

@@ -1,14 +1,21 @@
 #!/bin/sh
-# check-table.sh: do the wrapper tables cover this MPI's <mpi.h>?
+# check-table.sh: do the wrappers cover every function of this MPI's <mpi.h>?
 #
 #   check-table.sh MPICC SRCDIR
-#   (no arguments, as under make check: $MPICC and $top_srcdir)
+#   (no arguments, as under make check: $MPICC and $top_srcdir; AWK from
+#   the environment, default awk)
 #
-# Preprocesses <mpi.h> with MPICC and lists the MPI_ functions it declares,
-# less MPI_T_*, *_c2f/*_f2c, MPI_Wtime/MPI_Wtick, large-count *_c variants and
-# the names in SRCDIR/wrappers/beyond-mpi31.list. Fails (exit 1) naming every
-# declared function no SRCDIR/wrappers/*.tbl lists, and every table function
-# this mpi.h does not declare. Exit 2 on usage or preprocessing errors.
+# Lists the MPI_ functions <mpi.h> declares (wrappers/mpi-decls.sh, as
+# configure does), runs the generator on SRCDIR/wrappers/*.tbl with that
+# list, as the build does, and fails (exit 1) naming
+#   - every declared function that is not wrapped, less MPI_T_*,
+#     *_c2f/*_f2c, MPI_Wtime/MPI_Wtick and SRCDIR/wrappers/unwrapped.list;
+#   - every wrapped function this mpi.h does not declare (a table line
+#     without mpi=X.Y must be in every MPI the build supports);
+#   - every function a table says MPI X.Y introduced (flag mpi=X.Y; the
+#     large-count variant of flag c: 4.0) that this mpi.h, of MPI X.Y or
+#     later by its MPI_VERSION, does not declare.
+# Exit 2 on usage, preprocessing or generator errors.
 
 usage() {
     echo "usage: check-table.sh MPICC SRCDIR" >&2
@@ -21,50 +28,35 @@ case $# in
 esac
 if [ -z "$mpicc" ] || [ -z "$srcdir" ]; then usage; fi
 [ -d "$srcdir/wrappers" ] || { echo "check-table.sh: no $srcdir/wrappers" >&2; exit 2; }
-
-# MPI 3.1 functions left out of the tables on purpose: address arithmetic that
-# returns MPI_Aint (generated wrappers return int), and Open MPI 4.1 defines
-# them as macros, so there is no symbol to interpose.
-unwrapped="MPI_Aint_add MPI_Aint_diff"
+awk=${AWK:-awk}
+LC_ALL=C
+export LC_ALL
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/check-table.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 2' HUP INT TERM
 
-echo '#include <mpi.h>' > "$tmp/h.c"
-if ! $mpicc -E -P "$tmp/h.c" > "$tmp/h.i" 2> "$tmp/err"; then
-    echo "check-table.sh: '$mpicc -E' failed on <mpi.h>:" >&2
-    cat "$tmp/err" >&2
+sh "$srcdir/wrappers/mpi-decls.sh" "$mpicc" > "$tmp/declared.all" || exit 2
+printf '#include <mpi.h>\nmpiprof_version MPI_VERSION.MPI_SUBVERSION\n' > "$tmp/v.c"
+version=$($mpicc -E -P "$tmp/v.c" 2> /dev/null | sed -n 's/^mpiprof_version *\([0-9][0-9]*\) *\. *\([0-9][0-9]*\).*/\1.\2/p')
+if [ -z "$version" ]; then
+    echo "check-table.sh: no MPI_VERSION in <mpi.h> from $mpicc" >&2
     exit 2
 fi
 
-# Declarations: in each ';'-terminated statement, a name right after a type
-# word ("int MPI_Send (", "MPI_Aint MPI_Aint_add(", "int\nMPI_Recv(" once
-# newlines are spaces). Not "typedef MPI_Aint (QMPI_..." (MPICH) nor calls
-# after "return" in inline bodies.
-awk 'BEGIN { RS = ";" }
-{
-    s = $0
-    gsub(/[ \t\r\n]+/, " ", s)
-    while (match(s, /[A-Za-z_][A-Za-z0-9_]*[ *]+MPI_[A-Za-z0-9_]+ *\(/)) {
-        m = substr(s, RSTART, RLENGTH)
-        s = substr(s, RSTART + RLENGTH)
-        word = m
-        sub(/[ *].*$/, "", word)
-        if (word == "typedef" || word == "return")
-            continue
-        sub(/^[A-Za-z0-9_]*[ *]+/, "", m)
-        sub(/ *\($/, "", m)
-        print m
-    }
-}' "$tmp/h.i" | sort -u > "$tmp/declared.all"
+# What the build generates from this list (prof_fn_name in fn_table.c).
+mkdir "$tmp/gen"
+if ! $awk -v outdir="$tmp/gen" -v declared="$tmp/declared.all" -f "$srcdir/wrappers/gen-wrappers.awk" \
+        "$srcdir/wrappers/families.def" "$srcdir"/wrappers/*.tbl 2> "$tmp/gen.err"; then
+    echo "check-table.sh: the generator failed:" >&2
+    cat "$tmp/gen.err" >&2
+    exit 2
+fi
+sed -n 's/^    "\(MPI_[A-Za-z0-9_]*\)",$/\1/p' "$tmp/gen/fn_table.c" | sort -u > "$tmp/wrapped"
 
-# Names not expected in the tables.
-{
-    awk '!/^[ \t]*(#|$)/ { print $1 }' "$srcdir/wrappers/beyond-mpi31.list"
-    for f in $unwrapped; do echo "$f"; done
-} | sort -u > "$tmp/skip"
-grep -v -E '^MPI_T_|_c2f$|_f2c$|_c$|^MPI_Wti(me|ck)$' "$tmp/declared.all" |
+# Names not expected among the wrapped.
+awk '!/^[ \t]*(#|$)/ { print $1 }' "$srcdir/wrappers/unwrapped.list" | sort -u > "$tmp/skip"
+grep -v -E '^MPI_T_|_c2f$|_f2c$|^MPI_Wti(me|ck)$' "$tmp/declared.all" |
     comm -23 - "$tmp/skip" > "$tmp/declared"
 
 n=$(wc -l < "$tmp/declared" | tr -d ' ')
@@ -73,21 +65,41 @@ if [ "$n" -eq 0 ]; then
     exit 2
 fi
 
-# Table functions: first field of every non-comment line, with its file.
+# Each table function with its file and the MPI version that introduced it
+# (- for MPI 3.1 lines): "name file version".
 for t in "$srcdir"/wrappers/*.tbl; do
-    awk -v f="${t##*/}" '!/^[ \t]*(#|$)/ { print $1, f }' "$t"
+    $awk -v f="${t##*/}" '!/^[ \t]*(#|$)/ {
+        v = "-"
+        if (match($3, /(^|,)mpi=[0-9.]+/))
+            v = substr($3, RSTART + (RSTART > 1) + 4, RLENGTH - (RSTART > 1) - 4)
+        print $1, f, v
+        if (("," $3 ",") ~ /,c,/)
+            print $1 "_c", f, "4.0"
+    }' "$t"
 done | sort -k1,1 > "$tmp/tables"
-awk '{ print $1 }' "$tmp/tables" | sort -u > "$tmp/tabled"
 
 status=0
-for f in $(comm -23 "$tmp/declared" "$tmp/tabled"); do
-    echo "check-table.sh: $f is declared by <mpi.h> ($mpicc) but in no wrappers/*.tbl"
+for f in $(comm -23 "$tmp/declared" "$tmp/wrapped"); do
+    echo "check-table.sh: $f is declared by <mpi.h> ($mpicc) but not wrapped: in no wrappers/*.tbl line"
     status=1
 done
-for f in $(comm -13 "$tmp/declared.all" "$tmp/tabled"); do
+for f in $(comm -13 "$tmp/declared.all" "$tmp/wrapped"); do
     where=$(awk -v n="$f" '$1 == n { print $2; exit }' "$tmp/tables")
     echo "check-table.sh: $f is in wrappers/$where but not declared by <mpi.h> ($mpicc)"
     status=1
 done
-[ $status -eq 0 ] && echo "$n functions declared, all in the table ($mpicc)"
+# Version-flagged functions an MPI of that version must declare.
+awk -v mv="$version" 'function num(v,  p) { split(v, p, "."); return p[1] * 100 + p[2] }
+    $3 != "-" && num($3) <= num(mv) { print $1, $2, $3 }' "$tmp/tables" |
+while read -r f where v; do
+    if ! grep -qx "$f" "$tmp/declared.all"; then
+        echo "check-table.sh: $f (wrappers/$where: MPI $v) is not declared by <mpi.h> ($mpicc), an MPI $version"
+        echo 1 > "$tmp/failed"
+    fi
+done
+[ -f "$tmp/failed" ] && status=1
+if [ $status -eq 0 ]; then
+    beyond=$(awk '$3 != "-" { print $1 }' "$tmp/tables" | sort | comm -12 - "$tmp/wrapped" | wc -l | tr -d ' ')
+    echo "$n functions declared (MPI $version), all wrapped; $beyond of them beyond MPI 3.1 ($mpicc)"
+fi
 exit $status

@@ -1,10 +1,13 @@
 # gen-wrappers.awk: turn the wrapper tables into C.
 #
-#   awk -v outdir=DIR -f gen-wrappers.awk families.def p2p.tbl coll.tbl ...
+#   awk -v outdir=DIR [-v declared=LIST] -f gen-wrappers.awk families.def p2p.tbl coll.tbl ...
 #
 # Reads families.def (family -> hook and the roles it needs), then each table
 # (one MPI function per line: name, family, flags, arguments "C declaration
-# @role" separated by commas). Writes DIR/fn_table.h, DIR/fn_table.c,
+# @role" separated by commas). LIST names the functions the MPI's <mpi.h>
+# declares (wrappers/mpi-declared.list, written by configure): a line
+# flagged mpi=X.Y, and the large-count variant of a line flagged c, is
+# generated only when LIST has its name. Writes DIR/fn_table.h, DIR/fn_table.c,
 # DIR/wrap_c.c (C entries) and DIR/wrap_f.c (Fortran entries, which include
 # wrap_c.c), byte-for-byte reproducibly. A bad line stops the run with
 # "file:line: message" and exit status 1, writing nothing usable.
@@ -29,12 +32,27 @@ function trim(s) {
 BEGIN {
     nroles = split("buf count type sbuf scount stype rbuf rcount rtype scounts rcounts " \
                    "stypes rtypes displs dst src root tag rtag comm newcomm op req reqs nreq index flag " \
-                   "outcount indices status statuses msg win group tdisp file fname offset -", rl, " ")
+                   "outcount indices status statuses msg win group tdisp file fname offset parts -", rl, " ")
     for (i = 1; i <= nroles; i++)
         known_role[rl[i]] = 1
-    split("custom nofortran coll sync", fl, " ")
+    split("custom nofortran coll sync init c", fl, " ")
     for (i in fl)
         known_flag[fl[i]] = 1
+    # The functions this MPI's <mpi.h> declares (configure's
+    # wrappers/mpi-declared.list): lines flagged mpi=X.Y and the _c variants
+    # of flag c are generated only when declared. Without the list, all are.
+    have_declared = 0
+    if (declared != "") {
+        while ((r = getline l < declared) > 0)
+            is_declared[l] = 1
+        if (r < 0) {
+            printf "gen-wrappers.awk: cannot read %s\n", declared > "/dev/stderr"
+            failed = 1
+            exit 1
+        }
+        close(declared)
+        have_declared = 1
+    }
     nhandle = split("Comm:MPI_Comm Type:MPI_Datatype Group:MPI_Group Request:MPI_Request Op:MPI_Op " \
                     "Info:MPI_Info Errhandler:MPI_Errhandler Win:MPI_Win File:MPI_File Message:MPI_Message", hl, " ")
     for (i = 1; i <= nhandle; i++)
@@ -97,23 +115,72 @@ FNR == 1 {
     flags = $3
     if (name !~ /^MPI_[A-Za-z0-9_]+$/)
         fail("bad function name " name)
-    if (name in seen)
-        fail(name " is already listed at " seen[name])
-    seen[name] = shortname(FILENAME) ":" FNR
     if (!(family in fam_class))
         fail(name ": unknown family " family)
+    version = ""
     if (flags != "-") {
         nf = split(flags, fa, ",")
-        for (i = 1; i <= nf; i++)
-            if (!(fa[i] in known_flag))
-                fail(name ": unknown flag " fa[i] " (known: custom nofortran coll sync)")
+        for (i = 1; i <= nf; i++) {
+            if (fa[i] ~ /^mpi=[0-9]+\.[0-9]+$/)
+                version = substr(fa[i], 5)
+            else if (!(fa[i] in known_flag))
+                fail(name ": unknown flag " fa[i] " (known: custom nofortran coll sync init c mpi=X.Y)")
+        }
     }
     rest = $0
     sub(/^[ \t]*[^ \t]+[ \t]+[^ \t]+[ \t]+[^ \t]+[ \t]+/, "", rest)
     rest = trim(rest)
+    if (version == "" || !have_declared || (name in is_declared))
+        add_fn(name, family, flags, rest, name)
+    else
+        seen[name] = shortname(FILENAME) ":" FNR
+    # Flag c: the MPI-4.0 large-count variant name_c, derived (large_args).
+    if (("," flags ",") ~ /,c,/ && (!have_declared || ((name "_c") in is_declared)))
+        add_fn(name "_c", family, flags ",nofortran", large_args(name, rest), name)
+}
 
+# large_args(name, rest): the arguments of name's large-count variant
+# (MPI-4.0): an int, int * or int[] whose role is a count (count scount
+# rcount scounts rcounts) or whose name ends in "count" becomes MPI_Count;
+# an int[] of role displs becomes MPI_Aint. The compiler checks the result
+# against <mpi.h>'s prototype of name_c.
+function large_args(name, rest,    na, a, i, at, decl, role, type, out, changed) {
+    if (rest == "void")
+        fail(name ": flag c on a function without arguments")
+    na = split(rest, a, ",")
+    out = ""
+    changed = 0
+    for (i = 1; i <= na; i++) {
+        at = index(a[i], "@")
+        decl = trim(substr(a[i], 1, at - 1))
+        role = trim(substr(a[i], at + 1))
+        fparse(decl)
+        type = ""
+        if (P_type == "int" && (role ~ /^[sr]?counts?$/ || P_name ~ /count$/))
+            type = "MPI_Count"
+        else if (P_type == "int" && P_dims != "" && role == "displs")
+            type = "MPI_Aint"
+        if (type != "") {
+            decl = (P_const ? "const " : "") type " " substr("**", 1, P_ptr) P_name P_dims
+            changed++
+        }
+        out = out (i > 1 ? ", " : "") decl " @" role
+    }
+    if (!changed)
+        fail(name ": flag c, but no int count or displacement argument to widen")
+    return out
+}
+
+# add_fn(name, family, flags, rest, base): one wrapped function, its
+# arguments rest ("C declaration @role, ..." or "void"); base: the function
+# whose rules it follows (itself, or the base of a large-count variant).
+function add_fn(name, family, flags, rest, base,    na, a, i, arg, at, decl, role, pname, params, args) {
+    if (name in seen)
+        fail(name " is already listed at " seen[name])
+    seen[name] = shortname(FILENAME) ":" FNR
     nfn++
     fn_name[nfn] = name
+    fn_base[nfn] = base
     fn_family[nfn] = family
     fn_custom[nfn] = (("," flags ",") ~ /,custom,/)
     fn_coll[nfn] = (fam_class[family] == "coll" || ("," flags ",") ~ /,(coll|sync),/)
@@ -159,10 +226,14 @@ FNR == 1 {
     fn_after[nfn] = hook_call(name, family, "after")
     fn_sync[nfn] = (("," flags ",") ~ /,sync,/) ? sync_call(name) : ""
     # A nonblocking collective on a communicator: the model agrees its
-    # clocks alongside (model.c).
-    fn_icoll[nfn] = (fn_coll[nfn] && fn_sync[nfn] == "" && ("comm" in role_arg) && ("req" in role_arg)) ? \
+    # clocks alongside (model.c); not a persistent one's init (flag init).
+    fn_icoll[nfn] = (fn_coll[nfn] && fn_sync[nfn] == "" && ("," flags ",") !~ /,init,/ && ("comm" in role_arg) && ("req" in role_arg)) ? \
         "prof_model_icoll(&c, " role_arg["comm"] ", " role_arg["req"] ")" : ""
     fn_post[nfn] = hook_call(name, family, "post")
+    # A persistent collective's init (flag init): its request, for the post
+    # hook's volume to go to each MPI_Start of it (coll.c).
+    fn_init[nfn] = (("," flags ",") ~ /,init,/ && fn_post[nfn] != "" && ("req" in role_arg)) ? \
+        "c.pinit = " role_arg["req"] : ""
     # A hook reading a status gets one even when the caller ignores it.
     fn_subst[nfn] = ""
     if (("status" in role_arg) && uses_role(family, "status"))
@@ -419,6 +490,9 @@ function hook_call(name, family, when,    nr, need, i, r, opt, args) {
         opt = sub(/\?$/, "", r)
         if (r ~ /^[A-Z][A-Z0-9_]*$/)
             args = args ", " r
+        else if (r ~ /^[sr]counts$/ && (r in role_arg))
+            # int or MPI_Count elements (flag c): struct prof_counts (prof.h)
+            args = args ", prof_counts_" (role_decl[r] ~ /MPI_Count/ ? "big" : "int") "(" role_arg[r] ")"
         else if (r in role_arg)
             args = args ", " role_arg[r]
         else if (opt)
@@ -475,8 +549,12 @@ END {
     print "/* Collectives (collwait.txt): 2 = blocking, a barrier goes before it under" > h
     print " * collective wait, and the model agrees clocks (flag sync); 1 = nonblocking or" > h
     print " * split (never evaluated); 3 = nonblocking on a communicator (the model agrees" > h
-    print " * its clocks alongside, prof_model_icoll). */" > h
+    print " * its clocks alongside, prof_model_icoll); 4 = a persistent collective's" > h
+    print " * init (flag init: each MPI_Start of its request counts its volume). */" > h
     print "extern const unsigned char prof_fn_coll[PROF_FN_COUNT];" > h
+    print "/* The function whose rules each follows (the model's costs): itself, or" > h
+    print " * for a large-count variant (MPI_Bcast_c) its base function (MPI_Bcast). */" > h
+    print "extern const enum prof_fn prof_fn_base[PROF_FN_COUNT];" > h
     print "\n#endif" > h
     close(h)
 
@@ -493,7 +571,11 @@ END {
     print "};\n" > c
     print "const unsigned char prof_fn_coll[PROF_FN_COUNT] = {" > c
     for (i = 1; i <= nfn; i++)
-        printf "    %d,\n", fn_sync[i] != "" ? 2 : fn_icoll[i] != "" ? 3 : fn_coll[i] > c
+        printf "    %d,\n", fn_sync[i] != "" ? 2 : fn_icoll[i] != "" ? 3 : fn_init[i] != "" ? 4 : fn_coll[i] > c
+    print "};\n" > c
+    print "const enum prof_fn prof_fn_base[PROF_FN_COUNT] = {" > c
+    for (i = 1; i <= nfn; i++)
+        printf "    FN_%s,\n", fn_base[i] > c
     print "};" > c
     close(c)
 
@@ -562,6 +644,8 @@ END {
             printf "    %s;\n", fn_after[i] > w
         if (fn_icoll[i] != "")
             printf "    if (PROF_UNLIKELY(prof_model_on))\n        %s;\n", fn_icoll[i] > w
+        if (fn_init[i] != "")
+            printf "    %s;\n", fn_init[i] > w
         printf "    %s;\n", (fn_post[i] != "" ? fn_post[i] : "prof_exit(&c)") > w
         print "    return c.rc;\n}" > w
         printf "\nPROF_EXPORT int %s(%s)\n{\n", n, (p == "" ? "void" : p) > w

@@ -14,6 +14,10 @@ struct prof_next prof_next = {
     .MPI_Barrier = PMPI_Barrier,
     .MPI_Win_fence = PMPI_Win_fence,
     .MPI_Pcontrol = PMPI_Pcontrol,
+    .MPI_Gatherv = PMPI_Gatherv,
+    .MPI_Gatherv_c = PMPI_Gatherv_c,
+    .MPI_Pready = PMPI_Pready,
+    .MPI_Bcast_init = PMPI_Bcast_init,
 };
 
 void prof_next_resolve(void *(*find)(const char *name))
@@ -35,6 +39,14 @@ void prof_next_resolve(void *(*find)(const char *name))
         prof_next.MPI_Win_fence = (__typeof__(prof_next.MPI_Win_fence))p;
     if ((p = find("MPI_Pcontrol")))
         prof_next.MPI_Pcontrol = (__typeof__(prof_next.MPI_Pcontrol))p;
+    if ((p = find("MPI_Gatherv")))
+        prof_next.MPI_Gatherv = (__typeof__(prof_next.MPI_Gatherv))p;
+    if ((p = find("MPI_Gatherv_c")))
+        prof_next.MPI_Gatherv_c = (__typeof__(prof_next.MPI_Gatherv_c))p;
+    if ((p = find("MPI_Pready")))
+        prof_next.MPI_Pready = (__typeof__(prof_next.MPI_Pready))p;
+    if ((p = find("MPI_Bcast_init")))
+        prof_next.MPI_Bcast_init = (__typeof__(prof_next.MPI_Bcast_init))p;
 }
 
 PROF_INLINE int w_MPI_Send(void *site, const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
@@ -179,4 +191,69 @@ PROF_INLINE int w_MPI_Pcontrol(void *site, const int level)
 PROF_EXPORT int MPI_Pcontrol(const int level, ...)
 {
     return w_MPI_Pcontrol(PROF_SITE(), level);
+}
+
+PROF_INLINE int w_MPI_Gatherv(void *site, const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    struct prof_call c;
+    if (!prof_enter(&c, FN_MPI_Gatherv, site))
+        return prof_next.MPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
+    if (PROF_UNLIKELY(prof_sync_on))
+        prof_sync_comm(&c, comm);
+    c.rc = prof_next.MPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
+    prof_exit_coll_gatherv(&c, sendbuf, sendcount, sendtype, prof_counts_int(recvcounts), recvtype, root, comm);
+    return c.rc;
+}
+
+PROF_EXPORT int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    return w_MPI_Gatherv(PROF_SITE(), sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
+}
+
+PROF_INLINE int w_MPI_Gatherv_c(void *site, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    struct prof_call c;
+    if (!prof_enter(&c, FN_MPI_Gatherv_c, site))
+        return prof_next.MPI_Gatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
+    if (PROF_UNLIKELY(prof_sync_on))
+        prof_sync_comm(&c, comm);
+    c.rc = prof_next.MPI_Gatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
+    prof_exit_coll_gatherv(&c, sendbuf, sendcount, sendtype, prof_counts_big(recvcounts), recvtype, root, comm);
+    return c.rc;
+}
+
+PROF_EXPORT int MPI_Gatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    return w_MPI_Gatherv_c(PROF_SITE(), sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
+}
+
+PROF_INLINE int w_MPI_Pready(void *site, int partition, MPI_Request request)
+{
+    struct prof_call c;
+    if (!prof_enter(&c, FN_MPI_Pready, site))
+        return prof_next.MPI_Pready(partition, request);
+    c.rc = prof_next.MPI_Pready(partition, request);
+    prof_exit(&c);
+    return c.rc;
+}
+
+PROF_EXPORT int MPI_Pready(int partition, MPI_Request request)
+{
+    return w_MPI_Pready(PROF_SITE(), partition, request);
+}
+
+PROF_INLINE int w_MPI_Bcast_init(void *site, void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    struct prof_call c;
+    if (!prof_enter(&c, FN_MPI_Bcast_init, site))
+        return prof_next.MPI_Bcast_init(buffer, count, datatype, root, comm, info, request);
+    c.rc = prof_next.MPI_Bcast_init(buffer, count, datatype, root, comm, info, request);
+    c.pinit = request;
+    prof_exit_coll_bcast(&c, count, datatype, root, comm);
+    return c.rc;
+}
+
+PROF_EXPORT int MPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    return w_MPI_Bcast_init(PROF_SITE(), buffer, count, datatype, root, comm, info, request);
 }

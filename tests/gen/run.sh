@@ -4,7 +4,9 @@
 #   run.sh SRCDIR        (AWK from the environment, default awk)
 #   run.sh               (as under make check: SRCDIR is $top_srcdir)
 #
-# sample.tbl must generate exactly expected_wrap_c.c, sample_f.tbl exactly
+# sample.tbl must generate exactly expected_wrap_c.c (without a declared
+# list: every line, every large-count variant), and with a declared list
+# lacking MPI_Gatherv_c, MPI_Pready and MPI_Bcast_init none of those; sample_f.tbl exactly
 # expected_wrap_f.c (Fortran entries); each bad_*.tbl must make
 # the generator exit non-zero, write no wrap_c.c, and name "bad_x.tbl:LINE:"
 # on stderr, LINE taken from the file's first line "# expect: LINE".
@@ -37,6 +39,22 @@ elif ! diff -u "$dir/expected_wrap_c.c" "$tmp/sample/wrap_c.c" > "$tmp/sample.di
     cat "$tmp/sample.diff"
 else
     pass "sample.tbl: wrap_c.c equals expected_wrap_c.c"
+fi
+
+# (a1) a declared list (configure's wrappers/mpi-declared.list) selects the
+# lines flagged mpi=X.Y and the variants of flag c
+mkdir "$tmp/declared"
+printf '%s\n' MPI_Barrier MPI_Gatherv MPI_Recv MPI_Request_free MPI_Send MPI_Type_free MPI_Waitall \
+    MPI_Win_fence > "$tmp/declared.list"
+if ! $awk -v outdir="$tmp/declared" -v declared="$tmp/declared.list" -f "$gen" "$fam" "$dir/sample.tbl" \
+        2> "$tmp/declared.err"; then
+    fail "sample.tbl with a declared list: generator failed: $(cat "$tmp/declared.err")"
+elif grep -q 'MPI_Gatherv_c\|MPI_Pready\|MPI_Bcast_init' "$tmp/declared/wrap_c.c" "$tmp/declared/fn_table.h"; then
+    fail "sample.tbl with a declared list: MPI_Gatherv_c, MPI_Pready or MPI_Bcast_init generated, not declared"
+elif ! grep -q 'FN_MPI_Gatherv,' "$tmp/declared/fn_table.h"; then
+    fail "sample.tbl with a declared list: MPI_Gatherv not generated"
+else
+    pass "sample.tbl with a declared list: MPI_Gatherv_c, MPI_Pready and MPI_Bcast_init left out, MPI_Gatherv kept"
 fi
 
 # (a2) the Fortran entries: sample_f.tbl must generate exactly expected_wrap_f.c
