@@ -33,6 +33,9 @@ void prof_shadow_add(uint64_t key, MPI_Comm user)
         free(s);
         return;
     }
+    /* The dup has the program's error handler: the profiler's own calls on
+     * it return their errors instead of calling it (or aborting). */
+    PMPI_Comm_set_errhandler(s->comm, MPI_ERRORS_RETURN);
     s->key = key;
     pthread_mutex_init(&s->lock, NULL);
     prof_lock(&map.lock);
