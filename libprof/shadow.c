@@ -103,6 +103,17 @@ void prof_shadow_each(enum prof_shadow_kind kind, void (*fn)(struct prof_shadow 
     prof_unlock(&map.lock);
 }
 
+void prof_shadow_release_all(void)
+{
+    prof_lock(&map.lock);
+    struct prof_hmap m = map.m;
+    map.m = (struct prof_hmap){ 0 };
+    prof_unlock(&map.lock);
+    for (uint32_t i = 0; i < m.cap; i++)
+        release(m.vals[i]);
+    prof_hmap_free(&m);
+}
+
 void prof_comm_freeing(struct prof_call *c, MPI_Comm *comm)
 {
     prof_shadow_freeing(c, prof_shadow_key(PROF_SHADOW_COMM, comm, sizeof *comm));
