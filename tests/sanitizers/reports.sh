@@ -1,0 +1,8 @@
+#!/bin/sh
+# reports.sh: the last test of make check-sanitizers (tests/Makefile.inc):
+# none of the reports the sanitizers wrote during the tests before it is
+# libprof's (check-reports.sh).
+[ -n "${MPIPROF_SAN_REPORTS:-}" ] || { echo "SKIP: only under make check-sanitizers"; exit 77; }
+set -- "$MPIPROF_SAN_REPORTS"/san.*
+[ -e "$1" ] || set --
+exec ${SHELL:-/bin/sh} "$top_srcdir/tests/sanitizers/check-reports.sh" "$@"
