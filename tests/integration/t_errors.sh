@@ -29,15 +29,16 @@ normalize() {
         print }' "$@"
 }
 
-# errors_run NAME [MPIPROF_X=V ...] [launcher options ...]: errors.c on $np
-# ranks, under the launcher with the options (NAME plain: without it); its
-# lines, normalized, in $work/NAME.txt.
+# errors_run NAME [VARIABLE=VALUE ...] [launcher options ...]: errors.c on
+# $np ranks, under the launcher with the options and in the environment
+# (NAME plain: without the launcher); its lines, normalized, in
+# $work/NAME.txt.
 errors_run() {
     local name=$1 envs="" opts="" w
     shift
     for w in "$@"; do
         case $w in
-            MPIPROF_*=*) envs="$envs $w" ;;
+            [A-Z]*=*) envs="$envs $w" ;;
             *) opts="$opts $w" ;;
         esac
     done
@@ -67,7 +68,10 @@ check "without the profiler: each erroneous call fails, part 2 through its own h
     / valid calls: | after MPI_Finalize: / && !/world_handler=0 mine_handler=0$/ { print; bad = 1 }
     END { exit bad || n == 0 }' "$work/plain.txt"
 
-# Each option of mpiprof(1) that changes what the profiler does around a call.
+# Each option of mpiprof(1) that changes what the profiler does around a
+# call; --chain with a second PMPI tool after mpiprof (pmpicount.c, as in
+# t_chain.sh).
+count="$top_builddir/tests/integration/.libs/libpmpicount.so"
 while read -r name opts; do
     errors_run "$name" $opts
     if diff "$work/plain.txt" "$work/$name.txt" > "$work/$name.diff"; then
@@ -87,8 +91,11 @@ latbw --model lat=10,bw=1000,cpu=2
 functions --functions MPI_Send,MPI_Recv,MPI_Bcast,MPI_Comm_*
 noregions --no-regions
 snapshot --snapshot 1 MPIPROF_PARTIAL=1
+nopartial MPIPROF_PARTIAL=0
+chain LD_PRELOAD=$count PMPICOUNT_OUT=$work/chain.count --chain
 everything --depth 5 --slt --collwait --model perfect
 EOF
+check "chain: the second tool saw the calls (rank 0's counts)" test -s "$work/chain.count.0"
 
 # Failed calls are counted, with no bytes: MPI_Send's 11 erroneous calls per
 # part and rank, plus rank 0's 3 valid sends of 8 bytes.
