@@ -4,8 +4,9 @@
  *
  * Part 1: with MPI_ERRORS_RETURN on MPI_COMM_WORLD and on a communicator of
  * the program's own, erroneous calls (bad rank, negative count, bad tag,
- * MPI_DATATYPE_NULL, MPI_OP_NULL, MPI_COMM_NULL, bad root), made alike on
- * every rank, print their error code and class.
+ * MPI_DATATYPE_NULL, MPI_OP_NULL, MPI_COMM_NULL, bad root; one-sided calls
+ * on a window that returns its errors), made alike on every rank, print
+ * their error code and class.
  * Part 2: error handlers that count their calls on both communicators; valid
  * calls of every family must not call them (what the profiler does for
  * itself never reaches the program's handler), and each erroneous call calls
@@ -110,6 +111,23 @@ static void erroneous_null(int part)
     outcome(part, "null", "Type_size MPI_DATATYPE_NULL", MPI_Type_size(MPI_DATATYPE_NULL, &n));
 }
 
+/* One-sided errors, raised on a window of the world's, which returns them
+ * (MPI_ERRORS_RETURN): no communicator's handler is called. */
+static void erroneous_win(int part)
+{
+    int buf[4] = { 0 };
+    MPI_Win win;
+    MPI_Win_create(buf, sizeof buf, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+    MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN);
+    outcome(part, "win", "Win_lock bad rank", MPI_Win_lock(MPI_LOCK_SHARED, size, 0, win));
+    MPI_Win_fence(0, win);
+    outcome(part, "win", "Put bad rank", MPI_Put(buf, 1, MPI_INT, size, 0, 1, MPI_INT, win));
+    outcome(part, "win", "Put negative count", MPI_Put(buf, -1, MPI_INT, 0, 0, 1, MPI_INT, win));
+    outcome(part, "win", "Get MPI_DATATYPE_NULL", MPI_Get(buf, 1, MPI_DATATYPE_NULL, 0, 0, 1, MPI_INT, win));
+    MPI_Win_fence(0, win);
+    MPI_Win_free(&win);
+}
+
 /* Valid calls of each family on comm; none may call an error handler. */
 static void valid(MPI_Comm comm)
 {
@@ -196,6 +214,7 @@ int main(int argc, char **argv)
     erroneous(1, MPI_COMM_WORLD, "world");
     erroneous(1, mine, "mine");
     erroneous_null(1);
+    erroneous_win(1);
     MPI_Comm_free(&mine);
 
     /* Part 2: counting handlers; a communicator made afterwards with a
@@ -212,6 +231,7 @@ int main(int argc, char **argv)
     erroneous(2, MPI_COMM_WORLD, "world");
     erroneous(2, mine, "mine");
     erroneous_null(2);
+    erroneous_win(2);
     MPI_Barrier(MPI_COMM_WORLD);
     valid(mine);
     MPI_Comm_free(&mine);
