@@ -294,5 +294,6 @@ void prof_finish(void)
     free((void *)rd.threads);
     free((void *)rd.region_fn);
     prof_thread_list_done();
+    prof_shadow_release_all();
     PMPI_Comm_free(&prof_run.comm);
 }

@@ -33,6 +33,9 @@ void prof_shadow_add(uint64_t key, MPI_Comm user)
         free(s);
         return;
     }
+    /* The dup has the program's error handler: the profiler's own calls on
+     * it return their errors instead of calling it (or aborting). */
+    PMPI_Comm_set_errhandler(s->comm, MPI_ERRORS_RETURN);
     s->key = key;
     pthread_mutex_init(&s->lock, NULL);
     prof_lock(&map.lock);
@@ -98,6 +101,17 @@ void prof_shadow_each(enum prof_shadow_kind kind, void (*fn)(struct prof_shadow 
             fn(s);
     }
     prof_unlock(&map.lock);
+}
+
+void prof_shadow_release_all(void)
+{
+    prof_lock(&map.lock);
+    struct prof_hmap m = map.m;
+    map.m = (struct prof_hmap){ 0 };
+    prof_unlock(&map.lock);
+    for (uint32_t i = 0; i < m.cap; i++)
+        release(m.vals[i]);
+    prof_hmap_free(&m);
 }
 
 void prof_comm_freeing(struct prof_call *c, MPI_Comm *comm)

@@ -53,6 +53,11 @@ void prof_shadow_freed(struct prof_call *c);
  * must not add or free shadows). */
 void prof_shadow_each(enum prof_shadow_kind kind, void (*fn)(struct prof_shadow *));
 
+/* prof_shadow_release_all: at the end of MPI_Finalize's report, free every
+ * shadow left (those of MPI_COMM_WORLD and MPI_COMM_SELF, and of handles
+ * the program never freed); the map is empty afterwards. */
+void prof_shadow_release_all(void);
+
 /* The before= hook of the communicator-freeing calls (family comm.free;
  * prof_shadow_freed is its after= hook), on every call. Windows and files:
  * rma.h, io.h. */

@@ -3,6 +3,7 @@
  * and not yet matched in arrival order (a queue, under the shadow's lock).
  * Only with MPIPROF_EVAL_SLT or a model: a token message and a few MPI
  * calls per message (locks only under MPI_THREAD_MULTIPLE, lock.h). */
+#include <limits.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,7 +69,8 @@ void prof_token_isend(MPI_Comm comm, int dst, int tag, uint64_t key, double sent
     if (pool.req[i] != MPI_REQUEST_NULL)
         PMPI_Wait(&pool.req[i], MPI_STATUS_IGNORE);
     pool.tok[i] = (struct token){ key, sent };
-    PMPI_Isend(&pool.tok[i], (int)sizeof pool.tok[i], MPI_BYTE, dst, tag, comm, &pool.req[i]);
+    if (PMPI_Isend(&pool.tok[i], (int)sizeof pool.tok[i], MPI_BYTE, dst, tag, comm, &pool.req[i]) != MPI_SUCCESS)
+        pool.req[i] = MPI_REQUEST_NULL;
     prof_unlock(&pool.lock);
 }
 
@@ -312,11 +314,27 @@ static uint64_t await(const struct want *w, int n)
 
 /* --- hooks ---------------------------------------------------------------- */
 
-int prof_slt_send(struct prof_call *c, int dst, int tag, MPI_Comm comm)
+static int tag_ub = INT_MAX;     /* MPI_TAG_UB, read once (prof_slt_start_run) */
+
+/* Whether one side of a point-to-point call on comm (which has a shadow, so
+ * is a communicator) can succeed, as far as arguments tell without an MPI
+ * call: count >= 0, a datatype, peer a rank of comm's group (the remote
+ * group of an intercommunicator) or MPI_PROC_NULL, tag from 0 to
+ * MPI_TAG_UB; a receive (any) also takes MPI_ANY_SOURCE and MPI_ANY_TAG. */
+static int p2p_ok(MPI_Comm comm, MPI_Count count, MPI_Datatype type, int peer, int tag, int any)
+{
+    const struct prof_comm_info *ci = prof_comm_info(comm);
+    int n = ci->inter ? ci->remote_size : ci->size;
+    return count >= 0 && type != MPI_DATATYPE_NULL &&
+           ((peer >= 0 && peer < n) || peer == MPI_PROC_NULL || (any && peer == MPI_ANY_SOURCE)) &&
+           ((tag >= 0 && tag <= tag_ub) || (any && tag == MPI_ANY_TAG));
+}
+
+int prof_slt_send(struct prof_call *c, MPI_Count count, MPI_Datatype type, int dst, int tag, MPI_Comm comm)
 {
     now_and_then();
     struct prof_shadow *s = dst == MPI_PROC_NULL ? NULL : shadow_of(comm);
-    if (s)
+    if (s && p2p_ok(comm, count, type, dst, tag, 0))
         send_token(c, s, dst, tag);
     return 0;
 }
@@ -340,7 +358,7 @@ int prof_slt_recv(struct prof_call *c, void *buf, MPI_Count count, MPI_Datatype 
     c->slt_sent = -1;
     now_and_then();
     struct prof_shadow *s = req || src == MPI_PROC_NULL ? NULL : shadow_of(comm);
-    if (!s)
+    if (!s || !p2p_ok(comm, count, type, src, tag, 1))
         return 0;
     MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;
     struct want w = { s, src, tag, comm, MPI_REQUEST_NULL };
@@ -360,11 +378,12 @@ int prof_slt_recv(struct prof_call *c, void *buf, MPI_Count count, MPI_Datatype 
     return 1;
 }
 
-int prof_slt_sendrecv(struct prof_call *c, int dst, int tag, int src, int rtag, MPI_Comm comm)
+int prof_slt_sendrecv(struct prof_call *c, MPI_Count scount, MPI_Datatype stype, int dst, int tag, MPI_Count rcount,
+                      MPI_Datatype rtype, int src, int rtag, MPI_Comm comm)
 {
     c->slt_eval = 0;
     struct prof_shadow *s = shadow_of(comm);
-    if (!s)
+    if (!s || !p2p_ok(comm, scount, stype, dst, tag, 0) || !p2p_ok(comm, rcount, rtype, src, rtag, 1))
         return 0;
     if (dst != MPI_PROC_NULL)
         send_token(c, s, dst, tag);
@@ -400,7 +419,7 @@ int prof_slt_mprobe(struct prof_call *c, int src, int tag, MPI_Comm comm, int *f
 {
     c->slt_eval = 0;
     struct prof_shadow *s = flag || !c->th || src == MPI_PROC_NULL ? NULL : shadow_of(comm);
-    if (s) {
+    if (s && p2p_ok(comm, 0, MPI_BYTE, src, tag, 1)) {
         struct want w = { s, src, tag, comm, MPI_REQUEST_NULL };
         c->slt_late = await(&w, 1);
         c->slt_eval = 1;
@@ -461,6 +480,9 @@ void prof_comm_created(struct prof_call *c, MPI_Comm *newcomm)
 void prof_slt_start_run(void)
 {
     MPI_Comm world = MPI_COMM_WORLD, self = MPI_COMM_SELF;
+    int *ub, flag = 0;
+    if (PMPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &flag) == MPI_SUCCESS && flag)
+        tag_ub = *ub;
     for (int i = 0; i < POOL; i++)
         pool.req[i] = MPI_REQUEST_NULL;
     prof_shadow_add(prof_shadow_key(PROF_SHADOW_COMM, &world, sizeof world), world);

@@ -41,11 +41,16 @@ void prof_slt_start_run(void);
 void prof_slt_finish(void);
 
 /* slt= hooks (families.def): right before the PMPI call, profiled or not
- * (c->th NULL when not). Return 1 when they made the call (MPI_Recv). */
-int prof_slt_send(struct prof_call *c, int dst, int tag, MPI_Comm comm);
+ * (c->th NULL when not). Return 1 when they made the call (MPI_Recv). A
+ * call whose arguments are wrong (a rank outside the communicator, a
+ * negative count or tag, MPI_DATATYPE_NULL) sends no token and waits for
+ * none: it fails, as the program made it, and the profiler makes no MPI
+ * call that fails in its stead. */
+int prof_slt_send(struct prof_call *c, MPI_Count count, MPI_Datatype type, int dst, int tag, MPI_Comm comm);
 int prof_slt_recv(struct prof_call *c, void *buf, MPI_Count count, MPI_Datatype type, int src, int tag, MPI_Comm comm,
                   MPI_Status *status, MPI_Request *req);
-int prof_slt_sendrecv(struct prof_call *c, int dst, int tag, int src, int rtag, MPI_Comm comm);
+int prof_slt_sendrecv(struct prof_call *c, MPI_Count scount, MPI_Datatype stype, int dst, int tag, MPI_Count rcount,
+                      MPI_Datatype rtype, int src, int rtag, MPI_Comm comm);
 int prof_slt_start1(struct prof_call *c, MPI_Request *req);
 int prof_slt_start(struct prof_call *c, int n, MPI_Request *reqs);
 int prof_slt_mprobe(struct prof_call *c, int src, int tag, MPI_Comm comm, int *flag);

@@ -54,10 +54,10 @@ PROF_INLINE int w_MPI_Send(void *site, const void *buf, int count, MPI_Datatype 
     struct prof_call c;
     if (!prof_enter(&c, FN_MPI_Send, site)) {
         c.th = NULL;
-        c.rc = PROF_UNLIKELY(prof_slt_on) && prof_slt_send(&c, dest, tag, comm) ? c.rc : prof_next.MPI_Send(buf, count, datatype, dest, tag, comm);
+        c.rc = PROF_UNLIKELY(prof_slt_on) && prof_slt_send(&c, count, datatype, dest, tag, comm) ? c.rc : prof_next.MPI_Send(buf, count, datatype, dest, tag, comm);
         return c.rc;
     }
-    c.rc = PROF_UNLIKELY(prof_slt_on) && prof_slt_send(&c, dest, tag, comm) ? c.rc : prof_next.MPI_Send(buf, count, datatype, dest, tag, comm);
+    c.rc = PROF_UNLIKELY(prof_slt_on) && prof_slt_send(&c, count, datatype, dest, tag, comm) ? c.rc : prof_next.MPI_Send(buf, count, datatype, dest, tag, comm);
     prof_exit_send(&c, count, datatype, dest, tag, comm, NULL);
     return c.rc;
 }
