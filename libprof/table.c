@@ -33,55 +33,22 @@ void prof_table_free(struct prof_table *t)
     t->frames = NULL;
 }
 
-static inline uint64_t mix(uint64_t h)
+struct prof_record *prof_table_insert(struct prof_table *t, uint32_t i, uint64_t key, uint32_t fn, uint32_t region,
+                                      void *const *frames, uint32_t n)
 {
-    h ^= h >> 33;
-    h *= 0xff51afd7ed558ccdULL;
-    h ^= h >> 33;
-    return h;
-}
-
-static inline uint64_t site_key(uint32_t fn, uint32_t region, void *const *frames, uint32_t n)
-{
-    uint64_t h = ((uint64_t)fn | (uint64_t)region << 32) * 0x9e3779b97f4a7c15ULL + n;
-    for (uint32_t i = 0; i < n; i++)
-        h = mix(h ^ (uintptr_t)frames[i]);
-    return h | 1;                       /* 0 marks an empty slot */
-}
-
-/* Frames are few (1 at the default depth): a loop beats a memcmp call. */
-static inline int same(void *const *a, void *const *b, uint32_t n)
-{
-    for (uint32_t i = 0; i < n; i++)
-        if (a[i] != b[i])
-            return 0;
-    return 1;
-}
-
-struct prof_record *prof_table_record(struct prof_table *t, uint32_t fn, uint32_t region, void *const *frames,
-                                      uint32_t n)
-{
-    uint64_t key = site_key(fn, region, frames, n);
-    for (uint32_t i = (uint32_t)key & t->mask;; i = (i + 1) & t->mask) {
-        struct prof_record *r = &t->slots[i];
-        if (r->key == key && r->fn == fn && r->region == region && r->depth == n &&
-            same(prof_table_frames(t, r), frames, n))
-            return r;
-        if (r->key == 0) {
-            if (t->used >= t->max_sites) {
-                t->overflow_calls++;
-                t->overflow[fn].fn = fn;
-                return &t->overflow[fn];
-            }
-            r->key = key;
-            r->fn = fn;
-            r->region = region;
-            r->depth = n;
-            memcpy(t->frames + (size_t)i * t->depth, frames, n * sizeof *frames);
-            t->used++;
-            return r;
-        }
+    if (t->used >= t->max_sites) {
+        t->overflow_calls++;
+        t->overflow[fn].fn = fn;
+        return &t->overflow[fn];
     }
+    struct prof_record *r = &t->slots[i];
+    r->key = key;
+    r->fn = fn;
+    r->region = region;
+    r->depth = n;
+    memcpy(t->frames + (size_t)i * t->depth, frames, n * sizeof *frames);
+    t->used++;
+    return r;
 }
 
 static void merge(struct prof_record *into, const struct prof_record *from)

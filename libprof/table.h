@@ -34,12 +34,48 @@ struct prof_table {
 int prof_table_init(struct prof_table *t, uint32_t depth, uint32_t max_sites);
 void prof_table_free(struct prof_table *t);
 
+/* prof_table_insert: the lookup of prof_table_record found slot i empty:
+ * fill it, or return the function's overflow record when the table holds
+ * max_sites records (cold). */
+struct prof_record *prof_table_insert(struct prof_table *t, uint32_t i, uint64_t key, uint32_t fn, uint32_t region,
+                                      void *const *frames, uint32_t n);
+
+static inline uint64_t prof_table_mix(uint64_t h)
+{
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    return h;
+}
+
 /* prof_table_record: the record of (fn, frames[0..n-1]) in region (region.h),
  * created on first use; the function's overflow record (depth 0, no
  * region) when the table is full. Records never move. Not thread safe:
- * each thread owns its table. */
-struct prof_record *prof_table_record(struct prof_table *t, uint32_t fn, uint32_t region, void *const *frames,
-                                      uint32_t n);
+ * each thread owns its table. Inline (hot), so that a constant n (1 at the
+ * default depth) leaves no loop; frames are few, so loops beat memcmp. */
+static inline struct prof_record *prof_table_record(struct prof_table *t, uint32_t fn, uint32_t region,
+                                                    void *const *frames, uint32_t n)
+{
+    uint64_t key = ((uint64_t)fn | (uint64_t)region << 32) * 0x9e3779b97f4a7c15ULL + n;
+    for (uint32_t k = 0; k < n; k++)
+        key = prof_table_mix(key ^ (uintptr_t)frames[k]);
+    key |= 1;                           /* 0 marks an empty slot */
+    for (uint32_t i = (uint32_t)key & t->mask;; i = (i + 1) & t->mask) {
+        struct prof_record *r = &t->slots[i];
+        if (r->key == key) {
+            if (r->fn != fn || r->region != region || r->depth != n)
+                continue;
+            void *const *own = t->frames + (size_t)i * t->depth;
+            uint32_t k = 0;
+            while (k < n && own[k] == frames[k])
+                k++;
+            if (k == n)
+                return r;
+        } else if (r->key == 0) {
+            return prof_table_insert(t, i, key, fn, region, frames, n);
+        }
+    }
+}
 
 /* prof_table_fold: add every record of from to into's record of the same
  * call site, and from's size histograms to into's (cold: a thread's exit).
