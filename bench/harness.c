@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
+#include "expect.h"
 #include "harness.h"
 
 #ifndef PACKAGE_VERSION
@@ -550,6 +551,7 @@ int bench_main(const struct bench_suite *s, int argc, char **argv,
         run(&r, r.opt.selected[i], lens, rows);
     free(lens);
     free(rows);
+    bench_expect_print(s->prog, r.wrank);
     bench_fini(&r);
     MPI_Finalize();
     return 0;

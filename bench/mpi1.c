@@ -17,6 +17,7 @@
  *   end: MPI_Comm_free (the duplicate). */
 #include <stdint.h>
 #include <stdlib.h>
+#include "expect.h"
 #include "mpi1.h"
 
 #define PROG "mpiprof-mpi1"
@@ -28,7 +29,8 @@ enum mpi1_class { SINGLE, PARALLEL, COLLECTIVE };
 /* One benchmark: its class, element size (4: MPI_FLOAT reductions; lengths
  * 0 < x < 4 are left out), throughput factor n_msg (0: no throughput), time
  * divisor (PingPong reports half the round trip), and buffer sizes in units
- * of x: send x (s1 + sq Q), receive x (r1 + rq Q) for Q processes. */
+ * of x: send x (s1 + sq Q), receive x (r1 + rq Q) for Q processes;
+ * what one execution calls on an active process, for BENCH_EXPECT. */
 struct mpi1_bench {
     const char *name;
     enum mpi1_class cls;
@@ -36,23 +38,39 @@ struct mpi1_bench {
     int n_msg, time_div, no_bytes;
     int s1, sq, r1, rq;
     mpi1_kernel *kernel;
+    const struct bench_expect_calls *calls;
 };
 
+/* BENCH_EXPECT (expect.h): the point-to-point patterns and Allreduce, whose
+ * functions nothing else in the program calls. The other collectives claim
+ * nothing: the harness calls theirs too (MPI_Bcast, MPI_Gather,
+ * MPI_Scatter, MPI_Barrier), or their bytes follow the rotating root. */
+static const char *const claimed[] = { "MPI_Send", "MPI_Recv", "MPI_Isend", "MPI_Wait", "MPI_Waitall",
+                                       "MPI_Sendrecv", "MPI_Allreduce", NULL };
+static const struct bench_expect_calls pingpong_calls[] = {
+    { "MPI_Send", 1, 1, 0 }, { "MPI_Recv", 1, 0, 1 }, { NULL, 0, 0, 0 } };
+static const struct bench_expect_calls pingping_calls[] = {
+    { "MPI_Isend", 1, 1, 0 }, { "MPI_Recv", 1, 0, 1 }, { "MPI_Wait", 1, 0, 0 }, { NULL, 0, 0, 0 } };
+static const struct bench_expect_calls sendrecv_calls[] = { { "MPI_Sendrecv", 1, 1, 1 }, { NULL, 0, 0, 0 } };
+static const struct bench_expect_calls exchange_calls[] = {
+    { "MPI_Isend", 2, 2, 0 }, { "MPI_Recv", 2, 0, 2 }, { "MPI_Waitall", 1, 0, 0 }, { NULL, 0, 0, 0 } };
+static const struct bench_expect_calls allreduce_calls[] = { { "MPI_Allreduce", 1, 1, 1 }, { NULL, 0, 0, 0 } };
+
 static const struct mpi1_bench benches[] = {
-    /* name             class       unit n_msg div no_bytes s1 sq r1 rq kernel */
-    { "PingPong",        SINGLE,     1, 1, 2, 0, 1, 0, 1, 0, mpi1_pingpong },
-    { "PingPing",        SINGLE,     1, 1, 1, 0, 1, 0, 1, 0, mpi1_pingping },
-    { "Sendrecv",        PARALLEL,   1, 2, 1, 0, 1, 0, 1, 0, mpi1_sendrecv },
-    { "Exchange",        PARALLEL,   1, 4, 1, 0, 1, 0, 2, 0, mpi1_exchange },
-    { "Bcast",           COLLECTIVE, 1, 0, 1, 0, 1, 0, 1, 0, mpi1_bcast },
-    { "Allgather",       COLLECTIVE, 1, 0, 1, 0, 1, 0, 0, 1, mpi1_allgather },
-    { "Allgatherv",      COLLECTIVE, 1, 0, 1, 0, 1, 0, 0, 1, mpi1_allgatherv },
-    { "Alltoall",        COLLECTIVE, 1, 0, 1, 0, 0, 1, 0, 1, mpi1_alltoall },
-    { "Alltoallv",       COLLECTIVE, 1, 0, 1, 0, 0, 1, 0, 1, mpi1_alltoallv },
-    { "Reduce",          COLLECTIVE, 4, 0, 1, 0, 1, 0, 1, 0, mpi1_reduce },
-    { "Reduce_scatter",  COLLECTIVE, 4, 0, 1, 0, 1, 0, 1, 0, mpi1_reduce_scatter },
-    { "Allreduce",       COLLECTIVE, 4, 0, 1, 0, 1, 0, 1, 0, mpi1_allreduce },
-    { "Barrier",         COLLECTIVE, 1, 0, 1, 1, 0, 0, 0, 0, mpi1_barrier },
+    /* name             class       unit n_msg div no_bytes s1 sq r1 rq kernel  calls */
+    { "PingPong",        SINGLE,     1, 1, 2, 0, 1, 0, 1, 0, mpi1_pingpong, pingpong_calls },
+    { "PingPing",        SINGLE,     1, 1, 1, 0, 1, 0, 1, 0, mpi1_pingping, pingping_calls },
+    { "Sendrecv",        PARALLEL,   1, 2, 1, 0, 1, 0, 1, 0, mpi1_sendrecv, sendrecv_calls },
+    { "Exchange",        PARALLEL,   1, 4, 1, 0, 1, 0, 2, 0, mpi1_exchange, exchange_calls },
+    { "Bcast",           COLLECTIVE, 1, 0, 1, 0, 1, 0, 1, 0, mpi1_bcast, NULL },
+    { "Allgather",       COLLECTIVE, 1, 0, 1, 0, 1, 0, 0, 1, mpi1_allgather, NULL },
+    { "Allgatherv",      COLLECTIVE, 1, 0, 1, 0, 1, 0, 0, 1, mpi1_allgatherv, NULL },
+    { "Alltoall",        COLLECTIVE, 1, 0, 1, 0, 0, 1, 0, 1, mpi1_alltoall, NULL },
+    { "Alltoallv",       COLLECTIVE, 1, 0, 1, 0, 0, 1, 0, 1, mpi1_alltoallv, NULL },
+    { "Reduce",          COLLECTIVE, 4, 0, 1, 0, 1, 0, 1, 0, mpi1_reduce, NULL },
+    { "Reduce_scatter",  COLLECTIVE, 4, 0, 1, 0, 1, 0, 1, 0, mpi1_reduce_scatter, NULL },
+    { "Allreduce",       COLLECTIVE, 4, 0, 1, 0, 1, 0, 1, 0, mpi1_allreduce, allreduce_calls },
+    { "Barrier",         COLLECTIVE, 1, 0, 1, 1, 0, 0, 0, 0, mpi1_barrier, NULL },
 };
 #define N_BENCHES (sizeof benches / sizeof benches[0])
 
@@ -109,6 +127,7 @@ struct probe {
 static void probe_run(void *arg)
 {
     struct probe *p = arg;
+    bench_expect_run(p->b->calls, p->x, 1);
     p->b->kernel(p->c, p->x, 1);
 }
 
@@ -160,8 +179,10 @@ static void run_table(struct bench_run *r, const struct mpi1_bench *b, int q, lo
     }
     if (n > 0)
         bench_print_columns(r, &l);
-    if (n > 0 && g.comm != MPI_COMM_NULL)
+    if (n > 0 && g.comm != MPI_COMM_NULL) {
+        bench_expect_run(b->calls, xmax, BENCH_N_WARMUP);
         b->kernel(&c, xmax, BENCH_N_WARMUP);
+    }
     for (int i = 0; i < n; i++) {
         long x = lens[i], reps = bench_reps(r, x), bad = 0;
         double t_us = 0;
@@ -170,6 +191,8 @@ static void run_table(struct bench_run *r, const struct mpi1_bench *b, int q, lo
         double tail[2] = { -1, -1 };
         struct bench_reps_times rt;
         bench_barriers(&g);
+        if (g.comm != MPI_COMM_NULL)
+            bench_expect_run(b->calls, x, reps);
         if (g.comm != MPI_COMM_NULL && r->opt.percentiles) {
             /* each execution timed alone; the PingPong divisor applies to each */
             bench_reps_begin(r, &rt, reps);
@@ -221,5 +244,6 @@ int main(int argc, char **argv)
 {
     for (size_t i = 0; i < N_BENCHES; i++)
         names[i] = benches[i].name;
+    bench_expect_claim(claimed);
     return bench_main(&suite, argc, argv, run_bench);
 }

@@ -116,9 +116,14 @@ static int parse(const struct option *o, const char *v, unsigned char *enabled, 
     case SECONDS:
         return parse_seconds(v, o->dst);
     case SKEW:
-        if (v[0] != '\0' && strcasecmp(v, "late") != 0)
+        if (v[0] == '\0')
+            *(int *)o->dst = 0;
+        else if (strcasecmp(v, "late") == 0)
+            *(int *)o->dst = PROF_SKEW_LATE;
+        else if (strcasecmp(v, "sent") == 0)
+            *(int *)o->dst = PROF_SKEW_SENT;
+        else
             return -1;
-        *(bool *)o->dst = v[0] != '\0';
         return 0;
     case MODEL: {
         struct prof_model m;

@@ -22,7 +22,7 @@
     X(CHAIN,                chain,                BOOL,   "0", "0/1, no/yes, off/on, false/true") \
     X(PARTIAL,              partial,              BOOL,   "1", "0/1, no/yes, off/on, false/true") \
     X(PRELOAD,              preload,              STRING, "",  "the path of libmpiprof.so (read by the launcher only)") \
-    X(TEST_SKEW,            test_skew,            SKEW,   "",  "late (halves every late-sender wait: a deliberately wrong profiler, for testing mpiprof-validate)")
+    X(TEST_SKEW,            test_skew,            SKEW,   "",  "late (halves every late-sender wait) or sent (doubles MPI_Send's bytes_sent in functions.txt): a deliberately wrong profiler, for testing mpiprof-validate")
 
 #define PROF_MAX_DEPTH 32
 #define PROF_MAX_SITES_LIMIT 1000000
@@ -42,9 +42,12 @@ struct prof_config {
     bool chain;
     bool partial;
     char preload[4096];
-    bool test_skew;       /* TEST_SKEW=late */
+    int test_skew;        /* TEST_SKEW: PROF_SKEW_LATE or _SENT; 0 when unset */
     char options[1024];   /* "NAME=value;..." of the variables set, for report headers */
 };
+
+/* MPIPROF_TEST_SKEW: one figure made wrong on purpose. */
+enum { PROF_SKEW_LATE = 1, PROF_SKEW_SENT = 2 };
 
 extern struct prof_config prof_config;
 

@@ -2,6 +2,7 @@
  * rank called, largest time first, for the whole run (region "whole") and
  * for each MPI_Pcontrol region (cold). */
 #include <stdlib.h>
+#include "config.h"
 #include "report.h"
 
 #define NAME(c) #c,
@@ -19,10 +20,12 @@ static void rows_of(struct prof_buf *b, const struct prof_rank_data *rd, const s
     int order[PROF_FN_COUNT], n = prof_report_fn_order(fn, order);
     for (int i = 0; i < n; i++) {
         const struct prof_stats *s = &fn[order[i]];
+        /* MPIPROF_TEST_SKEW=sent: MPI_Send's bytes doubled, on purpose */
+        int skew = order[i] == FN_MPI_Send && prof_config.test_skew == PROF_SKEW_SENT;
         prof_buf_printf(b, "%d %s %llu %.9f %.9f %.9f %llu %llu ", rd->rank, prof_fn_name[order[i]],
                         (unsigned long long)s->calls, s->ticks * rd->sec_per_tick,
                         s->min_ticks * rd->sec_per_tick, s->max_ticks * rd->sec_per_tick,
-                        (unsigned long long)s->bytes_sent, (unsigned long long)s->bytes_recv);
+                        (unsigned long long)s->bytes_sent << skew, (unsigned long long)s->bytes_recv);
         prof_report_region(b, id);
         prof_buf_printf(b, "\n");
     }

@@ -306,7 +306,7 @@ static uint64_t await(const struct want *w, int n)
     for (unsigned spin = 0;; spin++) {
         for (int i = 0; i < n; i++)
             if (token_there(w[i].s, w[i].src, w[i].tag) || data_there(&w[i]))
-                return (prof_clock() - t0) >> prof_config.test_skew;
+                return (prof_clock() - t0) >> (prof_config.test_skew == PROF_SKEW_LATE);
         if (spin >= 64)
             sched_yield();
     }

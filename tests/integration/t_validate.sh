@@ -2,10 +2,13 @@
 # t_validate.sh: mpiprof-validate (issue 23) against the build tree, as
 # users run it installed: --quick passes, one line per figure (late-sender
 # and imbalance per rank, late-senders per partner, the three models per
-# rank, rma and io one line each) and "N passed, 0 failed"; with
+# rank, rma and io one line each, mpi1 one per function it claims) and
+# "N passed, 0 failed"; with
 # MPIPROF_TEST_SKEW=late (every late-sender wait halved) exactly the
 # late-sender figures fail, each naming the expected figure and the halved
-# one it measured, and the rest still pass; bad usage exits 2 with one line.
+# one it measured, and the rest still pass; with MPIPROF_TEST_SKEW=sent
+# (MPI_Send's bytes doubled) exactly the mpi1 check's MPI_Send lines fail;
+# bad usage exits 2 with one line.
 # 4 processes with Open MPI, 2 with MPICH (it busy-polls).
 . "$top_srcdir/tests/integration/lib.sh"
 
@@ -20,7 +23,7 @@ with_lock -x "$validate" -np $np --mpirun "$mpirun" -o "$work/quick" > "$work/qu
 status=$?
 cat "$work/quick.out"
 partners=$((np - 1 < 3 ? np - 1 : 3))
-lines=$((np + partners + np + 3 * np + 2))
+lines=$((np + partners + np + 3 * np + 2 + 7))   # mpi1: its 7 claimed functions
 check "--quick: exit status 0" test $status -eq 0
 check "--quick: $lines lines, all PASS, and '$lines passed, 0 failed'" awk -v n="$lines" '
     /^#/ { next }
@@ -43,6 +46,21 @@ check "skewed: the late-sender figures of rank 1 and of each partner fail with h
     $NF != "PASS" { bad = 1 }
     END { exit bad || f != 1 + (np - 1 < 3 ? np - 1 : 3) }' "$work/skew.out"
 check "skewed: the reports are kept and their path printed" grep -q '^# reports kept in ' "$work/skew.out"
+
+# MPIPROF_TEST_SKEW=sent: MPI_Send's bytes doubled in functions.txt; the
+# mpi1 check's MPI_Send lines (the sum, and rank 0's row) fail, naming
+# twice the bytes, and its other functions pass.
+MPIPROF_TEST_SKEW=sent with_lock -x "$validate" -np $np --mpirun "$mpirun" --only mpi1 \
+    > "$work/sent.out" 2> "$work/sent.err"
+status=$?
+cat "$work/sent.out"
+check "skewed bytes: exit status 1" test $status -eq 1
+check "skewed bytes: the two MPI_Send lines fail with twice the bytes sent, the 6 other functions pass" awk '
+    /^#/ || /passed, .* failed$/ { next }
+    $2 == "MPI_Send" { split($(NF - 3), w, ":"); split($(NF - 2), g, ":")
+                       if ($NF != "FAIL" || w[1] != g[1] || g[2] != 2 * w[2] || w[2] == 0) bad = 1; f++; next }
+    $NF == "PASS" { p++ }
+    END { exit bad || f != 2 || p != 6 }' "$work/sent.out"
 
 # Bad usage: status 2, one line on stderr.
 for args in "-np 1" "-np 65" "-np x" "--only nosuch" "-o $work/quick" "--frobnicate" "-o $work/a,b"; do
