@@ -201,15 +201,27 @@ void prof_exit_recv_matched(struct prof_call *c, MPI_Count count, MPI_Datatype t
     prof_exit_done(c);
 }
 
+/* The record of a send-receive (blocking: status; nonblocking: req): its
+ * traffic (the receive's posted one in *posted) added with its time *dt. */
+static struct prof_record *sendrecv_record(struct prof_call *c, MPI_Count scount, MPI_Datatype stype, int dst,
+                                           MPI_Count rcount, MPI_Datatype rtype, int src, MPI_Status *status,
+                                           MPI_Request *req, struct prof_traffic *tr, struct prof_traffic *posted,
+                                           uint64_t *dt)
+{
+    *tr = recv_traffic(c, rcount, rtype, src, status, req, posted);
+    tr->bytes_sent = p2p_volume(c, scount, stype, dst);
+    tr->msgs_sent = p2p_msgs(c, dst);
+    struct prof_record *r = prof_exit_record(c, tr, dt);
+    sized(c->th, c->fn, tr, *dt);
+    return r;
+}
+
 void prof_exit_sendrecv(struct prof_call *c, MPI_Count scount, MPI_Datatype stype, int dst,
                         MPI_Count rcount, MPI_Datatype rtype, int src, MPI_Comm comm, MPI_Status *status)
 {
-    struct prof_traffic posted, tr = recv_traffic(c, rcount, rtype, src, status, NULL, &posted);
-    tr.bytes_sent = p2p_volume(c, scount, stype, dst);
-    tr.msgs_sent = p2p_msgs(c, dst);
+    struct prof_traffic posted, tr;
     uint64_t dt;
-    struct prof_record *r = prof_exit_record(c, &tr, &dt);
-    sized(c->th, c->fn, &tr, dt);
+    struct prof_record *r = sendrecv_record(c, scount, stype, dst, rcount, rtype, src, status, NULL, &tr, &posted, &dt);
     if (PROF_UNLIKELY(prof_model_on))
         model_received(c, tr.msgs_recv > 0, c->slt_sent, tr.bytes_recv);
     /* The time is split between the two partners; a send-late wait is the
@@ -239,12 +251,9 @@ void prof_exit_sendrecv_replace(struct prof_call *c, MPI_Count count, MPI_Dataty
 void prof_exit_isendrecv(struct prof_call *c, MPI_Count scount, MPI_Datatype stype, int dst, MPI_Count rcount,
                          MPI_Datatype rtype, int src, int rtag, MPI_Comm comm, MPI_Request *req)
 {
-    struct prof_traffic posted, tr = recv_traffic(c, rcount, rtype, src, NULL, req, &posted);
-    tr.bytes_sent = p2p_volume(c, scount, stype, dst);
-    tr.msgs_sent = p2p_msgs(c, dst);
+    struct prof_traffic posted, tr;
     uint64_t dt;
-    struct prof_record *r = prof_exit_record(c, &tr, &dt);
-    sized(c->th, c->fn, &tr, dt);
+    struct prof_record *r = sendrecv_record(c, scount, stype, dst, rcount, rtype, src, NULL, req, &tr, &posted, &dt);
     if (PROF_UNLIKELY(prof_model_on))
         model_send(c, tr.bytes_sent, req);
     if (tr.msgs_sent)
