@@ -36,7 +36,11 @@
  *
  * Files: DIR/beffio_p<q>_t<type> (type 2: _<rank>), created by the
  * initial write, deleted after the partition's reads, and removed by an
- * exit, signal or MPI-IO error handler if the run stops in the middle. */
+ * exit, signal or MPI-IO error handler if the run stops in the middle.
+ *
+ * BENCH_EXPECT (expect.h): the file functions of the patterns, tallied
+ * from the repetitions each row ran (B.reps) after the type's file is
+ * closed and timed. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -46,6 +50,7 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 #include <mpi.h>
+#include "expect.h"
 #include "files.h"
 
 #define PROG "mpiprof-beffio"
@@ -74,6 +79,14 @@ static const struct pattern table[3][NROWS] = {
       { KB + 8, 0, 1 }, { MB + 8, 0, 2 } },
 };
 static const int nrows[3] = { 9, 8, 8 };
+
+/* Every call of these is a pattern's, or next to its tally. */
+static const char *const claimed[] = { "MPI_File_open", "MPI_File_close", "MPI_File_delete", "MPI_File_set_view",
+                                       "MPI_File_write", "MPI_File_write_all", "MPI_File_read", "MPI_File_read_all",
+                                       NULL };
+/* The access of io_call: [READ or not][collective]. */
+static const char *const io_fn[2][2] = { { "MPI_File_write", "MPI_File_write_all" },
+                                         { "MPI_File_read", "MPI_File_read_all" } };
 
 struct opts {
     double T;                   /* -T: scheduled seconds for the whole run */
@@ -215,10 +228,15 @@ static double max_over(double v)
     return m;
 }
 
+static int collective(int t)
+{
+    return t == 0 || t == 1 || t == 4;
+}
+
 static void io_call(MPI_File fh, int t, int m, long len)
 {
     MPI_Status st;
-    int coll = t == 0 || t == 1 || t == 4;
+    int coll = collective(t);
     if (m == READ && coll)
         MPI_File_read_all(fh, B.buf, (int)len, MPI_BYTE, &st);
     else if (m == READ)
@@ -270,6 +288,29 @@ static long run_pattern(MPI_File fh, int t, int m, const struct pattern *p, long
     }
 }
 
+/* The repetitions of type t's row r: what the initial write of the
+ * time-driven types 0 to 2 did (type 2's for types 3 and 4). */
+static long *reps_of(int t, int r)
+{
+    return &B.reps[t < 3 ? t : 2][r];
+}
+
+/* BENCH_EXPECT: run_type's calls of type t with method m, its rows done:
+ * the open, a view per row (not type 2), each row's repetitions, the close. */
+static void tally_type(int t, int m)
+{
+    int n;
+    const struct pattern *rows = rows_of(t, &n);
+    bench_expect_add("MPI_File_open", 1, 0, 0);
+    bench_expect_add("MPI_File_close", 1, 0, 0);
+    if (t != 2)
+        bench_expect_add("MPI_File_set_view", n, 0, 0);
+    for (int r = 0; r < n; r++) {
+        long long bytes = *reps_of(t, r) * (long long)per_call(&rows[r]);
+        bench_expect_add(io_fn[m == READ][collective(t)], *reps_of(t, r), m == READ ? 0 : bytes, m == READ ? bytes : 0);
+    }
+}
+
 static void file_name(int t, char *out, size_t size)
 {
     int n = snprintf(out, size, "%s/beffio_p%d_t%d", B.o.dir, B.q, t);
@@ -290,8 +331,10 @@ static double run_type(int t, int m, double t_method, FILE *out)
     bench_files_about(name);
     if (m == WRITE) {
         bench_files_keep(name);
-        if (t == 2 || B.rank == 0)
+        if (t == 2 || B.rank == 0) {
             MPI_File_delete(name, MPI_INFO_NULL);    /* no such file: fine */
+            bench_expect_add("MPI_File_delete", 1, 0, 0);
+        }
     }
     if (m == WRITE && t >= 3) {
         B.lseg = 0;
@@ -311,11 +354,11 @@ static double run_type(int t, int m, double t_method, FILE *out)
     MPI_Datatype ft = MPI_DATATYPE_NULL;
     for (int r = 0; r < n; r++) {
         set_view(fh, t, &rows[r], disp, &ft);
-        long fixed = m == WRITE && t < 3 ? -1 : B.reps[t < 3 ? t : 2][r], len = per_call(&rows[r]);
+        long fixed = m == WRITE && t < 3 ? -1 : *reps_of(t, r), len = per_call(&rows[r]);
         double e;
         long done = run_pattern(fh, t, m, &rows[r], fixed, t_method * rows[r].U / SUM_U, &e);
         if (m == WRITE && t < 3)
-            B.reps[t][r] = done;
+            *reps_of(t, r) = done;
         double bytes = (double)done * (double)len * B.q;
         if (out)
             fprintf(out, "%d %s %d %ld %ld %ld %.0f %.6f %.3f\n", B.q, method_name[m], t, chunk(&rows[r]), len, done,
@@ -327,6 +370,7 @@ static double run_type(int t, int m, double t_method, FILE *out)
     if (ft != MPI_DATATYPE_NULL)
         MPI_Type_free(&ft);
     double secs = max_over(MPI_Wtime() - t_open), bytes;
+    tally_type(t, m);
     MPI_Allreduce(&mine, &bytes, 1, MPI_DOUBLE, MPI_SUM, B.comm);
     double bw = secs > 0 ? bytes / secs / MB : 0;
     if (out)
@@ -378,8 +422,10 @@ static void run_partition(int q, double t_part, FILE *out, double *r1, double *r
                 bw[m][t] = run_type(t, m, t_part / NMETHODS, out);
         MPI_Barrier(B.comm);
         for (int t = 0; t < NTYPES; t++) {
-            if (files[t][0] && (t == 2 || B.rank == 0))
+            if (files[t][0] && (t == 2 || B.rank == 0)) {
                 MPI_File_delete(files[t], MPI_INFO_NULL);
+                bench_expect_add("MPI_File_delete", 1, 0, 0);
+            }
             bench_files_drop(files[t]);
             files[t][0] = '\0';
         }
@@ -423,6 +469,7 @@ static void header(FILE *out, int size, const int *parts, int nparts)
 int main(int argc, char **argv)
 {
     int size, rc = 0, parts[3];
+    bench_expect_claim(claimed);
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &B.wrank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -474,6 +521,7 @@ int main(int argc, char **argv)
         if (B.info[t] != MPI_INFO_NULL)
             MPI_Info_free(&B.info[t]);
     free(B.buf);
+    bench_expect_print(PROG, B.wrank);
     MPI_Finalize();
     return 0;
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "coarray.h"
+#include "expect.h"
 #include "harness.h"
 #include "intopts.h"
 
@@ -14,6 +15,14 @@
 static const char *const section_names[] = { "pingpong", "sync", "halo", NULL };
 const char *const ca_pairs_names[] = { "single", "multiple", "crossing", NULL };
 const char *const ca_form_names[] = { "p2p", "fence", "lock", NULL };
+
+/* BENCH_EXPECT: every call of these is made by a pattern whose executions
+ * the sections count, or next to its tally. Not claimed: MPI_Fetch_and_op
+ * and MPI_Win_flush, which ca_notify_wait and the critical region call
+ * until another process is done (as many times as the timing makes), and
+ * the collectives of the reductions and checks (MPI_Allreduce). */
+static const char *const claimed[] = { "MPI_Send", "MPI_Recv", "MPI_Put", "MPI_Get", "MPI_Accumulate", "MPI_Isend",
+                                       "MPI_Irecv", "MPI_Waitall", "MPI_Win_fence", "MPI_Barrier", NULL };
 
 static void usage(void)
 {
@@ -135,6 +144,7 @@ void ca_notify_create(struct ca_notify *n)
     memset(n->slot, 0, (size_t)size * sizeof(long));
     memset(n->seen, 0, (size_t)size * sizeof *n->seen);
     MPI_Barrier(MPI_COMM_WORLD);   /* every counter is zero before anyone adds to one */
+    bench_expect_add("MPI_Barrier", 1, 0, 0);
     MPI_Win_lock_all(0, n->win);
 }
 
@@ -152,6 +162,11 @@ void ca_notify_wait(struct ca_notify *n, int source)
         MPI_Fetch_and_op(NULL, &got, MPI_LONG, n->rank, source, MPI_NO_OP, n->win);
         MPI_Win_flush(n->rank, n->win);
     } while (got < want);
+}
+
+void ca_notify_tally(long n)
+{
+    bench_expect_add("MPI_Accumulate", n, n * (long long)sizeof(long), 0);
 }
 
 void ca_notify_free(struct ca_notify *n)
@@ -176,6 +191,17 @@ void ca_sync_neighbours(int form, struct ca_notify *n, const int *nb, int count,
         ca_notify_post(n, nb[i]);
     for (int i = 0; i < count; i++)
         ca_notify_wait(n, nb[i]);
+}
+
+void ca_sync_neighbours_tally(int form, int count, long n)
+{
+    if (form != CA_P2P) {
+        ca_notify_tally(n * count);
+        return;
+    }
+    bench_expect_add("MPI_Irecv", n * count, 0, 0);
+    bench_expect_add("MPI_Isend", n * count, 0, 0);
+    bench_expect_add("MPI_Waitall", n, 0, 0);
 }
 
 long ca_reps(const struct ca_opts *o, long bytes)
@@ -272,12 +298,15 @@ int main(int argc, char **argv)
     struct ca_opts o;
     struct ca_run r = { &o, 0, 0, getenv(BENCH_CORRUPT_ENV) != NULL, 0 };
     char err[512];
+    bench_expect_claim(claimed);
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &r.rank);
     MPI_Comm_size(MPI_COMM_WORLD, &r.size);
     int status = bench_parse_outcome(parse(argc, argv, r.size, &o, err, sizeof err), r.rank, err, usage);
-    if (status < 0)
+    if (status < 0) {
         status = run(&r);
+        bench_expect_print(CA_PROG, r.rank);
+    }
     MPI_Finalize();
     return status;
 }

@@ -76,6 +76,13 @@ void ca_notify_post(struct ca_notify *n, int target);
 void ca_notify_wait(struct ca_notify *n, int source);
 void ca_notify_free(struct ca_notify *n);
 
+/* BENCH_EXPECT (expect.h): ca_notify_tally, n notifications posted (one
+ * MPI_Accumulate of a long each); ca_sync_neighbours_tally, n calls of
+ * ca_sync_neighbours with count neighbours in form. Called after the timed
+ * parts; nothing is tallied without BENCH_EXPECT. */
+void ca_notify_tally(long n);
+void ca_sync_neighbours_tally(int form, int count, long n);
+
 /* ca_sync_neighbours: every process of nb (count, repeats allowed) learns
  * that this one got here, and this one waits for each: zero-byte
  * MPI_Irecv/MPI_Isend and MPI_Waitall (p2p; reqs and st room for 2 count:

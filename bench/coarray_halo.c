@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "coarray.h"
+#include "expect.h"
 
 #define TAG_HALO 23
 #define SENTINEL (-1.0)
@@ -149,6 +150,22 @@ static void swap(struct halo *h)
     }
 }
 
+/* BENCH_EXPECT: what one swap calls in each form, in units of a face's
+ * bytes; the lock form's two neighbour syncs come on top. */
+static const struct bench_expect_calls p2p_calls[] = {
+    { "MPI_Irecv", 6, 0, 6 }, { "MPI_Isend", 6, 6, 0 }, { "MPI_Waitall", 1, 0, 0 }, { NULL, 0, 0, 0 } };
+static const struct bench_expect_calls fence_calls[] = {
+    { "MPI_Win_fence", 2, 0, 0 }, { "MPI_Put", 6, 6, 0 }, { NULL, 0, 0, 0 } };
+static const struct bench_expect_calls lock_calls[] = { { "MPI_Put", 6, 6, 0 }, { NULL, 0, 0, 0 } };
+static const struct bench_expect_calls *const swap_calls[CA_NFORMS] = { p2p_calls, fence_calls, lock_calls };
+
+static void tally(const struct halo *h, long reps)
+{
+    bench_expect_run(swap_calls[h->form], h->n * h->n * (long)sizeof(double), reps);
+    if (h->form == CA_LOCK)
+        ca_sync_neighbours_tally(CA_LOCK, 6, 2 * reps);
+}
+
 static void measure(struct halo *h)
 {
     long bytes = 6 * h->n * h->n * (long)sizeof(double), reps = ca_reps(h->r->o, bytes), bad = 0;
@@ -168,6 +185,7 @@ static void measure(struct halo *h)
         total += MPI_Wtime() - t;
         bad += halos(h, 0);
     }
+    tally(h, reps);
     if (h->form == CA_LOCK)
         MPI_Win_unlock_all(h->win);
     if (h->form == CA_P2P)

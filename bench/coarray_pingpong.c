@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "coarray.h"
+#include "expect.h"
 
 #define TAG_DATA 22
 #define SENTINEL (-1.0)
@@ -153,6 +154,29 @@ static long check(struct pp *c, const struct geom *g)
     return bad;
 }
 
+/* BENCH_EXPECT: what one measurement ran on this process. A process with
+ * a partner is active in one leg of each repetition and passive in the
+ * other; a leg moves ndata doubles in g->calls calls. open_measurement
+ * and check: a fence (fence form) or a barrier, the lock form's check one
+ * more; every process calls the fence of every leg. */
+static void tally(const struct pp *c, const struct geom *g, long reps)
+{
+    long calls = reps * g->calls;
+    long long bytes = (long long)reps * g->ndata * (long long)sizeof(double);
+    if (c->partner >= 0) {
+        const char *fn = c->form == CA_P2P ? "MPI_Send" : c->get ? "MPI_Get" : "MPI_Put";
+        bench_expect_add(fn, calls, c->get ? 0 : bytes, c->get ? bytes : 0);
+        if (c->form == CA_P2P)
+            bench_expect_add("MPI_Recv", calls, 0, bytes);
+        if (c->form == CA_LOCK)
+            ca_notify_tally(reps);
+    }
+    if (c->form == CA_FENCE)
+        bench_expect_add("MPI_Win_fence", 1 + 2 * reps, 0, 0);
+    else
+        bench_expect_add("MPI_Barrier", c->form == CA_LOCK ? 2 : 1, 0, 0);
+}
+
 static void measure(struct pp *c, enum pattern p, long ndata)
 {
     const struct ca_opts *o = c->r->o;
@@ -167,6 +191,7 @@ static void measure(struct pp *c, enum pattern p, long ndata)
     }
     double t = ca_max(MPI_Wtime() - t0), us = t / (2.0 * (double)reps) * 1e6;
     long bad = check(c, &g);
+    tally(c, &g, reps);
     long errors = (long)ca_sum((double)bad);
     if (errors)
         c->r->failed = 1;
@@ -218,6 +243,7 @@ static void run_form(struct pp *c)
         c->src[j] = value(c->r->rank, j);
     if (c->form == CA_LOCK) {
         MPI_Barrier(MPI_COMM_WORLD);   /* src written everywhere before anyone reads it */
+        bench_expect_add("MPI_Barrier", 1, 0, 0);
         MPI_Win_lock_all(0, c->win);
     }
     for (c->get = 0; c->get <= (c->form != CA_P2P); c->get++)

@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "coarray.h"
+#include "expect.h"
 
 enum kind { ALL, NEIGHBOURS, LOCK0, CRITICAL };
 
@@ -96,11 +97,13 @@ static void setup(struct sy *s)
         void *base;
         ca_win_allocate(0, 1, &base, &s->win);
         MPI_Win_fence(0, s->win);
+        bench_expect_add("MPI_Win_fence", 1, 0, 0);
     } else if (s->kind == LOCK0 || s->kind == CRITICAL) {
         ca_win_allocate(s->r->rank == 0 ? 3 * sizeof(long) : 0, sizeof(long), &s->cell, &s->win);
         if (s->r->rank == 0)
             s->cell[0] = s->cell[1] = s->cell[2] = 0;
         MPI_Barrier(MPI_COMM_WORLD);
+        bench_expect_add("MPI_Barrier", 1, 0, 0);
         if (s->kind == CRITICAL)
             MPI_Win_lock_all(0, s->win);
     }
@@ -112,6 +115,7 @@ static int teardown(struct sy *s, long entries)
     int bad = 0;
     if (s->kind == CRITICAL) {
         MPI_Barrier(MPI_COMM_WORLD);   /* every entry flushed */
+        bench_expect_add("MPI_Barrier", 1, 0, 0);
         MPI_Win_sync(s->win);
         long want = entries * s->r->size;
         if (s->r->rank == 0 && s->cell[2] != want) {
@@ -124,6 +128,25 @@ static int teardown(struct sy *s, long entries)
     if (s->win != MPI_WIN_NULL)
         MPI_Win_free(&s->win);
     return bad;
+}
+
+/* BENCH_EXPECT: the samples' barriers and reps syncs (sync_once). */
+static void tally(const struct sy *s, long reps)
+{
+    const long long word = sizeof(long);
+    bench_expect_add("MPI_Barrier", 2 * s->r->o->outer, 0, 0);
+    if (s->kind == ALL && s->form == CA_P2P)
+        bench_expect_add("MPI_Barrier", reps, 0, 0);
+    else if (s->kind == ALL && s->form == CA_FENCE)
+        bench_expect_add("MPI_Win_fence", reps, 0, 0);
+    else if (s->kind == ALL || s->kind == NEIGHBOURS)
+        ca_sync_neighbours_tally(s->form, s->count, reps);
+    else if (s->kind == CRITICAL) {
+        /* a long each: the ticket served, the counter read and written */
+        bench_expect_add("MPI_Accumulate", reps, reps * word, 0);
+        bench_expect_add("MPI_Get", reps, 0, reps * word);
+        bench_expect_add("MPI_Put", reps, reps * word, 0);
+    }
 }
 
 static void measure(struct sy *s, const char *name)
@@ -148,6 +171,7 @@ static void measure(struct sy *s, const char *name)
         with_sync += MPI_Wtime() - t;
     }
     long reps = o->outer * o->inner;
+    tally(s, reps);
     s->r->failed |= teardown(s, reps);
     double per_process = 1e6 / s->r->size;
     delay = ca_sum(delay) * per_process / (double)o->inner;

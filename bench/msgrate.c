@@ -23,15 +23,24 @@
  * Each iteration starts with MPI_Barrier (after the cache walk) and is
  * timed alone. Rates count every message a process handles, sent and
  * received: per process, its messages over the mean time of the processes;
- * aggregate, the per-process rate times the processes taking part. */
+ * aggregate, the per-process rate times the processes taking part.
+ *
+ * BENCH_EXPECT (expect.h): the kernels and main make every call of
+ * MPI_Isend, MPI_Irecv, MPI_Waitall, MPI_Barrier and MPI_Allreduce, so a
+ * kernel's rounds (what it posted, struct posted) give its tally, counted
+ * after its timed parts. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <mpi.h>
+#include "expect.h"
 #include "intopts.h"
 
 #define PROG "mpiprof-msgrate"
 #define TAG 17
+
+static const char *const claimed[] = { "MPI_Isend", "MPI_Irecv", "MPI_Waitall", "MPI_Barrier", "MPI_Allreduce",
+                                       NULL };
 
 struct opts {
     long npeers, niters, nmsgs, nbytes, cache, ppn;
@@ -81,9 +90,15 @@ static int post(struct run *r, int sends, long j, int n)
     return n;
 }
 
-/* The kernels: the time this process spent in the timed parts, and
- * *msgs the messages it handled (sent and received). */
-static double single(struct run *r, long *msgs)
+/* What a kernel posted on this process: rounds of one MPI_Barrier, sends
+ * MPI_Isend and recvs MPI_Irecv of nbytes, and waits MPI_Waitall. */
+struct posted {
+    long rounds, sends, recvs, waits;
+};
+
+/* The kernels: the time this process spent in the timed parts, and *p
+ * what it posted (the messages it handled are the sends and receives). */
+static double single(struct run *r, struct posted *p)
 {
     const struct opts *o = r->o;
     int half = r->size / 2, sender = r->rank < half;
@@ -102,12 +117,12 @@ static double single(struct run *r, long *msgs)
         MPI_Waitall((int)o->nmsgs, r->reqs, MPI_STATUSES_IGNORE);
         total += MPI_Wtime() - t;
     }
-    *msgs = o->niters * o->nmsgs;
+    *p = (struct posted){ o->niters, sender ? o->nmsgs : 0, sender ? 0 : o->nmsgs, 1 };
     return total;
 }
 
 /* pair (wait per peer) and allstart (one wait for all peers). */
-static double both_ways(struct run *r, long *msgs, int wait_per_peer)
+static double both_ways(struct run *r, struct posted *p, int wait_per_peer)
 {
     const struct opts *o = r->o;
     double total = 0;
@@ -126,18 +141,18 @@ static double both_ways(struct run *r, long *msgs, int wait_per_peer)
         }
         total += MPI_Wtime() - t;
     }
-    *msgs = 2 * o->niters * o->npeers * o->nmsgs;
+    *p = (struct posted){ o->niters, o->npeers * o->nmsgs, o->npeers * o->nmsgs, wait_per_peer ? o->npeers : 1 };
     return total;
 }
 
-static double pair(struct run *r, long *msgs)
+static double pair(struct run *r, struct posted *p)
 {
-    return both_ways(r, msgs, 1);
+    return both_ways(r, p, 1);
 }
 
-static double allstart(struct run *r, long *msgs)
+static double allstart(struct run *r, struct posted *p)
 {
-    return both_ways(r, msgs, 0);
+    return both_ways(r, p, 0);
 }
 
 static int post_all(struct run *r, int sends, int n)
@@ -147,7 +162,7 @@ static int post_all(struct run *r, int sends, int n)
     return n;
 }
 
-static double prepost(struct run *r, long *msgs)
+static double prepost(struct run *r, struct posted *p)
 {
     const struct opts *o = r->o;
     int per = (int)(o->npeers * o->nmsgs);  /* reqs: the sends, then the receives, posted ahead */
@@ -168,13 +183,14 @@ static double prepost(struct run *r, long *msgs)
     post_all(r, 1, 0);
     MPI_Waitall(2 * per, r->reqs, MPI_STATUSES_IGNORE);
     total += MPI_Wtime() - t;
-    *msgs = 2 * (o->niters + 1) * o->npeers * o->nmsgs;
+    /* the receives posted first and the final sends: one more round */
+    *p = (struct posted){ o->niters + 1, (long)per, (long)per, 1 };
     return total;
 }
 
 static const struct kernel {
     const char *name, *title;
-    double (*run)(struct run *r, long *msgs);
+    double (*run)(struct run *r, struct posted *p);
 } kernels[] = {
     { "single", "single direction", single },
     { "pair", "pair-based", pair },
@@ -182,6 +198,16 @@ static const struct kernel {
     { "allstart", "all-start", allstart },
 };
 #define NKERNELS (int)(sizeof kernels / sizeof kernels[0])
+
+/* BENCH_EXPECT: what a kernel posted, and the MPI_Allreduce of its time. */
+static void tally(const struct posted *p, long nbytes)
+{
+    bench_expect_add("MPI_Isend", p->rounds * p->sends, (long long)p->rounds * p->sends * nbytes, 0);
+    bench_expect_add("MPI_Irecv", p->rounds * p->recvs, 0, (long long)p->rounds * p->recvs * nbytes);
+    bench_expect_add("MPI_Waitall", p->rounds * p->waits, 0, 0);
+    bench_expect_add("MPI_Barrier", p->rounds, 0, 0);
+    bench_expect_add("MPI_Allreduce", 1, sizeof(double), sizeof(double));
+}
 
 /* "-t LIST": the kernels named, comma-separated; 0 if one is unknown. */
 static unsigned parse_kernels(const char *list, char *err, size_t errlen)
@@ -292,6 +318,7 @@ int main(int argc, char **argv)
     struct opts o;
     struct run r = { &o, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL };
     char err[512];
+    bench_expect_claim(claimed);
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &r.rank);
     MPI_Comm_size(MPI_COMM_WORLD, &r.size);
@@ -315,6 +342,7 @@ int main(int argc, char **argv)
         MPI_Finalize();
         return 2;
     }
+    bench_expect_add("MPI_Allreduce", 1, sizeof ok, sizeof ok);
     peers(&r);
     if (r.rank == 0 && !o.machine)
         printf("# " PROG ": %d processes, %ld peers, %ld iterations, %ld messages of %ld bytes per peer, "
@@ -323,9 +351,11 @@ int main(int argc, char **argv)
     for (int k = 0; k < NKERNELS; k++) {
         if (!(o.kernels & (1u << k)))
             continue;
-        long msgs = 0;
-        double mine = kernels[k].run(&r, &msgs), sum = 0;
+        struct posted p;
+        double mine = kernels[k].run(&r, &p), sum = 0;
         MPI_Allreduce(&mine, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+        tally(&p, o.nbytes);
+        long msgs = p.rounds * (p.sends + p.recvs);
         double mean = sum / r.size, rate = mean > 0 ? msgs / mean : 0, aggregate = rate * r.size;
         if (r.rank != 0)
             continue;
@@ -344,6 +374,7 @@ int main(int argc, char **argv)
     free(r.rbuf);
     free(r.cache);
     free(r.reqs);
+    bench_expect_print(PROG, r.rank);
     MPI_Finalize();
     return 0;
 }

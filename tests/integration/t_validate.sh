@@ -2,8 +2,9 @@
 # t_validate.sh: mpiprof-validate (issue 23) against the build tree, as
 # users run it installed: --quick passes, one line per figure (late-sender
 # and imbalance per rank, late-senders per partner, the three models per
-# rank, rma and io one line each, mpi1 one per function it claims) and
-# "N passed, 0 failed"; with
+# rank, rma and io one line each, mpi1, msgrate, coarray and beffio one
+# per function they claim) and "N passed, 0 failed"; with an odd -np the
+# msgrate check is skipped, not failed; with
 # MPIPROF_TEST_SKEW=late (every late-sender wait halved) exactly the
 # late-sender figures fail, each naming the expected figure and the halved
 # one it measured, and the rest still pass; with MPIPROF_TEST_SKEW=sent
@@ -23,7 +24,8 @@ with_lock -x "$validate" -np $np --mpirun "$mpirun" -o "$work/quick" > "$work/qu
 status=$?
 cat "$work/quick.out"
 partners=$((np - 1 < 3 ? np - 1 : 3))
-lines=$((np + partners + np + 3 * np + 2 + 7))   # mpi1: its 7 claimed functions
+# the drivers' claimed functions: mpi1 7, msgrate 5, coarray 10, beffio 8
+lines=$((np + partners + np + 3 * np + 2 + 7 + 5 + 10 + 8))
 check "--quick: exit status 0" test $status -eq 0
 check "--quick: $lines lines, all PASS, and '$lines passed, 0 failed'" awk -v n="$lines" '
     /^#/ { next }
@@ -61,6 +63,18 @@ check "skewed bytes: the two MPI_Send lines fail with twice the bytes sent, the 
                        if ($NF != "FAIL" || w[1] != g[1] || g[2] != 2 * w[2] || w[2] == 0) bad = 1; f++; next }
     $NF == "PASS" { p++ }
     END { exit bad || f != 2 || p != 6 }' "$work/sent.out"
+
+# An odd -np: msgrate pairs processes, so its check is skipped (nothing
+# runs), and the run passes.
+"$validate" -np 3 --mpirun "$mpirun" --only msgrate > "$work/odd.out" 2> "$work/odd.err"
+status=$?
+cat "$work/odd.out"
+check "-np 3 --only msgrate: exit status 0, one SKIP line and '0 passed, 0 failed, 1 skipped'" awk -v s=$status '
+    /^#/ { next }
+    $1 == "msgrate" && $NF == "SKIP" { k++; next }
+    $0 == "0 passed, 0 failed, 1 skipped" { last = 1; next }
+    { bad = 1 }
+    END { exit s || bad || k != 1 || !last }' "$work/odd.out"
 
 # Bad usage: status 2, one line on stderr.
 for args in "-np 1" "-np 65" "-np x" "--only nosuch" "-o $work/quick" "--frobnicate" "-o $work/a,b"; do
