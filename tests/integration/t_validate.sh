@@ -2,8 +2,8 @@
 # t_validate.sh: mpiprof-validate (issue 23) against the build tree, as
 # users run it installed: --quick passes, one line per figure (late-sender
 # and imbalance per rank, late-senders per partner, the three models per
-# rank, rma and io one line each, mpi1 one per function it claims) and
-# "N passed, 0 failed"; with
+# rank, rma and io one line each, mpi1, ext and mpiio one per function
+# they claim) and "N passed, 0 failed"; with
 # MPIPROF_TEST_SKEW=late (every late-sender wait halved) exactly the
 # late-sender figures fail, each naming the expected figure and the halved
 # one it measured, and the rest still pass; with MPIPROF_TEST_SKEW=sent
@@ -23,7 +23,7 @@ with_lock -x "$validate" -np $np --mpirun "$mpirun" -o "$work/quick" > "$work/qu
 status=$?
 cat "$work/quick.out"
 partners=$((np - 1 < 3 ? np - 1 : 3))
-lines=$((np + partners + np + 3 * np + 2 + 7))   # mpi1: its 7 claimed functions
+lines=$((np + partners + np + 3 * np + 2 + 7 + 6 + 13))   # claimed functions: mpi1 7, ext 6, mpiio 13
 check "--quick: exit status 0" test $status -eq 0
 check "--quick: $lines lines, all PASS, and '$lines passed, 0 failed'" awk -v n="$lines" '
     /^#/ { next }
