@@ -36,6 +36,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include "expect.h"
 #include "harness.h"
 
 #define PROG "mpiprof-ext"
@@ -53,15 +54,32 @@ struct ext_bench {
     enum ext_who who;
     int single;     /* 2 active processes (single transfer) */
     int n_msg;      /* throughput factor (0: none) */
+    int unit;       /* element bytes: 4 for MPI_FLOAT (lengths 0 < x < 4 left out) */
+    const struct bench_expect_calls *calls;   /* one transfer, for BENCH_EXPECT */
 };
 
+/* BENCH_EXPECT (expect.h): the transfers and every window call, none of
+ * which the harness makes: sample() and window_sample() tally theirs
+ * before their timed part, run_table the table's window. A transfer moves
+ * x rounded down to whole elements (Accumulate's count is x / 4 floats). */
+static const char *const claimed[] = { "MPI_Put", "MPI_Get", "MPI_Accumulate", "MPI_Win_fence",
+                                       "MPI_Win_create", "MPI_Win_free", NULL };
+static const struct bench_expect_calls put_calls[] = { { "MPI_Put", 1, 1, 0 }, { NULL, 0, 0, 0 } };
+static const struct bench_expect_calls get_calls[] = { { "MPI_Get", 1, 0, 1 }, { NULL, 0, 0, 0 } };
+static const struct bench_expect_calls acc_calls[] = { { "MPI_Accumulate", 1, 1, 0 }, { NULL, 0, 0, 0 } };
+static const struct bench_expect_calls fence_calls[] = { { "MPI_Win_fence", 1, 0, 0 }, { NULL, 0, 0, 0 } };
+/* one Window repetition but its put (x > 0 only, of 1 byte) */
+static const struct bench_expect_calls window_calls[] = {
+    { "MPI_Win_create", 1, 0, 0 }, { "MPI_Win_fence", 2, 0, 0 }, { "MPI_Win_free", 1, 0, 0 }, { NULL, 0, 0, 0 } };
+
 static const struct ext_bench benches[] = {
-    { "Unidir_Put", PUT, ORIGIN0, 1, 1 },
-    { "Unidir_Get", GET, ORIGIN1, 1, 1 },
-    { "Bidir_Put", PUT, BOTH, 1, 1 },
-    { "Bidir_Get", GET, BOTH, 1, 1 },
-    { "Accumulate", ACC, ALL, 0, 0 },
-    { "Window", WINDOW, ALL, 0, 0 },
+    /* name         op      who      single n_msg unit calls */
+    { "Unidir_Put", PUT,    ORIGIN0, 1,     1,    1,   put_calls },
+    { "Unidir_Get", GET,    ORIGIN1, 1,     1,    1,   get_calls },
+    { "Bidir_Put",  PUT,    BOTH,    1,     1,    1,   put_calls },
+    { "Bidir_Get",  GET,    BOTH,    1,     1,    1,   get_calls },
+    { "Accumulate", ACC,    ALL,     0,     0,    4,   acc_calls },
+    { "Window",     WINDOW, ALL,     0,     0,    1,   window_calls },
 };
 #define N_BENCHES (sizeof benches / sizeof benches[0])
 
@@ -157,6 +175,9 @@ static long check_result(struct ext_ctx *c, long x, long n)
 static long sample(struct ext_ctx *c, long x, long n, int check, double *t)
 {
     int target, sends = origin(c, &target);
+    bench_expect_run(fence_calls, 0, check + (c->aggregate ? 2 : n));
+    if (sends)
+        bench_expect_run(c->b->calls, x / c->b->unit * c->b->unit, n);
     if (check)
         check_prepare(c, x, n);
     if (c->aggregate)
@@ -186,6 +207,9 @@ static long sample(struct ext_ctx *c, long x, long n, int check, double *t)
 static long window_sample(struct ext_ctx *c, long x, long n, int check, double *t)
 {
     (void)check;
+    bench_expect_run(c->b->calls, 0, n);
+    if (x > 0)
+        bench_expect_run(put_calls, 1, n);
     for (int i = 0; i < BENCH_N_BARR; i++)
         MPI_Barrier(c->comm);
     double t0 = MPI_Wtime();
@@ -275,6 +299,7 @@ static void free_ctx(struct ext_ctx *c)
  * MPI_Win_create fails (the error returned, not fatal, on MY_COMM). */
 static int make_window(struct ext_ctx *c)
 {
+    bench_expect_add("MPI_Win_create", 1, 0, 0);
     MPI_Comm_set_errhandler(c->comm, MPI_ERRORS_RETURN);
     int rc = MPI_Win_create(c->wbuf, (MPI_Aint)c->bytes, 1, MPI_INFO_NULL, c->comm, &c->win);
     MPI_Comm_set_errhandler(c->comm, MPI_ERRORS_ARE_FATAL);
@@ -317,6 +342,7 @@ static void run_table(struct bench_run *r, const struct ext_bench *b, int q, int
         bench_print_columns(r, &l);
     if (n > 0 && g.comm != MPI_COMM_NULL) {
         double t;
+        bench_expect_run(fence_calls, 0, 1);
         MPI_Win_fence(0, c.win);
         run_sample(&c, xmax, BENCH_N_WARMUP, 0, &t);
     }
@@ -335,8 +361,10 @@ static void run_table(struct bench_run *r, const struct ext_bench *b, int q, int
         for (int k = 0; k < nrows; k++)
             bench_print_row(r, &l, x, reps, &rows[k]);
     }
-    if (c.win != MPI_WIN_NULL)
+    if (c.win != MPI_WIN_NULL) {
+        bench_expect_add("MPI_Win_free", 1, 0, 0);
         MPI_Win_free(&c.win);
+    }
     if (g.comm != MPI_COMM_NULL)
         free_ctx(&c);
     bench_group_free(&g);
@@ -350,12 +378,13 @@ static void run_bench(struct bench_run *r, int which, long *lens, struct bench_s
     int qs[MAX_NPROCS_STEPS], nq = bench_counts(r, b->single, b->name, qs);
     for (int k = 0; k < nq; k++)
         for (int aggregate = b->op != WINDOW; aggregate >= 0; aggregate--)
-            run_table(r, b, qs[k], aggregate, lens, bench_lengths(&r->opt, b->op == ACC ? 4 : 1, lens), rows);
+            run_table(r, b, qs[k], aggregate, lens, bench_lengths(&r->opt, b->unit, lens), rows);
 }
 
 int main(int argc, char **argv)
 {
     for (size_t i = 0; i < N_BENCHES; i++)
         names[i] = benches[i].name;
+    bench_expect_claim(claimed);
     return bench_main(&suite, argc, argv, run_bench);
 }

@@ -2,9 +2,9 @@
 # t_validate.sh: mpiprof-validate (issue 23) against the build tree, as
 # users run it installed: --quick passes, one line per figure (late-sender
 # and imbalance per rank, late-senders per partner, the three models per
-# rank, rma and io one line each, mpi1, msgrate, coarray and beffio one
-# per function they claim) and "N passed, 0 failed"; with an odd -np the
-# msgrate check is skipped, not failed; with
+# rank, rma and io one line each, mpi1, ext, mpiio, msgrate, coarray and
+# beffio one per function they claim) and "N passed, 0 failed"; with an
+# odd -np the msgrate check is skipped, not failed; with
 # MPIPROF_TEST_SKEW=late (every late-sender wait halved) exactly the
 # late-sender figures fail, each naming the expected figure and the halved
 # one it measured, and the rest still pass; with MPIPROF_TEST_SKEW=sent
@@ -24,8 +24,8 @@ with_lock -x "$validate" -np $np --mpirun "$mpirun" -o "$work/quick" > "$work/qu
 status=$?
 cat "$work/quick.out"
 partners=$((np - 1 < 3 ? np - 1 : 3))
-# the drivers' claimed functions: mpi1 7, msgrate 5, coarray 10, beffio 8
-lines=$((np + partners + np + 3 * np + 2 + 7 + 5 + 10 + 8))
+# the drivers' claimed functions: mpi1 7, ext 6, mpiio 13, msgrate 5, coarray 10, beffio 8
+lines=$((np + partners + np + 3 * np + 2 + 7 + 6 + 13 + 5 + 10 + 8))
 check "--quick: exit status 0" test $status -eq 0
 check "--quick: $lines lines, all PASS, and '$lines passed, 0 failed'" awk -v n="$lines" '
     /^#/ { next }
