@@ -19,18 +19,14 @@ for model in perfect lat=100,bw=100; do
         out="$work/$w-$model"
         size=
         [ $w = model-comm ] && size="-s 262144"
-        run_timed $np "$launcher" -q --model "$model" -o "$out" "$known" $w -k 5 -d 10 $size > "$out.out" ||
-            fail "$w under --model $model"
-        check "$w --model $model: model_elapsed_s per rank within 15 % (floor 10 ms)" \
-            within 15 0.010 "$out.out" "$out"
+        timed_within "$w --model $model: model_elapsed_s per rank within 15 % (floor 10 ms)" 15 0.010 \
+            $np "$out.out" "$out" "$launcher" -q --model "$model" -o "$out" "$known" $w -k 5 -d 10 $size
     done
 done
 
 # A processor twice as fast (MPInside's spelling): half the computation.
-run_timed $np "$launcher" -q --model PERFECT+0.5 -o "$work/half" "$known" model-chain -k 5 -d 10 > "$work/half.out" ||
-    fail "model-chain under --model PERFECT+0.5"
-check "model-chain --model PERFECT+0.5: model_elapsed_s per rank within 15 % (floor 10 ms)" \
-    within 15 0.010 "$work/half.out" "$work/half"
+timed_within "model-chain --model PERFECT+0.5: model_elapsed_s per rank within 15 % (floor 10 ms)" 15 0.010 \
+    $np "$work/half.out" "$work/half" "$launcher" -q --model PERFECT+0.5 -o "$work/half" "$known" model-chain -k 5 -d 10
 
 # (2) model.txt: the model named, per rank elapsed, mpi and compute, and one
 # row per function called with the calls and real time of functions.txt.
