@@ -333,16 +333,20 @@ void prof_exit_mprobe(struct prof_call *c, int *flag, MPI_Status *status)
     prof_exit_done(c);
 }
 
-/* MPI_Probe, MPI_Iprobe under the model: the message probed is there when
- * it arrived (its token, still queued for the receive, gives the time). */
-void prof_exit_probe_model(struct prof_call *c, MPI_Comm comm, int *flag, MPI_Status *status)
+/* MPI_Probe, MPI_Iprobe with late sender or the model: MPI_Probe's wait for
+ * the message it found is its send-late time; under the model the message
+ * probed is there when it arrived (its token, still queued for the receive
+ * that takes it, gives the time: c->slt_sent). */
+void prof_exit_probe_slt(struct prof_call *c, int *flag, MPI_Status *status)
 {
     uint64_t dt;
     struct prof_traffic none = { 0 };
-    prof_exit_record(c, &none, &dt);
+    struct prof_record *r = prof_exit_record(c, &none, &dt);
     int got = probed(c, flag, status);
-    model_received(c, got, got ? prof_slt_peek(comm, status->MPI_SOURCE, status->MPI_TAG) : -1,
-                   got ? prof_status_bytes(status, 0) : 0);
+    if (got && !flag)
+        slt_account(r, c->slt_eval, c->slt_late, dt);
+    if (PROF_UNLIKELY(prof_model_on))
+        model_received(c, got, got ? c->slt_sent : -1, got ? prof_status_bytes(status, 0) : 0);
     prof_exit_done(c);
 }
 
@@ -441,6 +445,7 @@ static void take(struct prof_call *c, int n, const MPI_Request *reqs, int all)
         t->slt = 0;
         t->late = 0;
         t->key = 0;
+        t->sent = -1;
     }
     th->ntaken = base + n;
     c->rq_base = base;
@@ -495,11 +500,6 @@ static void arrive(struct prof_thread *th, struct prof_taken *t)
     if (t->peer == MPI_ANY_SOURCE && st)
         t->peer = prof_comm_world_rank_of(info->comm, info->comm_serial, st->MPI_SOURCE);
     t->bytes = prof_status_bytes(st, info->tr.bytes_recv);
-    t->sent = -1;
-    if (prof_slt_on && (st || info->no_status))
-        t->key = prof_slt_pop(info->comm, st ? st->MPI_SOURCE : info->local, st ? st->MPI_TAG : info->tag, &t->sent);
-    else
-        t->key = 0;
     struct prof_record *r = info->arr_rec;
     if (info->owner != th->serial || (r && info->arr_owner != th->serial))
         th->foreign++;
@@ -514,19 +514,6 @@ static void arrive(struct prof_thread *th, struct prof_taken *t)
         partner(r, t->peer, t->bytes, info->arr_ticks);
 }
 
-/* Late sender: a wait for the first of several tokens (t->slt 2) is split
- * between the receives the call reports complete. */
-static void slt_split(struct prof_call *c)
-{
-    struct prof_taken *taken = prof_tl->taken + c->rq_base;
-    uint64_t n = 0;
-    for (int i = 0; i < c->rq_n; i++)
-        n += taken[i].slt == 2 && taken[i].cand;
-    for (int i = 0; n && i < c->rq_n; i++)
-        if (taken[i].slt == 2)
-            taken[i].late = taken[i].cand ? c->slt_late / n : 0;
-}
-
 /* After the call: which requests completed (a non-persistent one is freed,
  * so its handle is now MPI_REQUEST_NULL; a persistent one completed when the
  * call says so and its status is not MPI_ERR_PENDING), which of those count
@@ -536,8 +523,6 @@ static void settle(struct prof_call *c, const MPI_Request *now)
 {
     struct prof_thread *th = prof_tl;
     int rc = c->rc;
-    if (prof_slt_on)
-        slt_split(c);
     for (int i = 0; i < c->rq_n; i++) {
         struct prof_taken *t = &th->taken[c->rq_base + i];
         if (t->req == MPI_REQUEST_NULL)

@@ -149,13 +149,14 @@ static inline void prof_exit(struct prof_call *c)
     prof_exit_bytes(c, 0, 0);
 }
 
-/* MPI_Probe, MPI_Iprobe: timed as any call, and by the model (cold). */
-void prof_exit_probe_model(struct prof_call *c, MPI_Comm comm, int *flag, MPI_Status *status);
+/* MPI_Probe, MPI_Iprobe: timed as any call, and by late sender and the
+ * model (cold). */
+void prof_exit_probe_slt(struct prof_call *c, int *flag, MPI_Status *status);
 
-static inline void prof_exit_probe(struct prof_call *c, MPI_Comm comm, int *flag, MPI_Status *status)
+static inline void prof_exit_probe(struct prof_call *c, int *flag, MPI_Status *status)
 {
-    if (PROF_UNLIKELY(prof_model_on))
-        prof_exit_probe_model(c, comm, flag, status);
+    if (PROF_UNLIKELY(prof_slt_on))
+        prof_exit_probe_slt(c, flag, status);
     else
         prof_exit(c);
 }

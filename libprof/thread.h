@@ -20,10 +20,10 @@ struct prof_taken {
     const MPI_Status *status;      /* its status after the call, or NULL */
     int peer;                      /* done: world rank of the partner (< 0: none) */
     uint64_t bytes;                /* done: bytes sent, or bytes that arrived */
-    int slt;                       /* late sender: the call waited for its token (slt.c): */
-    uint64_t late;                 /* 1: this long; 2: for any of its receives (c->slt_late) */
-    uint64_t key;                  /* done: the sending site its token named (0: unknown) */
-    double sent;                   /* done: the sender's modelled clock its token gave (< 0: unknown) */
+    int slt;                       /* late sender (slt.c): 1 when its send-late time was measured, */
+    uint64_t late;                 /* that time, */
+    uint64_t key;                  /* the sending site its token named (0: unknown), */
+    double sent;                   /* and the sender's modelled clock it gave (< 0: unknown) */
     struct prof_request info;
 };
 

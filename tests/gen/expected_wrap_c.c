@@ -73,11 +73,13 @@ PROF_INLINE int w_MPI_Recv(void *site, void *buf, int count, MPI_Datatype dataty
     if (!prof_enter(&c, FN_MPI_Recv, site)) {
         c.th = NULL;
         c.rc = PROF_UNLIKELY(prof_slt_on) && prof_slt_recv(&c, buf, count, datatype, source, tag, comm, status, NULL) ? c.rc : prof_next.MPI_Recv(buf, count, datatype, source, tag, comm, status);
+        prof_slt_posted(&c, count, datatype, source, tag, comm, NULL, PROF_SLT_STATUS);
         return c.rc;
     }
     if (status == MPI_STATUS_IGNORE)
         status = &c.status;
     c.rc = PROF_UNLIKELY(prof_slt_on) && prof_slt_recv(&c, buf, count, datatype, source, tag, comm, status, NULL) ? c.rc : prof_next.MPI_Recv(buf, count, datatype, source, tag, comm, status);
+    prof_slt_posted(&c, count, datatype, source, tag, comm, NULL, PROF_SLT_STATUS);
     prof_exit_recv(&c, count, datatype, source, tag, comm, status, NULL);
     return c.rc;
 }
@@ -93,12 +95,12 @@ PROF_INLINE int w_MPI_Waitall(void *site, int count, MPI_Request array_of_reques
     prof_complete_take(&c, count, array_of_requests);
     if (!prof_enter(&c, FN_MPI_Waitall, site)) {
         c.th = NULL;
-        c.rc = PROF_UNLIKELY(prof_slt_on) && prof_slt_wait(&c, count, array_of_requests, NULL, NULL, NULL) ? c.rc : prof_next.MPI_Waitall(count, array_of_requests, array_of_statuses);
+        c.rc = PROF_UNLIKELY(prof_slt_on) && prof_slt_wait(&c, count, array_of_requests, NULL, NULL, NULL, NULL, NULL, array_of_statuses) ? c.rc : prof_next.MPI_Waitall(count, array_of_requests, array_of_statuses);
         prof_complete_done(&c, count, array_of_requests, NULL, NULL, NULL, NULL, NULL, array_of_statuses);
         return c.rc;
     }
     array_of_statuses = prof_statuses(&c, array_of_statuses, count);
-    c.rc = PROF_UNLIKELY(prof_slt_on) && prof_slt_wait(&c, count, array_of_requests, NULL, NULL, NULL) ? c.rc : prof_next.MPI_Waitall(count, array_of_requests, array_of_statuses);
+    c.rc = PROF_UNLIKELY(prof_slt_on) && prof_slt_wait(&c, count, array_of_requests, NULL, NULL, NULL, NULL, NULL, array_of_statuses) ? c.rc : prof_next.MPI_Waitall(count, array_of_requests, array_of_statuses);
     prof_complete_done(&c, count, array_of_requests, NULL, NULL, NULL, NULL, NULL, array_of_statuses);
     prof_exit_complete(&c);
     return c.rc;
@@ -131,11 +133,11 @@ PROF_INLINE int w_MPI_Request_free(void *site, MPI_Request *request)
     prof_complete_take_free(&c, request);
     if (!prof_enter(&c, FN_MPI_Request_free, site)) {
         c.th = NULL;
-        c.rc = prof_next.MPI_Request_free(request);
+        c.rc = PROF_UNLIKELY(prof_slt_on) && prof_slt_request_free(&c, request) ? c.rc : prof_next.MPI_Request_free(request);
         prof_complete_done1(&c, request, NULL, NULL);
         return c.rc;
     }
-    c.rc = prof_next.MPI_Request_free(request);
+    c.rc = PROF_UNLIKELY(prof_slt_on) && prof_slt_request_free(&c, request) ? c.rc : prof_next.MPI_Request_free(request);
     prof_complete_done1(&c, request, NULL, NULL);
     prof_exit(&c);
     return c.rc;

@@ -109,24 +109,47 @@ within() {
         END { exit bad || rows != np || n != np || !c }' "$3" "$4/summary.txt"
 }
 
-# timed_within WHAT PCT FLOOR NP OUT REPORT command...: run_timed NP
+# truth_within PCT FLOOR FILE.out REPORT: each "truth rank=R site=F
+# late_s=X" line of FILE.out (a program working out its own late-sender
+# waits) against the send_late_s of REPORT/slt.txt summed over rank R's
+# branches whose site (branches.txt) is in function F: within max(PCT % of
+# X, FLOOR seconds). One line per comparison; no truth line fails too.
+truth_within() {
+    awk -v pct="$1" -v floor="$2" '
+        FILENAME ~ /branches.txt$/ { if (!/^#/) { f = $15; sub(/@.*/, "", f); fn[$1 " " $2] = f }; next }
+        FILENAME ~ /slt.txt$/ { if (!/^#/) got[$1 " " fn[$1 " " $2]] += $7; next }
+        /^truth / { for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+                    k = v["rank"] " " v["site"]; want = v["late_s"] + 0; g = got[k] + 0
+                    tol = want * pct / 100 < floor ? floor : want * pct / 100
+                    d = g - want; if (d < 0) d = -d
+                    printf "rank %s %s: send_late_s %.4f, expected %.4f +- %.4f\n", v["rank"], v["site"], g, want, tol
+                    if (d > tol) bad = 1; n++ }
+        END { exit bad || !n }' "$4/branches.txt" "$4/slt.txt" "$3"
+}
+
+# timed CHECK WHAT PCT FLOOR NP OUT REPORT command...: run_timed NP
 # command... (its output in OUT, its report in REPORT), then check WHAT
-# with within PCT FLOOR OUT REPORT. On a busy node a timed run can miss
-# through no fault of the profiler (a sleeping rank woken late, a rank
-# preempted between its measured parts): a miss is run once more, both
-# tries logged, and only a second miss fails.
-timed_within() {
-    local what=$1 pct=$2 floor=$3 ranks=$4 out=$5 rep=$6 try
-    shift 6
+# with CHECK PCT FLOOR OUT REPORT (within, truth_within). On a busy node a
+# timed run can miss through no fault of the profiler (a sleeping rank
+# woken late, a rank preempted between its measured parts): a miss is run
+# once more, both tries logged, and only a second miss fails.
+timed() {
+    local check=$1 what=$2 pct=$3 floor=$4 ranks=$5 out=$6 rep=$7 try
+    shift 7
     for try in 1 2; do
         rm -rf "$rep"
-        if run_timed "$ranks" "$@" > "$out" && within "$pct" "$floor" "$out" "$rep"; then
+        if run_timed "$ranks" "$@" > "$out" && "$check" "$pct" "$floor" "$out" "$rep"; then
             ok "$what"
             return 0
         fi
         echo "try $try of 2 missed: $what"
     done
     fail "$what"
+}
+
+# timed_within WHAT PCT FLOOR NP OUT REPORT command...: timed with within.
+timed_within() {
+    timed within "$@"
 }
 
 # refuses PROG WANT NP ARGS...: PROG ARGS on NP ranks exits with status 2,
