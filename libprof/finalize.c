@@ -149,7 +149,9 @@ static void choose_columns(struct prof_report_ctx *ctx, const struct prof_rank_d
     if (ctx->slt && all[SLT_SKIPPED] > 0 && n < sizeof ctx->notes)
         snprintf(ctx->notes + n, sizeof ctx->notes - n,
                  "# note: %.0f receives were not evaluated for late sender (completed by a Test variant or "
-                 "MPI_Improbe, or on a communicator without a shadow): their send-late time is not known\n",
+                 "MPI_Improbe, their token not told apart or not there, or on a communicator without a shadow): "
+                 "their send-late time is not known; slt_eval_pct is the share of each rank's receive wait "
+                 "that was evaluated\n",
                  all[SLT_SKIPPED]);
 }
 

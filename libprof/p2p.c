@@ -56,6 +56,7 @@ static void slt_account(struct prof_record *r, int evaluated, uint64_t late, uin
 {
     if (!evaluated) {
         r->s.slt_skipped++;
+        r->s.slt_skipped_ticks += wait;
         return;
     }
     r->s.slt_calls++;

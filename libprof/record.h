@@ -19,6 +19,7 @@ struct prof_stats {
     uint64_t sync_ticks;   /* and the barriers' time, part of ticks */
     uint64_t slt_calls;    /* late sender: receives whose send-late time was measured (slt.c) */
     uint64_t slt_skipped;  /* receives completed by a profiled call but not measured */
+    uint64_t slt_skipped_ticks; /* and their receive wait */
     uint64_t late_ticks;   /* their send-late time */
     uint64_t slt_wait_ticks; /* their receive wait: send-late + transfer */
 };
@@ -64,6 +65,7 @@ static inline void prof_stats_merge(struct prof_stats *into, const struct prof_s
     into->sync_ticks += from->sync_ticks;
     into->slt_calls += from->slt_calls;
     into->slt_skipped += from->slt_skipped;
+    into->slt_skipped_ticks += from->slt_skipped_ticks;
     into->late_ticks += from->late_ticks;
     into->slt_wait_ticks += from->slt_wait_ticks;
 }

@@ -97,7 +97,7 @@ extern const struct prof_writer prof_report_regions;
 
 /* Column lists: header lines, rows and mpiprof-report(5) follow them. */
 #define PROF_SUMMARY_COLUMNS(X) X(rank) X(elapsed_s) X(mpi_s) X(mpi_pct) X(compute_s) X(mpi_calls)
-#define PROF_SUMMARY_SLT_COLUMNS(X) X(send_late_s)
+#define PROF_SUMMARY_SLT_COLUMNS(X) X(send_late_s) X(slt_eval_pct)
 #define PROF_SUMMARY_COLLWAIT_COLUMNS(X) X(coll_wait_s)
 #define PROF_SUMMARY_MODEL_COLUMNS(X) X(model_elapsed_s)
 #define PROF_MODEL_COLUMNS(X) X(rank) X(what) X(calls) X(real_s) X(model_s)

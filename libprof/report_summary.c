@@ -28,16 +28,19 @@ static void write_rows(struct prof_buf *b, const struct prof_report_ctx *ctx, co
 {
     double elapsed = rd->elapsed_ticks * rd->sec_per_tick;
     double mpi = rd->mpi_ticks * rd->sec_per_tick;
-    uint64_t calls = 0, late = 0, sync = 0;
+    uint64_t calls = 0, late = 0, sync = 0, evaluated = 0, skipped = 0;
     for (int f = 0; f < PROF_FN_COUNT; f++) {
         calls += rd->fn[f].calls;
         late += rd->fn[f].late_ticks;
         sync += rd->fn[f].sync_ticks;
+        evaluated += rd->fn[f].slt_wait_ticks;
+        skipped += rd->fn[f].slt_skipped_ticks;
     }
     prof_buf_printf(b, "%d %.9f %.9f %.2f %.9f %llu", rd->rank, elapsed, mpi,
                     elapsed > 0 ? 100.0 * mpi / elapsed : 0.0, elapsed - mpi, (unsigned long long)calls);
-    if (ctx->slt)
-        prof_buf_printf(b, " %.9f", late * rd->sec_per_tick);
+    if (ctx->slt)      /* the evaluated share of the receive wait; 100 with none */
+        prof_buf_printf(b, " %.9f %.2f", late * rd->sec_per_tick,
+                        evaluated + skipped ? 100.0 * (double)evaluated / (double)(evaluated + skipped) : 100.0);
     if (ctx->collwait)
         prof_buf_printf(b, " %.9f", sync * rd->sec_per_tick);
     if (ctx->model)

@@ -61,6 +61,9 @@ for opts in "--slt" "--collwait" "--slt --collwait"; do
 done
 check "p2psem --slt: receives evaluated, and the Test-completed ones not" awk '
     !/^#/ { e += $4; n += $5 } END { exit !(e > 0 && n > 0) }' "$work/sem-slt/slt.txt"
+check "p2psem --slt: rank 0's slt_eval_pct between 0 and 100 (the Test-completed receives left out)" awk '
+    /^# rank/ { for (i = 1; i <= NF; i++) if ($i == "slt_eval_pct") c = i - 1; next }
+    !/^#/ && $1 == 0 { n++; ok = $c > 0 && $c < 100 } END { exit !(n == 1 && ok && c) }' "$work/sem-slt/summary.txt"
 check "p2psem --slt: a note counts the receives not evaluated" grep -q \
     '^# note: [1-9][0-9]* receives were not evaluated for late sender' "$work/sem-slt/summary.txt"
 

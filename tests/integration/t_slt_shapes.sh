@@ -40,4 +40,7 @@ done
 # and its MPI_Recv finds the message there.
 check "--slt: rank 0 evaluated 9 receives and probes, none left out" awk '
     !/^#/ && $1 == 0 { e += $4; n += $5 } END { exit !(e == 9 && n == 0) }' "$work/slt/slt.txt"
+check "--slt: slt_eval_pct 100 on every rank" awk '
+    /^# rank/ { for (i = 1; i <= NF; i++) if ($i == "slt_eval_pct") c = i - 1; next }
+    !/^#/ { n++; if ($c != 100) bad = 1 } END { exit bad || n != 3 || !c }' "$work/slt/summary.txt"
 finish

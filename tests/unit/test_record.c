@@ -50,11 +50,13 @@ int main(void)
     s.slt_skipped = G + 7;
     s.late_ticks = G + 8;
     s.slt_wait_ticks = G + 9;
+    s.slt_skipped_ticks = G + 10;
     struct prof_stats m2 = { 0 };
     prof_stats_merge(&m2, &s);
     prof_stats_merge(&m2, &s);
     CHECK(m2.slt_calls == 2 * (G + 6) && m2.slt_skipped == 2 * (G + 7));
     CHECK(m2.late_ticks == 2 * (G + 8) && m2.slt_wait_ticks == 2 * (G + 9));
+    CHECK(m2.slt_skipped_ticks == 2 * (G + 10));
 
     /* A partner passing 2^32 messages keeps its slot: rank 3 then ranks
      * 4..10 fill the 8 slots, rank 11 goes to the others bucket. */
