@@ -415,8 +415,12 @@ static struct got completed(struct rx *e, const MPI_Status *st, uint64_t t0, uin
         forget(e);
         return g;
     }
-    drain(q);
     int k = position(q, e->seq, src, tag);
+    int i = k < 0 ? -1 : nth(q, src, tag, k, 0);
+    if (i < 0 || q->v[i].state != ARRIVED) {     /* tokens come before their data: take in those there */
+        drain(q);
+        k = position(q, e->seq, src, tag);
+    }
     if (k < 0) {
         e->done = 1;
         e->got_src = src;
@@ -494,6 +498,14 @@ static void await(struct prof_slt_queue *const *qs, int n, int (*ready)(void *),
     }
 }
 
+/* The requests a hook made for the program (MPI_Recv's, a send-receive's)
+ * completed, their statuses in sts, while the tokens of q come in: one
+ * MPI_Waitany over them and q's token receive, repeated, which returns as
+ * soon as either a token or the data is there. Under MPI_THREAD_MULTIPLE,
+ * where another thread may be taking q's tokens in, polled instead.
+ * Returns the first error, or MPI_SUCCESS. */
+static int complete_own(struct prof_slt_queue *q, MPI_Request *r, int n, MPI_Status *sts);
+
 /* Requests a Wait variant waits for: all of them, or any. */
 struct waiting {
     MPI_Request *reqs;
@@ -518,6 +530,45 @@ static int reqs_ready(void *arg)
         live = 1;
     }
     return !w->any || !live;
+}
+
+static int complete_own(struct prof_slt_queue *q, MPI_Request *r, int n, MPI_Status *sts)
+{
+    if (prof_run.thread_level == MPI_THREAD_MULTIPLE) {
+        struct waiting w = { r, n, 0, 0 };
+        await(&q, 1, reqs_ready, &w);
+        int rc = PMPI_Waitall(n, r, sts);
+        for (int i = 0; rc == MPI_ERR_IN_STATUS && i < n; i++)
+            if (sts[i].MPI_ERROR != MPI_SUCCESS)
+                return sts[i].MPI_ERROR;
+        return rc;
+    }
+    MPI_Request all[3];
+    int left = n, err = MPI_SUCCESS;
+    while (left > 0) {
+        if (q->posted == MPI_REQUEST_NULL)
+            drain(q);
+        all[0] = q->posted;
+        for (int i = 0; i < n; i++)
+            all[1 + i] = r[i];
+        int idx = MPI_UNDEFINED;
+        MPI_Status st;
+        int rc = PMPI_Waitany(n + 1, all, &idx, &st);
+        if (idx == 0) {                      /* a token */
+            q->posted = MPI_REQUEST_NULL;
+            if (rc == MPI_SUCCESS)
+                arrived(q, st.MPI_SOURCE, st.MPI_TAG, q->token);
+            continue;
+        }
+        if (idx == MPI_UNDEFINED || idx > n)
+            return rc != MPI_SUCCESS ? rc : MPI_ERR_INTERN;
+        r[idx - 1] = MPI_REQUEST_NULL;
+        sts[idx - 1] = st;
+        if (rc != MPI_SUCCESS && err == MPI_SUCCESS)
+            err = rc;
+        left--;
+    }
+    return err;
 }
 
 /* A probe waits for a message of (src, tag) on comm. */
@@ -599,10 +650,8 @@ int prof_slt_recv(struct prof_call *c, void *buf, MPI_Count count, MPI_Datatype 
         MPI_Request r;
         c->rc = SLT_IRECV(buf, (slt_count)count, type, src, tag, comm, &r);
         if (c->rc == MPI_SUCCESS) {
-            struct waiting w = { &r, 1, 0, 0 };
             t0 = prof_clock();
-            await(&q, 1, reqs_ready, &w);
-            c->rc = PMPI_Wait(&r, st);
+            c->rc = complete_own(q, &r, 1, st);
             t1 = prof_clock();
         }
     } else {
@@ -629,13 +678,9 @@ static int sendrecv_posted(struct prof_slt_queue *q, const void *sbuf, slt_count
         PMPI_Wait(&r[0], MPI_STATUS_IGNORE);
         return rc;
     }
-    struct waiting w = { r, 2, 0, 0 };
     *t0 = prof_clock();
-    await(&q, 1, reqs_ready, &w);
-    rc = PMPI_Waitall(2, r, sts);
+    rc = complete_own(q, r, 2, sts);
     *st = sts[0];
-    if (rc == MPI_ERR_IN_STATUS)
-        rc = sts[0].MPI_ERROR != MPI_SUCCESS ? sts[0].MPI_ERROR : sts[1].MPI_ERROR;
     return rc;
 }
 
