@@ -1038,7 +1038,10 @@ static void completions(struct prof_call *c, enum mode m, int n, struct rx **es,
     struct prof_thread *th = prof_tl;
     prof_lock(&slt.lock);
     for (int k = 0; k < nd; k++) {
-        unmap(d[k].e->req);
+        struct rx *p = prof_hmap_get(&slt.reqs, hkey(d[k].e->req));
+        if (p && p->persistent && p->active == d[k].e)
+            p->active = NULL;
+        es[d[k].i] = NULL;
         struct got g = completed(d[k].e, d[k].st, t0, t1);
         if (th && d[k].i < c->rq_n) {
             struct prof_taken *t = &th->taken[c->rq_base + d[k].i];
@@ -1048,6 +1051,10 @@ static void completions(struct prof_call *c, enum mode m, int n, struct rx **es,
             t->sent = g.tok.sent;
         }
     }
+    for (int i = 0; i < n; i++)      /* not completed: back in the map */
+        if (es[i] && es[i]->req != MPI_REQUEST_NULL && !prof_hmap_get(&slt.reqs, hkey(es[i]->req)) &&
+            prof_hmap_put(&slt.reqs, hkey(es[i]->req), es[i]) != 0)
+            forget(es[i]);
     prof_unlock(&slt.lock);
 }
 
@@ -1062,13 +1069,24 @@ static int complete_call(struct prof_call *c, enum mode m, int n, MPI_Request *r
     if (n <= 0)
         return 0;
     struct rx *small[8], **es = n <= 8 ? small : malloc((size_t)n * sizeof *es);
+    struct done dsmall[8], *d = n <= 8 ? dsmall : malloc((size_t)n * sizeof *d);
     struct prof_slt_queue *qs[8];
     int nq = 0, nrx = 0;
-    if (!es)
+    if (!es || !d) {
+        if (es != small)
+            free(es);
+        if (d != dsmall)
+            free(d);
         return 0;
+    }
+    /* The receives' entries leave the map before the call (a persistent
+     * one's description stays): once the call frees a handle, another
+     * thread may be given the same value for a new request at once. */
     prof_lock(&slt.lock);
     for (int i = 0; i < n; i++) {
         struct rx *e = reqs[i] == MPI_REQUEST_NULL ? NULL : prof_hmap_get(&slt.reqs, hkey(reqs[i]));
+        if (e && !e->persistent && e->recv)
+            prof_hmap_del(&slt.reqs, hkey(reqs[i]));
         if (e && e->persistent)
             e = e->active;
         es[i] = e && e->recv ? e : NULL;
@@ -1082,10 +1100,11 @@ static int complete_call(struct prof_call *c, enum mode m, int n, MPI_Request *r
             qs[nq++] = e->q;
     }
     prof_unlock(&slt.lock);
-    struct done dsmall[8], *d = nrx <= 8 ? dsmall : malloc((size_t)nrx * sizeof *d);
-    if (!nrx || !d) {
+    if (!nrx) {
         if (es != small)
             free(es);
+        if (d != dsmall)
+            free(d);
         return 0;
     }
     MPI_Status one;
