@@ -3,18 +3,21 @@
  * message checked, and the late-sender time each receive should be
  * charged, to compare with the profiler's slt.txt.
  *
- *   mpirun -np N fuzz [-s SEED] [-n COUNT] [-d MAXDELAY_MS] [-S] [-T] [-v]
+ *   mpirun -np N fuzz [-s SEED] [-n COUNT] [-d MAXDELAY_MS] [-k SHAPES] [-P] [-S] [-T] [-t] [-v]
  *
  * runs the schedules of seeds SEED .. SEED+COUNT-1 one after the other
  * (2 <= N <= 16 ranks). -d: the longest compute delay (busy-wait on
  * CLOCK_MONOTONIC, not sleep, so that a late sender is late), default 10;
+ * -k: only these shapes (comma list, below; the schedules of a seed then
+ * differ); -P: no MPI_Pcontrol phases;
  * -T: MPI_THREAD_MULTIPLE, two lanes (threads) per rank, each running its
  * own schedule of each seed on its own communicators (without the thread
  * level the lanes run one after the other: the same output); -S: every
  * standard send synchronous (Ssend, Issend, Ssend_init, Sendrecv as
  * Issend + Irecv + Waitall), the check that the schedules are legal
  * whatever the buffering (a hang under -S is the fuzzer's bug): the
- * same output; -v: rank 0 prints each schedule on stderr.
+ * same output; -t: the truth of each evaluated receive too ("late rank=R
+ * s=SEED l=LANE id=ID site=FUNC via=CALL late_s=X wait_s=Y"); -v: rank 0 prints each schedule on stderr, and each step as it starts.
  *
  * Output, in any order (sort it): per message received, its identity and
  * status, which do not depend on how wildcards matched
@@ -118,10 +121,11 @@ struct opts {
     uint64_t first;
     long count;
     double max_delay_ms;
-    int threads, verbose;
+    int threads, verbose, no_pcontrol, detail;
+    unsigned shapes;
 };
 
-static struct opts opt = { 1, 1, 10, 0, 0 };
+static struct opts opt = { 1, 1, 10, 0, 0, 0, 0, ~0u };
 static struct fz_gen_opts gopt;
 
 /* The arguments; NULL if right, else the one-line complaint. */
@@ -143,8 +147,16 @@ static const char *parse(int argc, char **argv)
             fz_sync = 1;
             continue;
         }
-        if (strcmp(a, "-s") && strcmp(a, "-n") && strcmp(a, "-d")) {
-            snprintf(why, sizeof why, "unknown argument '%s' (usage: fuzz [-s SEED] [-n COUNT] [-d MAXDELAY_MS] [-S] [-T] [-v])", a);
+        if (strcmp(a, "-t") == 0) {
+            opt.detail = 1;
+            continue;
+        }
+        if (strcmp(a, "-P") == 0) {
+            opt.no_pcontrol = 1;
+            continue;
+        }
+        if (strcmp(a, "-s") && strcmp(a, "-n") && strcmp(a, "-d") && strcmp(a, "-k")) {
+            snprintf(why, sizeof why, "unknown argument '%s' (usage: fuzz [-s SEED] [-n COUNT] [-d MAXDELAY_MS] [-k SHAPES] [-P] [-S] [-T] [-t] [-v])", a);
             return why;
         }
         if (i + 1 >= argc) {
@@ -152,7 +164,12 @@ static const char *parse(int argc, char **argv)
             return why;
         }
         const char *v = argv[++i];
-        if (a[1] == 's') {
+        if (a[1] == 'k') {
+            if (!(opt.shapes = fz_shapes(v))) {
+                snprintf(why, sizeof why, "-k: '%s' is not a list of shapes (%s)", v, fz_shape_names());
+                return why;
+            }
+        } else if (a[1] == 's') {
             unsigned long long s = strtoull(v, &end, 10);
             if (!*v || *end || *v == '-' || s > (1ull << 62)) {
                 snprintf(why, sizeof why, "-s: '%s' is not a seed (an integer from 0 to 2^62)", v);
@@ -229,7 +246,7 @@ int main(int argc, char **argv)
         MPI_Finalize();
         return 2;
     }
-    gopt = (struct fz_gen_opts){ np, (int)(opt.max_delay_ms * 1000), !opt.threads };
+    gopt = (struct fz_gen_opts){ np, (int)(opt.max_delay_ms * 1000), !opt.threads && !opt.no_pcontrol, opt.shapes };
     void *bsend = malloc(BSEND_BYTES);
     MPI_Buffer_attach(bsend, BSEND_BYTES);
 
@@ -239,7 +256,8 @@ int main(int argc, char **argv)
     MPI_Comm_split(MPI_COMM_WORLD, rank % 2, np - rank, &half);
     MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, leader(1 - rank % 2, np), 77, &inter);
     for (int l = 0; l < lanes; l++) {
-        L[l] = (struct fz_lane){ .lane = l, .rank = rank, .np = np };
+        L[l] = (struct fz_lane){ .lane = l, .rank = rank, .np = np, .verbose = opt.verbose,
+                                 .detail = opt.detail, .first = opt.first };
         if (l == 0) {
             L[l].comm[FZ_WORLD] = MPI_COMM_WORLD;
             L[l].comm[FZ_HALF] = half;

@@ -85,7 +85,13 @@ struct fz_gen_opts {
     int np;
     int max_delay_us;
     int pcontrol;                   /* steps may stop collecting (not with threads: Pcontrol is per process) */
+    unsigned shapes;                /* bit i: shape i may be chosen (fz_shapes) */
 };
+
+/* fz_shapes: the mask of a comma list of shape names, 0 if one is
+ * unknown; fz_shape_names: all of them, comma-separated. */
+unsigned fz_shapes(const char *list);
+const char *fz_shape_names(void);
 
 /* fz_generate: the schedule of a seed and lane, the same on every rank.
  * NULL without memory. fz_free releases it. */
@@ -116,6 +122,7 @@ struct fz_rrec {
     int64_t t0_ns, t1_ns;
     short site;
     char eval;
+    signed char via;                /* the completion call (H_*) that measured it, -1: the call itself */
 };
 struct fz_recs {
     struct fz_srec *s;
@@ -125,7 +132,7 @@ struct fz_recs {
 struct fz_lane;
 uint64_t fz_key(int ordinal, int lane, int id);
 void fz_add_send(struct fz_recs *R, uint64_t key, int64_t t_ns);
-void fz_add_recv(struct fz_recs *R, uint64_t key, int site, int64_t t0, int64_t t1, int eval);
+void fz_add_recv(struct fz_recs *R, uint64_t key, int site, int64_t t0, int64_t t1, int eval, int via);
 void fz_recs_merge(struct fz_recs *into, struct fz_recs *from);
 /* fz_truth: gathers every rank's send starts (PMPI, on MPI_COMM_WORLD;
  * collective) and says this rank's "truth" lines in lane L (of MPI_COMM_WORLD). Returns the number of
@@ -140,6 +147,9 @@ struct fz_lane {
     int ordinal;                    /* its position in the run (keys of the truth) */
     struct fz_recs recs;
     long received, bad;
+    int verbose;                    /* rank 0 says on stderr which step starts */
+    int detail;                     /* fz_truth: a line per receive too */
+    uint64_t first;                 /* the run's first seed (ordinal 0) */
     char *out;                      /* lines not yet printed */
     size_t out_n, out_cap;
 };

@@ -917,6 +917,11 @@ static void fix_counts(struct gen *g)
             st->maxcount = st->msg[i].count;
 }
 
+static int weight(const struct gen *g, int i)
+{
+    return g->o->shapes & (1u << i) ? shapes[i].weight : 0;
+}
+
 static void gen_step(struct gen *g, struct fz_step *st)
 {
     memset(st, 0, sizeof *st);
@@ -924,11 +929,11 @@ static void gen_step(struct gen *g, struct fz_step *st)
     g->st = st;
     int total = 0, w;
     for (int i = 0; i < NSHAPES; i++)
-        total += shapes[i].weight;
+        total += weight(g, i);
     w = rnd(g, total);
     int i = 0;
-    while (w >= shapes[i].weight)
-        w -= shapes[i++].weight;
+    while (w >= weight(g, i))
+        w -= weight(g, i++);
     st->shape = shapes[i].name;
     shapes[i].gen(g);
     for (int r = 0; r < g->np; r++)      /* whatever a Waitany or Testsome left */
@@ -939,6 +944,31 @@ static void gen_step(struct gen *g, struct fz_step *st)
             for (int r = 0; r < g->np; r++)
                 if (chance(g, 50))
                     st->off |= 1u << r;
+}
+
+unsigned fz_shapes(const char *list)
+{
+    unsigned mask = 0;
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", list);
+    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        int i = 0;
+        while (i < NSHAPES && strcmp(t, shapes[i].name))
+            i++;
+        if (i == NSHAPES)
+            return 0;
+        mask |= 1u << i;
+    }
+    return mask;
+}
+
+const char *fz_shape_names(void)
+{
+    static char buf[256];
+    size_t n = 0;
+    for (int i = 0; i < NSHAPES; i++)
+        n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%s", i ? "," : "", shapes[i].name);
+    return buf;
 }
 
 struct fz_sched *fz_generate(uint64_t seed, int lane, const struct fz_gen_opts *o)

@@ -137,11 +137,11 @@ static uint64_t key(const struct exec *E, int idx)
 
 /* The receive of message idx charged to site over [t0, t1] (eval 0: not
  * waited for). Receives while collecting is stopped are not in the truth. */
-static void charge(struct exec *E, int idx, int site, int64_t t0, int64_t t1, int eval)
+static void charge(struct exec *E, int idx, int site, int64_t t0, int64_t t1, int eval, int via)
 {
     if (E->off || (idx < 0 && eval))
         return;
-    fz_add_recv(&E->L->recs, idx >= 0 ? key(E, idx) : 0, site, t0, t1, eval);
+    fz_add_recv(&E->L->recs, idx >= 0 ? key(E, idx) : 0, site, t0, t1, eval, via);
 }
 
 static void sent(struct exec *E, int idx, int64_t t)
@@ -218,7 +218,7 @@ static void do_recv(struct exec *E, const struct fz_op *op)
     case F_RECV:
         op_recv(E->rbuf, E->cap, sp->src, sp->tag, c, &st);
         t1 = fz_now_ns();
-        charge(E, received(E, sp->comm, E->rbuf, &st), S_RECV, t0, t1, 1);
+        charge(E, received(E, sp->comm, E->rbuf, &st), S_RECV, t0, t1, 1, -1);
         break;
     case F_PROBE:
     case F_IPROBE:
@@ -232,8 +232,8 @@ static void do_recv(struct exec *E, const struct fz_op *op)
         op_recv(E->rbuf, E->cap, pst.MPI_SOURCE, pst.MPI_TAG, c, &st);
         t3 = fz_now_ns();
         idx = received(E, sp->comm, E->rbuf, &st);
-        charge(E, idx, op->mode == F_PROBE ? S_PROBE : S_IPROBE, t0, t1, op->mode == F_PROBE);
-        charge(E, idx, S_RECV, t2, t3, 1);
+        charge(E, idx, op->mode == F_PROBE ? S_PROBE : S_IPROBE, t0, t1, op->mode == F_PROBE, -1);
+        charge(E, idx, S_RECV, t2, t3, 1, -1);
         break;
     default:
         if (op->mode == F_MPROBE)
@@ -244,8 +244,8 @@ static void do_recv(struct exec *E, const struct fz_op *op)
         t1 = fz_now_ns();
         op_mrecv(E->rbuf, E->cap, &msg, &st);
         idx = received(E, sp->comm, E->rbuf, &st);
-        charge(E, idx, op->mode == F_MPROBE ? S_MPROBE : S_IMPROBE, t0, t1, op->mode == F_MPROBE);
-        charge(E, idx, S_MRECV, 0, 0, 0);
+        charge(E, idx, op->mode == F_MPROBE ? S_MPROBE : S_IMPROBE, t0, t1, op->mode == F_MPROBE, -1);
+        charge(E, idx, S_MRECV, 0, 0, 0, -1);
     }
 }
 
@@ -279,21 +279,22 @@ static void do_sendrecv(struct exec *E, const struct fz_op *op)
         op_sendrecv(E->sbuf, m->count, d, m->tag, E->rbuf, E->cap, sp->src, sp->tag, c, &st);
     }
     t1 = fz_now_ns();
-    charge(E, received(E, sp->comm, E->rbuf, &st), op->mode ? S_SENDRECV_REPLACE : S_SENDRECV, t0, t1, 1);
+    charge(E, received(E, sp->comm, E->rbuf, &st), op->mode ? S_SENDRECV_REPLACE : S_SENDRECV, t0, t1, 1, -1);
 }
 
 /* A request done: a receive's message checked and charged to the call
  * that posted it, over the completion call's interval [t0, t1]. */
-static void done(struct exec *E, int s, const MPI_Status *st, int64_t t0, int64_t t1, int eval)
+static void done(struct exec *E, int s, const MPI_Status *st, int64_t t0, int64_t t1, int how)
 {
     struct slot *sl = &E->sl[s];
+    int eval = how == H_WAIT || how == H_WAITALL || how == H_WAITANY || how == H_WAITSOME;
     sl->active = 0;
     if (sl->kind == SL_RECV)
-        charge(E, received(E, sl->comm, sl->buf, st), S_IRECV, t0, t1, eval);
+        charge(E, received(E, sl->comm, sl->buf, st), S_IRECV, t0, t1, eval, how);
     else if (sl->kind == SL_PRECV)
-        charge(E, received(E, sl->comm, sl->buf, st), S_RECV_INIT, t0, t1, eval);
+        charge(E, received(E, sl->comm, sl->buf, st), S_RECV_INIT, t0, t1, eval, how);
     else if (sl->kind == SL_IMRECV)
-        charge(E, received(E, sl->comm, sl->buf, st), S_IMRECV, t0, t1, 0);
+        charge(E, received(E, sl->comm, sl->buf, st), S_IMRECV, t0, t1, 0, how);
 }
 
 static int active_due(const struct exec *E, const struct fz_op *op)
@@ -329,7 +330,7 @@ static void do_complete(struct exec *E, const struct fz_op *op)
                 op_test(&rq[0], &flag, &st);
         t1 = fz_now_ns();
         E->sl[op->set[0]].req = rq[0];
-        done(E, op->set[0], &st, t0, t1, op->mode == H_WAIT);
+        done(E, op->set[0], &st, t0, t1, op->mode);
         break;
     case H_WAITALL:
     case H_TESTALL:
@@ -345,7 +346,7 @@ static void do_complete(struct exec *E, const struct fz_op *op)
         for (int j = 0; j < n; j++)
             if (was[j]) {
                 E->sl[op->set[j]].req = rq[j];
-                done(E, op->set[j], &sts[j], t0, t1, op->mode == H_WAITALL);
+                done(E, op->set[j], &sts[j], t0, t1, op->mode);
             }
         break;
     case H_WAITANY:
@@ -363,7 +364,7 @@ static void do_complete(struct exec *E, const struct fz_op *op)
             if (i == MPI_UNDEFINED)
                 break;
             E->sl[op->set[i]].req = rq[i];
-            done(E, op->set[i], &st, t0, t1, op->mode == H_WAITANY);
+            done(E, op->set[i], &st, t0, t1, op->mode);
             count++;
         }
         break;
@@ -379,7 +380,7 @@ static void do_complete(struct exec *E, const struct fz_op *op)
                 break;
             for (int o = 0; o < out; o++) {
                 E->sl[op->set[ix[o]]].req = rq[ix[o]];
-                done(E, op->set[ix[o]], &sts[o], t0, t1, op->mode == H_WAITSOME);
+                done(E, op->set[ix[o]], &sts[o], t0, t1, op->mode);
             }
             count += out;
         }
@@ -446,7 +447,7 @@ static void do_op(struct exec *E, const struct fz_op *op)
             op_improbe(sp->src, sp->tag, comm_of(E, sp->comm), &flag, &msg, &st);
         /* MPI_Improbe found it, not waited: charged nothing; known once received */
         if (!E->off)
-            fz_add_recv(&E->L->recs, 0, S_IMPROBE, t0, fz_now_ns(), 0);
+            fz_add_recv(&E->L->recs, 0, S_IMPROBE, t0, fz_now_ns(), 0, -1);
         sl->kind = SL_IMRECV;
         sl->comm = sp->comm;
         sl->active = 1;
@@ -542,7 +543,10 @@ static void run_step(struct fz_lane *L, const struct fz_step *st, int stepno)
 int fz_run(struct fz_lane *L, const struct fz_sched *s)
 {
     long bad = L->bad;
-    for (int k = 0; k < s->nstep; k++)
+    for (int k = 0; k < s->nstep; k++) {
+        if (L->verbose && L->rank == 0)
+            fprintf(stderr, "# s=%llu l=%d step %d starts\n", (unsigned long long)L->seed, L->lane, k);
         run_step(L, &s->step[k], k);
+    }
     return L->bad != bad;
 }

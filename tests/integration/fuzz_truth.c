@@ -13,6 +13,9 @@ const char *const fz_site_name[S_NSITE] = {
     "op_mprobe", "op_improbe", "op_mrecv", "op_imrecv", "op_recv_init",
 };
 
+static const char *const via_name[] = { "wait", "test", "waitall", "testall", "waitany", "testany", "waitsome",
+                                         "testsome" };
+
 uint64_t fz_key(int ordinal, int lane, int id)
 {
     return (uint64_t)ordinal << 32 | (uint64_t)lane << 28 | (uint64_t)id;
@@ -37,10 +40,10 @@ void fz_add_send(struct fz_recs *R, uint64_t key, int64_t t_ns)
     R->s[R->ns++] = (struct fz_srec){ key, t_ns };
 }
 
-void fz_add_recv(struct fz_recs *R, uint64_t key, int site, int64_t t0, int64_t t1, int eval)
+void fz_add_recv(struct fz_recs *R, uint64_t key, int site, int64_t t0, int64_t t1, int eval, int via)
 {
     R->r = grow(R->r, &R->capr, R->nr, sizeof *R->r);
-    R->r[R->nr++] = (struct fz_rrec){ key, t0, t1, (short)site, (char)eval };
+    R->r[R->nr++] = (struct fz_rrec){ key, t0, t1, (short)site, (char)eval, (signed char)via };
 }
 
 void fz_recs_merge(struct fz_recs *into, struct fz_recs *from)
@@ -48,7 +51,8 @@ void fz_recs_merge(struct fz_recs *into, struct fz_recs *from)
     for (size_t i = 0; i < from->ns; i++)
         fz_add_send(into, from->s[i].key, from->s[i].t_ns);
     for (size_t i = 0; i < from->nr; i++)
-        fz_add_recv(into, from->r[i].key, from->r[i].site, from->r[i].t0_ns, from->r[i].t1_ns, from->r[i].eval);
+        fz_add_recv(into, from->r[i].key, from->r[i].site, from->r[i].t0_ns, from->r[i].t1_ns, from->r[i].eval,
+                    from->r[i].via);
     free(from->s);
     free(from->r);
     *from = (struct fz_recs){ 0 };
@@ -87,7 +91,12 @@ long fz_truth(struct fz_lane *L, struct fz_recs *R)
             continue;
         }
         int64_t d = s->t_ns - q->t0_ns, span = q->t1_ns - q->t0_ns;
-        late[q->site] += (double)(d < 0 ? 0 : d > span ? span : d) * 1e-9;
+        double x = (double)(d < 0 ? 0 : d > span ? span : d) * 1e-9;
+        late[q->site] += x;
+        if (L->detail)
+            fz_say(L, "late rank=%d s=%llu l=%d id=%d site=%s via=%s late_s=%.6f wait_s=%.6f\n", rank,
+                   (unsigned long long)(L->first + (q->key >> 32)), (int)(q->key >> 28 & 15), (int)(q->key & 0xfffffff),
+                   fz_site_name[q->site], q->via < 0 ? "itself" : via_name[q->via], x, (double)span * 1e-9);
     }
     for (int k = 0; k < S_NSITE; k++)
         if (calls[k])
