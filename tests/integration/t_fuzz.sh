@@ -26,7 +26,7 @@ hung=
 # its whole process group: mpirun and the ranks); stdout in OUT, stderr in
 # OUT.err; the status (124 or 137: the limit).
 job() {
-    local how=$1 ranks=$2 out=$3
+    local how="$1" ranks="$2" out="$3"
     shift 3
     echo "+ timeout $limit $MPIRUN -np $ranks $*" >&2
     with_lock "$how" timeout -k 5 "$limit" "$MPIRUN" -np "$ranks" "$@" < /dev/null > "$out" 2> "$out.err"
@@ -58,7 +58,7 @@ status_ok() {
 
 # config SEED COUNT NP [FUZZ ARGS]: one configuration through every option set.
 config() {
-    local seed=$1 count=$2 ranks=$3 label opts tag how try out s
+    local seed="$1" count="$2" ranks="$3" label opts tag how try out s
     shift 3
     label="seeds $seed..$((seed + count - 1)) on $ranks ranks${1:+ ($*)}"
     out="$work/plain.out"
@@ -82,7 +82,7 @@ config() {
         case $opts in *--slt*) how=-x ;; esac
         for try in 1 2; do
             out="$work/$tag.out"
-            rm -rf "$work/$tag"
+            rm -rf "${work:?}/$tag"
             # shellcheck disable=SC2086 # the option set's words are meant to split
             job $how "$ranks" "$out" "$launcher" -q $opts -o "$work/$tag" "$fuzz" -s "$seed" -n "$count" "$@"
             s=$?
