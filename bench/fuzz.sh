@@ -80,10 +80,13 @@ fuzz=$builddir/tests/integration/fuzz
 lib=$builddir/.libs/libmpiprof.so
 launcher=$builddir/tools/mpiprof
 figures=$(dirname "$0")/../tests/integration/fuzz-figures.awk
+stuck=$(dirname "$0")/../tests/integration/fuzz-stuck.awk
 [ -x "$fuzz" ] || die "no $fuzz: run make tests/integration/fuzz in $builddir (or name the build tree with -b)"
 [ -f "$lib" ] || die "no $lib: run make in $builddir"
 [ -x "$launcher" ] || die "no $launcher: run make in $builddir"
-[ -f "$figures" ] || die "no $figures next to this script"
+if [ ! -f "$figures" ] || [ ! -f "$stuck" ]; then
+    die "no $figures or $stuck next to this script"
+fi
 command -v timeout >/dev/null 2>&1 || die "needs timeout (coreutils)"
 fuzz=$(cd "$(dirname "$fuzz")" && pwd)/fuzz
 launcher=$(cd "$(dirname "$launcher")" && pwd)/mpiprof
@@ -161,14 +164,9 @@ runone() {
     esac
 }
 
-# stuck: the step each lane of the last run was in, and its shape (from
-# fuzz -v: the schedules, then "step K starts" as rank 0 begins each).
+# stuck: where the last run was when it hung (fuzz -v's stderr).
 stuck() {
-    awk '/^# s=[0-9]* l=[0-9]* step [0-9]* [a-z-]* off=/ { shape[$2 " " $3 " " $5] = $6 }
-         / starts$/ { at[$3] = $2 " " $3 " " $5 }
-         END { for (l in at) { split(at[l], w, " "); sub(/s=/, "", w[1]); sub(/l=/, "", w[2])
-                               printf "%sseed %s lane %s step %s (%s)", n++ ? "; " : ", stuck in ", w[1], w[2], w[3], shape[at[l]] } }' \
-        "$tmp/out.err"
+    awk -f "$stuck" "$tmp/out.err"
 }
 
 seeds() {    # seeds FIRST N: how a range is said

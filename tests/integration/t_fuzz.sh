@@ -14,6 +14,7 @@
 
 fuzz="$top_builddir/tests/integration/fuzz"
 figures="$top_srcdir/tests/integration/fuzz-figures.awk"
+stuck="$top_srcdir/tests/integration/fuzz-stuck.awk"
 seedfile="$top_srcdir/tests/integration/fuzz-seeds.txt"
 np=3
 [ "$MPI_FLAVOR" = mpich ] && np=2
@@ -48,7 +49,7 @@ compare() {
 status_ok() {
     case $2 in
         0) return 0 ;;
-        124 | 137) fail "$1: hang (no end within $limit s), job killed"; return 1 ;;
+        124 | 137) fail "$1: hang (no end within $limit s$(awk -f "$stuck" "$3.err")), job killed"; return 1 ;;
     esac
     fail "$1: exit status $2"
     grep 'BAD' "$3" | head -5
@@ -62,13 +63,13 @@ config() {
     shift 3
     label="seeds $seed..$((seed + count - 1)) on $ranks ranks${1:+ ($*)}"
     out="$work/plain.out"
-    job -s "$ranks" "$out" "$fuzz" -s "$seed" -n "$count" "$@"
+    job -s "$ranks" "$out" "$fuzz" -v -s "$seed" -n "$count" "$@"
     status_ok "$label without the profiler" $? "$out" || return
     grep -v '^truth ' "$out" | sort > "$work/ref"
     check "$label: $ranks done lines, no BAD line" awk -v n="$ranks" '
         /^done / { d++ } /BAD/ { b++ } END { exit d != n || b }' "$work/ref"
     if [ "$count" -gt 1 ]; then
-        job -s "$ranks" "$work/sync.out" "$fuzz" -S -s "$seed" -n "$count" "$@"
+        job -s "$ranks" "$work/sync.out" "$fuzz" -v -S -s "$seed" -n "$count" "$@"
         status_ok "$label with every send synchronous (-S)" $? "$work/sync.out" &&
             compare "$label, -S" "$work/sync.out"
     fi
@@ -84,7 +85,7 @@ config() {
             out="$work/$tag.out"
             rm -rf "${work:?}/$tag"
             # shellcheck disable=SC2086 # the option set's words are meant to split
-            job $how "$ranks" "$out" "$launcher" -q $opts -o "$work/$tag" "$fuzz" -s "$seed" -n "$count" "$@"
+            job $how "$ranks" "$out" "$launcher" -q $opts -o "$work/$tag" "$fuzz" -v -s "$seed" -n "$count" "$@"
             s=$?
             if ! status_ok "$label under $opts" $s "$out"; then
                 [ $s -eq 124 ] || [ $s -eq 137 ] && hung="$hung|$opts"
