@@ -6,21 +6,25 @@
  *   mpirun -np N fuzz [-s SEED] [-n COUNT] [-d MAXDELAY_MS] [-k SHAPES] [-P] [-S] [-T] [-t] [-v]
  *
  * runs the schedules of seeds SEED .. SEED+COUNT-1 one after the other
- * (2 <= N <= 16 ranks). -d: the longest compute delay (busy-wait on
- * CLOCK_MONOTONIC, not sleep, so that a late sender is late), default 10;
- * -k: only these shapes (comma list, below; the schedules of a seed then
- * differ); -P: no MPI_Pcontrol phases;
- * -T: MPI_THREAD_MULTIPLE, two lanes (threads) per rank, each running its
- * own schedule of each seed on its own communicators (without the thread
- * level the lanes run one after the other: the same output); -S: every
- * standard send synchronous (Ssend, Issend, Ssend_init, Sendrecv as
- * Issend + Irecv + Waitall), the check that the schedules are legal
- * whatever the buffering (a hang under -S is the fuzzer's bug): the
- * same output; -t: the truth of each evaluated receive too ("late rank=R
- * s=SEED l=LANE id=ID site=FUNC via=CALL late_s=X wait_s=Y"); -v: rank 0 prints each schedule on stderr, and each step as it starts.
+ * (2 <= N <= 16 ranks; defaults -s 1 -n 1 -d 10).
+ *   -d  the longest compute delay before a send (busy-wait on
+ *       CLOCK_MONOTONIC, not sleep, so that a late sender is late)
+ *   -k  only these shapes (comma list, below; a seed's schedules then differ)
+ *   -P  no MPI_Pcontrol phases (the schedules otherwise the same)
+ *   -S  every standard send synchronous (Ssend, Issend, Ssend_init;
+ *       Sendrecv as Issend + Irecv + Waitall): the same output, or the
+ *       schedules are not legal whatever the buffering (the fuzzer's bug)
+ *   -T  MPI_THREAD_MULTIPLE: two lanes (threads) per rank, each running its
+ *       own schedule of each seed on its own communicators (without that
+ *       thread level the lanes run one after the other: the same output)
+ *   -t  the truth of each evaluated receive too ("late rank=R s=SEED
+ *       l=LANE id=ID site=FUNC via=CALL late_s=X wait_s=Y")
+ *   -v  rank 0 prints each schedule on stderr, and each step as it starts
  *
- * Output, in any order (sort it): per message received, its identity and
- * status, which do not depend on how wildcards matched
+ * Output (rank 0 prints every rank's lines after each schedule, as ranks
+ * writing to one launcher cut each other's lines; sort it): per message
+ * received, its identity and status, which do not depend on how
+ * wildcards matched
  *   m s=SEED l=LANE id=ID to=RANK c=COMM from=SOURCE tag=TAG n=COUNT ok
  * ("BAD why" instead of ok: wrong data or status, or a message lost,
  * received twice, a receive not cancelled: the exit status is then 1);

@@ -939,11 +939,13 @@ static void gen_step(struct gen *g, struct fz_step *st)
     for (int r = 0; r < g->np; r++)      /* whatever a Waitany or Testsome left */
         complete_final(g, r);
     fix_counts(g);
-    if (g->o->pcontrol && chance(g, 15))
+    if (chance(g, 15))
         while (!st->off)
             for (int r = 0; r < g->np; r++)
                 if (chance(g, 50))
                     st->off |= 1u << r;
+    if (!g->o->pcontrol)          /* drawn all the same: -P leaves the rest of the schedule as it was */
+        st->off = 0;
 }
 
 unsigned fz_shapes(const char *list)

@@ -257,16 +257,18 @@ static void do_sendrecv(struct exec *E, const struct fz_op *op)
     MPI_Status st;
     int d = peer(E, m);
     int64_t t0, t1;
-    if (fz_sync) {       /* its send synchronous: Issend, Irecv, Waitall */
+    if (fz_sync) {       /* its send synchronous: Issend, Irecv, Waitall (charged as such) */
         MPI_Request rq[2];
         MPI_Status sts[2];
         fill(E, E->sbuf, op->msg);
-        t0 = fz_now_ns();
-        sent(E, op->msg, t0);
+        sent(E, op->msg, fz_now_ns());
         op_issend(E->sbuf, m->count, d, m->tag, c, &rq[0]);
         op_irecv(E->rbuf, op->mode ? m->count : E->cap, sp->src, sp->tag, c, &rq[1]);
+        t0 = fz_now_ns();
         op_waitall(2, rq, sts);
-        st = sts[1];
+        t1 = fz_now_ns();
+        charge(E, received(E, sp->comm, E->rbuf, &sts[1]), S_IRECV, t0, t1, 1, H_WAITALL);
+        return;
     } else if (op->mode) {      /* _replace: one buffer, as many ints as its own message */
         fill(E, E->rbuf, op->msg);
         t0 = fz_now_ns();

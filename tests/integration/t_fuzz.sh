@@ -18,7 +18,7 @@ stuck="$top_srcdir/tests/integration/fuzz-stuck.awk"
 seedfile="$top_srcdir/tests/integration/fuzz-seeds.txt"
 np=3
 [ "$MPI_FLAVOR" = mpich ] && np=2
-limit=${FUZZ_LIMIT:-20}    # seconds; a run takes 1-3
+limit=${FUZZ_LIMIT:-15}    # seconds; a run takes 1-3
 optsets="--slt|--collwait|--model perfect|--model lat=5,bw=1000|--slt --collwait --model perfect"
 hung=
 
@@ -116,11 +116,13 @@ refuses "$fuzz" "-n: 'x' is not a count of schedules" 2 -n x
 
 config 1 6 $np
 config 50 2 $np -T
-# The seeds that ever failed (SEED COUNT NP, # comments), MPICH at 2 ranks at most.
+# The seeds that ever failed (SEED COUNT NP [FUZZ ARGS], # comments), MPICH
+# at 2 ranks at most.
 sed 's/#.*//' "$seedfile" > "$work/seeds"
-while read -r seed count ranks; do
+while read -r seed count ranks args; do
     [ -n "$seed" ] || continue
     [ "$MPI_FLAVOR" = mpich ] && [ "$ranks" -gt 2 ] && ranks=2
-    config "$seed" "$count" "$ranks"
+    # shellcheck disable=SC2086 # the arguments are words
+    config "$seed" "$count" "$ranks" $args
 done < "$work/seeds"
 finish
