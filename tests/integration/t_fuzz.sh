@@ -7,9 +7,12 @@
 # (the schedules also run with every send synchronous, fuzz -S, which
 # proves them legal whatever the buffering); under --slt, per rank and
 # site the send_late_s of slt.txt against fuzz's truth within 20 % (floor
-# 5 ms), a miss run once more. Every run under a time limit: a hang kills
-# the job, fails naming seeds and options, and the option set is not run
-# again. Open MPI at 3 ranks (oversubscribed), MPICH at 2 (it busy-polls).
+# 5 ms) and its receives exactly (fuzz-figures.awk), a miss run once
+# more, both tries printed. Every run under a time limit: a hang kills
+# the job, fails naming seeds, options and the step it was stuck in
+# (fuzz-stuck.awk), and the option set is not run again (so that a hanging
+# profiler costs at most four limits). Open MPI at 3 ranks
+# (oversubscribed), MPICH at 2 (it busy-polls).
 . "$top_srcdir/tests/integration/lib.sh"
 
 fuzz="$top_builddir/tests/integration/fuzz"
@@ -61,7 +64,9 @@ status_ok() {
 config() {
     local seed="$1" count="$2" ranks="$3" label opts tag how try out s
     shift 3
-    label="seeds $seed..$((seed + count - 1)) on $ranks ranks${1:+ ($*)}"
+    label="seeds $seed..$((seed + count - 1))"
+    [ "$count" -gt 1 ] || label="seed $seed"
+    label="$label on $ranks ranks${1:+ ($*)}"
     out="$work/plain.out"
     job -s "$ranks" "$out" "$fuzz" -v -s "$seed" -n "$count" "$@"
     status_ok "$label without the profiler" $? "$out" || return
