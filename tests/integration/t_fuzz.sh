@@ -1,0 +1,133 @@
+#!/bin/sh
+# t_fuzz.sh: the fuzzer of legal point-to-point programs (fuzz.c, issue 31).
+# Fixed seeds (6 schedules; 2 with two threads per rank; and the seeds of
+# fuzz-seeds.txt), each run without the profiler, then under --slt,
+# --collwait, --model perfect, --model lat=5,bw=1000 and all of --slt
+# --collwait --model perfect: the sorted output must be the plain run's
+# (the schedules also run with every send synchronous, fuzz -S, which
+# proves them legal whatever the buffering); under --slt, per rank and
+# site the send_late_s of slt.txt against fuzz's truth within 20 % (floor
+# 5 ms) and its receives exactly (fuzz-figures.awk), a miss run once
+# more, both tries printed. Every run under a time limit: a hang kills
+# the job, fails naming seeds, options and the step it was stuck in
+# (fuzz-stuck.awk), and the option set is not run again (so that a hanging
+# profiler costs at most four limits). Open MPI at 3 ranks
+# (oversubscribed), MPICH at 2 (it busy-polls).
+. "$top_srcdir/tests/integration/lib.sh"
+
+fuzz="$top_builddir/tests/integration/fuzz"
+figures="$top_srcdir/tests/integration/fuzz-figures.awk"
+stuck="$top_srcdir/tests/integration/fuzz-stuck.awk"
+seedfile="$top_srcdir/tests/integration/fuzz-seeds.txt"
+np=3
+[ "$MPI_FLAVOR" = mpich ] && np=2
+limit=${FUZZ_LIMIT:-15}    # seconds; a run takes 1-3
+optsets="--slt|--collwait|--model perfect|--model lat=5,bw=1000|--slt --collwait --model perfect"
+hung=
+
+# job HOW NP OUT command...: command on NP ranks under the run lock (HOW:
+# -s shared, -x alone for timed runs) and the time limit (timeout signals
+# its whole process group: mpirun and the ranks); stdout in OUT, stderr in
+# OUT.err; the status (124 or 137: the limit).
+job() {
+    local how="$1" ranks="$2" out="$3"
+    shift 3
+    echo "+ timeout $limit $MPIRUN -np $ranks $*" >&2
+    with_lock "$how" timeout -k 5 "$limit" "$MPIRUN" -np "$ranks" "$@" < /dev/null > "$out" 2> "$out.err"
+}
+
+# compare WHAT OUT: OUT without its truth lines, sorted, is $work/ref.
+compare() {
+    grep -v '^truth ' "$2" | sort > "$2.sorted"
+    if cmp -s "$work/ref" "$2.sorted"; then
+        ok "$1: the same $(grep -c '^m ' "$2.sorted") messages"
+        return 0
+    fi
+    fail "$1: output differs from the plain run (< plain, > this run):"
+    diff "$work/ref" "$2.sorted" | head -10
+    return 1
+}
+
+# status_ok WHAT STATUS OUT: a run ended by itself with status 0.
+status_ok() {
+    case $2 in
+        0) return 0 ;;
+        124 | 137) fail "$1: hang (no end within $limit s$(awk -f "$stuck" "$3.err")), job killed"; return 1 ;;
+    esac
+    fail "$1: exit status $2"
+    grep 'BAD' "$3" | head -5
+    tail -3 "$3.err"
+    return 1
+}
+
+# config SEED COUNT NP [FUZZ ARGS]: one configuration through every option set.
+config() {
+    local seed="$1" count="$2" ranks="$3" label opts tag how try out s
+    shift 3
+    label="seeds $seed..$((seed + count - 1))"
+    [ "$count" -gt 1 ] || label="seed $seed"
+    label="$label on $ranks ranks${1:+ ($*)}"
+    out="$work/plain.out"
+    job -s "$ranks" "$out" "$fuzz" -v -s "$seed" -n "$count" "$@"
+    status_ok "$label without the profiler" $? "$out" || return
+    grep -v '^truth ' "$out" | sort > "$work/ref"
+    check "$label: $ranks done lines, no BAD line" awk -v n="$ranks" '
+        /^done / { d++ } /BAD/ { b++ } END { exit d != n || b }' "$work/ref"
+    if [ "$count" -gt 1 ]; then
+        job -s "$ranks" "$work/sync.out" "$fuzz" -v -S -s "$seed" -n "$count" "$@"
+        status_ok "$label with every send synchronous (-S)" $? "$work/sync.out" &&
+            compare "$label, -S" "$work/sync.out"
+    fi
+    IFS='|'
+    set -f
+    for opts in $optsets; do
+        IFS=' '
+        case "|$hung|" in *"|$opts|"*) echo "skipped: $label under $opts (it hung before)"; continue ;; esac
+        tag=$(echo "$opts" | tr -cd 'a-z0-9')
+        how=-s
+        case $opts in *--slt*) how=-x ;; esac
+        for try in 1 2; do
+            out="$work/$tag.out"
+            rm -rf "${work:?}/$tag"
+            # shellcheck disable=SC2086 # the option set's words are meant to split
+            job $how "$ranks" "$out" "$launcher" -q $opts -o "$work/$tag" "$fuzz" -v -s "$seed" -n "$count" "$@"
+            s=$?
+            if ! status_ok "$label under $opts" $s "$out"; then
+                [ $s -eq 124 ] || [ $s -eq 137 ] && hung="$hung|$opts"
+                break
+            fi
+            compare "$label under $opts" "$out" || break
+            case $opts in *--slt*) ;; *) break ;; esac
+            if awk -v pct=20 -v floor=0.005 -f "$figures" "$out" "$work/$tag/branches.txt" "$work/$tag/slt.txt" \
+                > "$work/$tag.fig"; then
+                sort "$work/$tag.fig"
+                ok "$label under $opts: send_late_s per rank and site within 20 % (floor 5 ms) of the truth"
+                break
+            fi
+            sort "$work/$tag.fig"
+            if [ $try -eq 1 ]; then
+                echo "try 1 of 2 missed: $label under $opts: figures (the lines ending OFF)"
+            else
+                fail "$label under $opts: send_late_s off the truth (the lines ending OFF, both tries)"
+            fi
+        done
+        IFS='|'
+    done
+    IFS=' '
+    set +f
+}
+
+refuses "$fuzz" "-n: 'x' is not a count of schedules" 2 -n x
+
+config 1 6 $np
+config 50 2 $np -T
+# The seeds that ever failed (SEED COUNT NP [FUZZ ARGS], # comments), MPICH
+# at 2 ranks at most.
+sed 's/#.*//' "$seedfile" > "$work/seeds"
+while read -r seed count ranks args; do
+    [ -n "$seed" ] || continue
+    [ "$MPI_FLAVOR" = mpich ] && [ "$ranks" -gt 2 ] && ranks=2
+    # shellcheck disable=SC2086 # the arguments are words
+    config "$seed" "$count" "$ranks" $args
+done < "$work/seeds"
+finish
