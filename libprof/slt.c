@@ -7,6 +7,7 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "hmap.h"
 #include "lock.h"
 #include "next.h"
@@ -16,14 +17,38 @@ int prof_slt_asked;
 int prof_slt_on;
 
 /* What a token carries: the sender's call site (its record key, 0 if
- * unknown) and the sender's modelled clock at the send (model.h; < 0 if
- * unknown). */
+ * unknown), the sender's modelled clock at the send (model.h; < 0 if
+ * unknown), and the sender's clock (prof_clock) at the send with the node
+ * whose clock that is (0: none). */
 struct token {
     uint64_t key;
     double sent;
+    uint64_t at;
+    uint64_t node;
 };
 
-static const struct token unknown = { 0, -1 };
+static const struct token unknown = { 0, -1, 0, 0 };
+
+/* This process's node: its host name and clock kind hashed (FNV-1a; 0:
+ * unknown). Processes of one node read one clock (the invariant TSC, or
+ * CLOCK_MONOTONIC), so there a token's send time says when the sender
+ * sent, whatever the receiver was doing then: a receiver preempted while
+ * its token arrived (more processes than cores) does not count the
+ * preemption as the sender's lateness. Across nodes the token's arrival
+ * tells, as MPInside's stuttering method has it. */
+static uint64_t my_node;
+
+static uint64_t node_id(void)
+{
+    char host[256] = "";
+    if (gethostname(host, sizeof host - 1) != 0 || !host[0])
+        return 0;
+    uint64_t h = 1469598103934665603ULL;
+    for (const char *p = host; *p; p++)
+        h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+    h = (h ^ (unsigned char)prof_clock_use_tsc) * 1099511628211ULL;
+    return h ? h : 1;
+}
 
 /* A communicator's tokens in arrival order: arrived (at: when taken in),
  * or the place of one whose message was matched before it came: expected
@@ -37,6 +62,20 @@ struct queued {
     uint64_t at;
     struct token tok;
 };
+
+/* When the sender of queued token t sent (its clock, on this node) or,
+ * from another node, when t arrived here. */
+static uint64_t sent_at(const struct queued *t)
+{
+    return t->tok.node && t->tok.node == my_node ? t->tok.at : t->at;
+}
+
+/* The part of a wait from t0 to t1 before time x. */
+static uint64_t before(uint64_t x, uint64_t t0, uint64_t t1)
+{
+    uint64_t late = (x > t1 ? t1 : x > t0 ? x : t0) - t0;
+    return late >> (prof_config.test_skew == PROF_SKEW_LATE);     /* a wrong figure on purpose */
+}
 
 /* A receive, from its posting until it has its token: a nonblocking one
  * (req), the started instance of a persistent one, a blocking call's (req
@@ -115,7 +154,7 @@ void prof_token_isend(MPI_Comm comm, int dst, int tag, uint64_t key, double sent
     unsigned i = pool.next++ % POOL;
     if (pool.req[i] != MPI_REQUEST_NULL)
         PMPI_Wait(&pool.req[i], MPI_STATUS_IGNORE);
-    pool.tok[i] = (struct token){ key, sent };
+    pool.tok[i] = (struct token){ key, sent, prof_clock(), my_node };
     if (PMPI_Isend(&pool.tok[i], (int)sizeof pool.tok[i], MPI_BYTE, dst, tag, comm, &pool.req[i]) != MPI_SUCCESS)
         pool.req[i] = MPI_REQUEST_NULL;
     prof_unlock(&pool.lock);
@@ -433,8 +472,7 @@ static struct got completed(struct rx *e, const MPI_Status *st, uint64_t t0, uin
         g.tok = t.tok;
         if (t0) {
             g.eval = 1;
-            g.late = (t.at > t1 ? t1 : t.at > t0 ? t.at : t0) - t0;
-            g.late >>= prof_config.test_skew == PROF_SKEW_LATE;    /* a wrong figure on purpose */
+            g.late = before(sent_at(&t), t0, t1);
         }
     }
     forget(e);
@@ -774,7 +812,7 @@ int prof_slt_probe(struct prof_call *c, int src, int tag, MPI_Comm comm, int *fl
         c->slt_sent = t.tok.sent;
         c->slt_eval = !flag && c->th;
         if (c->slt_eval)
-            c->slt_late = ((t.at > t1 ? t1 : t.at > t0 ? t.at : t0) - t0) >> (prof_config.test_skew == PROF_SKEW_LATE);
+            c->slt_late = before(sent_at(&t), t0, t1);
     }
     prof_unlock(&slt.lock);
     return 1;
@@ -954,19 +992,19 @@ int prof_slt_request_free(struct prof_call *c, MPI_Request *req)
 enum mode { ONE, ALL, ANY, SOME };
 
 /* The program's Wait or Test call. */
-static int call(enum mode m, int n, MPI_Request *reqs, int *index, int *flag, int *outcount, int *indices,
+static int call(enum mode m, int test, int n, MPI_Request *reqs, int *index, int *flag, int *outcount, int *indices,
                 MPI_Status *status, MPI_Status *statuses)
 {
     switch (m) {
     case ONE:
-        return flag ? prof_next.MPI_Test(reqs, flag, status) : prof_next.MPI_Wait(reqs, status);
+        return test ? prof_next.MPI_Test(reqs, flag, status) : prof_next.MPI_Wait(reqs, status);
     case ALL:
-        return flag ? prof_next.MPI_Testall(n, reqs, flag, statuses) : prof_next.MPI_Waitall(n, reqs, statuses);
+        return test ? prof_next.MPI_Testall(n, reqs, flag, statuses) : prof_next.MPI_Waitall(n, reqs, statuses);
     case ANY:
-        return flag ? prof_next.MPI_Testany(n, reqs, index, flag, status)
+        return test ? prof_next.MPI_Testany(n, reqs, index, flag, status)
                     : prof_next.MPI_Waitany(n, reqs, index, status);
     default:
-        return flag ? prof_next.MPI_Testsome(n, reqs, outcount, indices, statuses)
+        return test ? prof_next.MPI_Testsome(n, reqs, outcount, indices, statuses)
                     : prof_next.MPI_Waitsome(n, reqs, outcount, indices, statuses);
     }
 }
@@ -1062,7 +1100,7 @@ static void completions(struct prof_call *c, enum mode m, int n, struct rx **es,
  * analysis follows: a Wait variant waits as the program's call would (for
  * all of them, or any) while their tokens are taken in; then the program's
  * call is made, and returns at once. */
-static int complete_call(struct prof_call *c, enum mode m, int n, MPI_Request *reqs, int *index, int *flag,
+static int complete_call(struct prof_call *c, enum mode m, int test, int n, MPI_Request *reqs, int *index, int *flag,
                          int *outcount, int *indices, MPI_Status *status, MPI_Status *statuses)
 {
     now_and_then();
@@ -1113,12 +1151,12 @@ static int complete_call(struct prof_call *c, enum mode m, int n, MPI_Request *r
     if (m == ALL || m == SOME)
         statuses = statuses_for(statuses, n);
     uint64_t t0 = 0, t1;
-    if (!flag) {
+    if (!test) {
         struct waiting w = { reqs, n, m == ANY || m == SOME, 0 };
         t0 = prof_clock();
         await(qs, nq, reqs_ready, &w);
     }
-    c->rc = call(m, n, reqs, index, flag, outcount, indices, status, statuses);
+    c->rc = call(m, test, n, reqs, index, flag, outcount, indices, status, statuses);
     t1 = prof_clock();
     completions(c, m, n, es, index, flag, outcount, indices, status, statuses, t0, t1, d);
     if (d != dsmall)
@@ -1129,15 +1167,15 @@ static int complete_call(struct prof_call *c, enum mode m, int n, MPI_Request *r
 }
 
 int prof_slt_wait(struct prof_call *c, int n, MPI_Request *reqs, int *index, int *flag, int *outcount, int *indices,
-                  MPI_Status *status, MPI_Status *statuses)
+                  MPI_Status *status, MPI_Status *statuses, int test)
 {
     enum mode m = index ? ANY : outcount ? SOME : ALL;
-    return complete_call(c, m, n, reqs, index, flag, outcount, indices, status, statuses);
+    return complete_call(c, m, test || flag, n, reqs, index, flag, outcount, indices, status, statuses);
 }
 
 int prof_slt_wait1(struct prof_call *c, MPI_Request *req, int *flag, MPI_Status *status)
 {
-    return complete_call(c, ONE, 1, req, NULL, flag, NULL, NULL, status, NULL);
+    return complete_call(c, ONE, flag != NULL, 1, req, NULL, flag, NULL, NULL, status, NULL);
 }
 
 /* --- communicators and the run ---------------------------------------------- */
@@ -1195,6 +1233,7 @@ void prof_slt_start_run(void)
         tag_ub = *ub;
     for (int i = 0; i < POOL; i++)
         pool.req[i] = MPI_REQUEST_NULL;
+    my_node = node_id();
     prof_shadow_add(prof_shadow_key(PROF_SHADOW_COMM, &world, sizeof world), world);
     prof_shadow_add(prof_shadow_key(PROF_SHADOW_COMM, &self, sizeof self), self);
 }

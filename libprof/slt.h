@@ -78,8 +78,11 @@ int prof_slt_probe(struct prof_call *c, int src, int tag, MPI_Comm comm, int *fl
 int prof_slt_mprobe(struct prof_call *c, int src, int tag, MPI_Comm comm, MPI_Message *msg, int *flag,
                     MPI_Status *status);
 int prof_slt_wait1(struct prof_call *c, MPI_Request *req, int *flag, MPI_Status *status);
+/* prof_slt_wait: test is PROF_SLT_TEST for MPI_Testsome (the only Test
+ * variant without a flag), PROF_SLT_WAIT for the others. */
+enum { PROF_SLT_WAIT = 0, PROF_SLT_TEST = 1 };
 int prof_slt_wait(struct prof_call *c, int n, MPI_Request *reqs, int *index, int *flag, int *outcount, int *indices,
-                  MPI_Status *status, MPI_Status *statuses);
+                  MPI_Status *status, MPI_Status *statuses, int test);
 int prof_slt_request_free(struct prof_call *c, MPI_Request *req);
 
 /* after= hooks (every call, profiled or not; nothing unless prof_slt_on):

@@ -95,12 +95,12 @@ PROF_INLINE int w_MPI_Waitall(void *site, int count, MPI_Request array_of_reques
     prof_complete_take(&c, count, array_of_requests);
     if (!prof_enter(&c, FN_MPI_Waitall, site)) {
         c.th = NULL;
-        c.rc = PROF_UNLIKELY(prof_slt_on) && prof_slt_wait(&c, count, array_of_requests, NULL, NULL, NULL, NULL, NULL, array_of_statuses) ? c.rc : prof_next.MPI_Waitall(count, array_of_requests, array_of_statuses);
+        c.rc = PROF_UNLIKELY(prof_slt_on) && prof_slt_wait(&c, count, array_of_requests, NULL, NULL, NULL, NULL, NULL, array_of_statuses, PROF_SLT_WAIT) ? c.rc : prof_next.MPI_Waitall(count, array_of_requests, array_of_statuses);
         prof_complete_done(&c, count, array_of_requests, NULL, NULL, NULL, NULL, NULL, array_of_statuses);
         return c.rc;
     }
     array_of_statuses = prof_statuses(&c, array_of_statuses, count);
-    c.rc = PROF_UNLIKELY(prof_slt_on) && prof_slt_wait(&c, count, array_of_requests, NULL, NULL, NULL, NULL, NULL, array_of_statuses) ? c.rc : prof_next.MPI_Waitall(count, array_of_requests, array_of_statuses);
+    c.rc = PROF_UNLIKELY(prof_slt_on) && prof_slt_wait(&c, count, array_of_requests, NULL, NULL, NULL, NULL, NULL, array_of_statuses, PROF_SLT_WAIT) ? c.rc : prof_next.MPI_Waitall(count, array_of_requests, array_of_statuses);
     prof_complete_done(&c, count, array_of_requests, NULL, NULL, NULL, NULL, NULL, array_of_statuses);
     prof_exit_complete(&c);
     return c.rc;
