@@ -10,7 +10,7 @@ usage() {
     cat <<USAGE
 Usage: bench/wall-overhead.sh [-m openmpi|mpich] [-b BUILDDIR] [-np RANKS] [-k RUNS]
                               [-O "SET|SET|..."] [-a "MPIRUN ARGS"] [-t SECONDS]
-                              [-o OUTDIR] -- COMMAND [ARGS]
+                              [-w LOAD] [-o OUTDIR] -- COMMAND [ARGS]
 
 Time an MPI application with and without mpiprof: run 'mpirun -np RANKS
 COMMAND ARGS' once per option set in turn, the whole round RUNS times, and
@@ -29,13 +29,15 @@ the ratio of its median to the plain median.
                "plain|--slt|--slt --collwait --model perfect"
   -a ARGS      more mpirun arguments, split at spaces (e.g. "--mca osc ^rdma")
   -t SECONDS   kill a run after SECONDS, 1..86400, and stop (default: no limit)
+  -w LOAD      before each round, wait until the 1-minute load average is
+               below LOAD (e.g. 1.5; checked every 10 s, at most 1 hour)
   -o OUTDIR    keep the reports, each run's output and times.txt in OUTDIR
                (created; must not exist or be empty)
   -h           show this help and exit
 
 COMMAND runs in the current directory; every run's standard output and error
-go to files (in OUTDIR with -o). The 1-minute load average at the start and
-at the end is printed: time on an idle machine.
+go to files (in OUTDIR with -o). The 1-minute load average at the start of
+each round and at the end is printed: time on an idle machine (-w).
 USAGE
 }
 
@@ -49,10 +51,10 @@ is_count() {    # is_count VALUE MAX: a decimal integer in 1..MAX
     [ ${#1} -le 5 ] && [ "$1" -ge 1 ] && [ "$1" -le "$2" ]
 }
 
-flavor='' builddir=. ranks=2 runs=5 sets='plain|prof|--slt' extra='' limit='' outdir=''
+flavor='' builddir=. ranks=2 runs=5 sets='plain|prof|--slt' extra='' limit='' outdir='' maxload='' wflag=''
 while [ $# -gt 0 ]; do
     case $1 in
-        -m | -b | -np | -k | -O | -a | -t | -o) [ $# -ge 2 ] || die "option $1 needs a value (try -h)" ;;
+        -m | -b | -np | -k | -O | -a | -t | -w | -o) [ $# -ge 2 ] || die "option $1 needs a value (try -h)" ;;
     esac
     case $1 in
         -m) flavor=$2; shift 2 ;;
@@ -62,6 +64,7 @@ while [ $# -gt 0 ]; do
         -O) sets=$2; shift 2 ;;
         -a) extra=$2; shift 2 ;;
         -t) limit=$2; shift 2 ;;
+        -w) maxload=$2 wflag=1; shift 2 ;;
         -o) outdir=$2; shift 2 ;;
         -h | --help) usage; exit 0 ;;
         --) shift; break ;;
@@ -72,6 +75,14 @@ case $flavor in '' | openmpi | mpich) ;; *) die "-m: '$flavor' is not openmpi or
 is_count "$ranks" 4096 || die "-np: '$ranks' is not an integer in 1..4096"
 is_count "$runs" 999 || die "-k: '$runs' is not an integer in 1..999"
 [ -z "$limit" ] || is_count "$limit" 86400 || die "-t: '$limit' is not a number of seconds in 1..86400"
+if [ -n "$wflag" ]; then
+    case $maxload in
+        [0-9] | [0-9].[0-9] | [0-9].[0-9][0-9] | [1-9][0-9] | [1-9][0-9].[0-9] | [1-9][0-9].[0-9][0-9]) m=$maxload ;;
+        *) m=0 ;;
+    esac
+    awk -v m="$m" 'BEGIN { exit !(m + 0 > 0) }' ||
+        die "-w: '$maxload' is not a load average like 1.5 (0.01..99.99)"
+fi
 [ $# -gt 0 ] || die "no command to time: give it after -- (try -h)"
 command -v "$1" >/dev/null 2>&1 || die "command '$1' not found"
 if [ -n "$limit" ]; then
@@ -171,7 +182,18 @@ loadavg() {
     cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo '?'
 }
 
-load0=$(loadavg)
+# wait_load: with -w, sleep until the 1-minute load is below $maxload.
+wait_load() {
+    [ -n "$maxload" ] || return 0
+    waited=0
+    while ! awk -v l="$(loadavg)" -v m="$maxload" 'BEGIN { exit !(l + 0 < m + 0) }'; do
+        [ "$waited" -lt 3600 ] ||
+            { echo >&2; echo "wall-overhead.sh: -w: the load stayed at or above $maxload for an hour" >&2; exit 1; }
+        sleep 10
+        waited=$((waited + 10))
+    done
+}
+
 order=$(printf '%s' "$setlist" | awk 'NR > 1 { printf ", " } { printf "%s", $0 }')
 echo "# mpiprof wall time: $flavor, $ranks ranks on $cores cores, $runs runs per set, interleaved ($order, repeated), medians of whole mpirun wall times"
 if [ "$flavor" = openmpi ] && [ "$(id -u)" = 0 ]; then
@@ -179,10 +201,13 @@ if [ "$flavor" = openmpi ] && [ "$(id -u)" = 0 ]; then
 fi
 echo "# plain:    $mpirun -np $ranks${extra:+ $extra} $*"
 echo "# set S:    $mpirun -np $ranks${extra:+ $extra} $launcher -q -o $keep/report.S.K S $*"
-echo "# load average (1 min) at start: $load0"
+[ -z "$maxload" ] || echo "# each round starts when the 1-minute load average is below $maxload"
 
 k=1
+loads=''
 while [ "$k" -le "$runs" ]; do
+    wait_load
+    loads="${loads:+$loads }$(loadavg)"
     i=1
     while [ "$i" -le "$nsets" ]; do
         s=$(nth_set "$i")
@@ -217,7 +242,7 @@ while [ "$k" -le "$runs" ]; do
     k=$((k + 1))
 done
 echo >&2
-echo "# load average (1 min) at end: $(loadavg)"
+echo "# load average (1 min) at the start of each round: $loads; at the end: $(loadavg)"
 
 # Median, lowest and highest per set: sorted by set, then seconds.
 sort -k1,1n -k3,3n "$keep/times.txt" | awk -v sets="$setlist" '
