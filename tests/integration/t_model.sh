@@ -80,14 +80,23 @@ check "rmaio: same file under --model perfect" cmp "$work/plain.dat" "$work/mode
 # (a target's MPI_Win_wait ends when its origin's MPI_Win_complete does).
 prog="$top_builddir/tests/integration/pscw"
 run $np "$prog" 6 20 2> /dev/null | sort > "$work/pscw.plain"
-run_timed $np "$launcher" -q --model PERFECT+0.5 -o "$work/pscw" "$prog" 6 20 2> "$work/pscw.err" | sort > "$work/pscw.model"
+what="pscw --model PERFECT+0.5: model_elapsed_s per rank within 20 % (floor 10 ms) of half the computation"
+for try in 1 2; do          # a miss on a busy node is run once more (as timed, lib.sh)
+    rm -rf "$work/pscw"
+    run_timed $np "$launcher" -q --model PERFECT+0.5 -o "$work/pscw" "$prog" 6 20 2> "$work/pscw.err" |
+        sort > "$work/pscw.model"
+    half=$(awk -F= '/^compute_s=/ { printf "%.6f", $2 / 2 }' "$work/pscw.err")
+    echo "expect=pscw column=model_elapsed_s values=$(awk -v h="$half" -v np=$np 'BEGIN {
+        for (r = 0; r < np; r++) printf "%s%s", r ? "," : "", h }')" > "$work/pscw.expect"
+    if within 20 0.010 "$work/pscw.expect" "$work/pscw"; then
+        ok "$what"
+        break
+    fi
+    echo "try $try of 2 missed: $what"
+    [ $try -eq 2 ] && fail "$what"
+done
 check "pscw: every rank ok" test "$(grep -c ' ok, ' "$work/pscw.plain")" -eq $np
 check "pscw: same output under --model PERFECT+0.5" cmp "$work/pscw.plain" "$work/pscw.model"
-half=$(awk -F= '/^compute_s=/ { printf "%.6f", $2 / 2 }' "$work/pscw.err")
-echo "expect=pscw column=model_elapsed_s values=$(awk -v h="$half" -v np=$np 'BEGIN {
-    for (r = 0; r < np; r++) printf "%s%s", r ? "," : "", h }')" > "$work/pscw.expect"
-check "pscw --model PERFECT+0.5: model_elapsed_s per rank within 20 % (floor 10 ms) of half the computation" \
-    within 20 0.010 "$work/pscw.expect" "$work/pscw"
 
 # (4) without the option: no model.txt, summary.txt as before.
 run 2 "$launcher" -q -o "$work/off" "$known" imbalance -k 1 -d 0 > /dev/null || fail "a run without --model"
