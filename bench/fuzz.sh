@@ -37,15 +37,8 @@ off" and the time taken.
 USAGE
 }
 
-die() {
-    echo "fuzz.sh: $*" >&2
-    exit 2
-}
-
-is_count() {    # is_count VALUE MAX: a decimal integer in 1..MAX
-    case $1 in '' | *[!0-9]*) return 1 ;; esac
-    [ ${#1} -le 7 ] && [ "$1" -ge 1 ] && [ "$1" -le "$2" ]
-}
+me=fuzz.sh
+. "$(dirname "$0")/buildtree.sh"
 
 flavor='' builddir=. first=1 count=100 np='' limit=60 batch=10
 sets='--slt|--collwait|--model perfect|--model lat=5,bw=1000|--slt --collwait --model perfect'
@@ -67,7 +60,7 @@ while [ $# -gt 0 ]; do
         *) die "unknown argument '$1' (try -h)" ;;
     esac
 done
-case $flavor in '' | openmpi | mpich) ;; *) die "-m: '$flavor' is not openmpi or mpich" ;; esac
+check_m "$flavor"
 case $first in '' | *[!0-9]*) die "-s: '$first' is not a seed (an integer below 10^18)" ;; esac
 [ ${#first} -le 18 ] || die "-s: '$first' is not a seed (an integer below 10^18)"
 is_count "$count" 1000000 || die "-c: '$count' is not a count of seeds in 1..1000000"
@@ -76,43 +69,22 @@ is_count "$limit" 3600 || die "-t: '$limit' is not a number of seconds in 1..360
 is_count "$batch" 1000 || die "-B: '$batch' is not a number of schedules in 1..1000"
 [ -n "$sets" ] || die "-O: empty list of option sets"
 
-fuzz=$builddir/tests/integration/fuzz
-lib=$builddir/.libs/libmpiprof.so
-launcher=$builddir/tools/mpiprof
+fuzz=$(built "$builddir" tests/integration/fuzz "make tests/integration/fuzz") || exit 2
+MPIPROF_PRELOAD=$(built "$builddir" .libs/libmpiprof.so) || exit 2
+launcher=$(built "$builddir" tools/mpiprof) || exit 2
+export MPIPROF_PRELOAD
 figures=$(dirname "$0")/../tests/integration/fuzz-figures.awk
 stuck=$(dirname "$0")/../tests/integration/fuzz-stuck.awk
-[ -x "$fuzz" ] || die "no $fuzz: run make tests/integration/fuzz in $builddir (or name the build tree with -b)"
-[ -f "$lib" ] || die "no $lib: run make in $builddir"
-[ -x "$launcher" ] || die "no $launcher: run make in $builddir"
 if [ ! -f "$figures" ] || [ ! -f "$stuck" ]; then
     die "no $figures or $stuck next to this script"
 fi
 command -v timeout >/dev/null 2>&1 || die "needs timeout (coreutils)"
-fuzz=$(cd "$(dirname "$fuzz")" && pwd)/fuzz
-launcher=$(cd "$(dirname "$launcher")" && pwd)/mpiprof
-MPIPROF_PRELOAD=$(cd "$(dirname "$lib")" && pwd)/libmpiprof.so
-export MPIPROF_PRELOAD
-
-# The build tree knows its MPI and the matching mpirun.
-built=$(sed -n 's/^MPI_FLAVOR = *//p' "$builddir/Makefile" 2>/dev/null)
-mpirun=$(sed -n 's/^MPIRUN = *//p' "$builddir/Makefile" 2>/dev/null)
-[ -n "$flavor" ] || flavor=$built
-case $flavor in
-    openmpi | mpich) ;;
-    *) die "cannot tell the MPI of $builddir: pass -m openmpi or -m mpich" ;;
-esac
-[ -z "$built" ] || [ "$built" = "$flavor" ] || die "-m $flavor, but $builddir is built with $built"
-[ -n "$mpirun" ] || mpirun=mpirun.$flavor
-command -v "$mpirun" >/dev/null 2>&1 || die "no $mpirun"
+buildtree_mpi "$builddir" "$flavor"
 env=''
 if [ "$flavor" = openmpi ]; then
     [ -n "$np" ] || np=3
     mpirun="$mpirun --oversubscribe"
-    if [ "$(id -u)" = 0 ]; then
-        OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-        export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
-        env='OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 '
-    fi
+    [ "$(id -u)" != 0 ] || env='OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 '
 fi
 [ -n "$np" ] || np=2
 

@@ -24,15 +24,8 @@ minus unprofiled median) and the clock floor (two clock reads).
 USAGE
 }
 
-die() {
-    echo "overhead.sh: $*" >&2
-    exit 2
-}
-
-is_count() {    # is_count VALUE MAX: a decimal integer in 1..MAX
-    case $1 in '' | *[!0-9]*) return 1 ;; esac
-    [ ${#1} -le 4 ] && [ "$1" -ge 1 ] && [ "$1" -le "$2" ]
-}
+me=overhead.sh
+. "$(dirname "$0")/buildtree.sh"
 
 flavor='' builddir=. runs=7 depths="1 5"
 while [ $# -gt 0 ]; do
@@ -49,36 +42,16 @@ while [ $# -gt 0 ]; do
         *) die "unknown argument '$1' (try -h)" ;;
     esac
 done
-case $flavor in '' | openmpi | mpich) ;; *) die "-m: '$flavor' is not openmpi or mpich" ;; esac
+check_m "$flavor"
 is_count "$runs" 999 || die "-k: '$runs' is not an integer in 1..999"
 [ -n "$depths" ] || die "-d: empty list of depths"
 for d in $depths; do
     is_count "$d" 32 || die "-d: '$d' is not a stack depth in 1..32"
 done
 
-prog=$builddir/bench/mpiprof-overhead
-lib=$builddir/.libs/libmpiprof.so
-[ -x "$prog" ] || die "no $prog: run make in $builddir (or name the build tree with -b)"
-[ -f "$lib" ] || die "no $lib: run make in $builddir"
-prog=$(cd "$(dirname "$prog")" && pwd)/mpiprof-overhead
-lib=$(cd "$(dirname "$lib")" && pwd)/libmpiprof.so
-
-# The build tree knows its MPI and the matching mpirun.
-built=$(sed -n 's/^MPI_FLAVOR = *//p' "$builddir/Makefile" 2>/dev/null)
-mpirun=$(sed -n 's/^MPIRUN = *//p' "$builddir/Makefile" 2>/dev/null)
-[ -n "$flavor" ] || flavor=$built
-case $flavor in
-    openmpi | mpich) ;;
-    *) die "cannot tell the MPI of $builddir: pass -m openmpi or -m mpich" ;;
-esac
-[ -z "$built" ] || [ "$built" = "$flavor" ] ||
-    die "-m $flavor, but $builddir is built with $built"
-[ -n "$mpirun" ] || mpirun=mpirun.$flavor
-command -v "$mpirun" >/dev/null 2>&1 || die "no $mpirun"
-if [ "$flavor" = openmpi ] && [ "$(id -u)" = 0 ]; then
-    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-    export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
-fi
+prog=$(built "$builddir" bench/mpiprof-overhead) || exit 2
+lib=$(built "$builddir" .libs/libmpiprof.so) || exit 2
+buildtree_mpi "$builddir" "$flavor"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/mpiprof-overhead.XXXXXX") || die "cannot create a temporary directory"
 trap 'rm -rf "$tmp"' EXIT

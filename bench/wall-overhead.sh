@@ -41,15 +41,8 @@ each round and at the end is printed: time on an idle machine (-w).
 USAGE
 }
 
-die() {
-    echo "wall-overhead.sh: $*" >&2
-    exit 2
-}
-
-is_count() {    # is_count VALUE MAX: a decimal integer in 1..MAX
-    case $1 in '' | *[!0-9]*) return 1 ;; esac
-    [ ${#1} -le 5 ] && [ "$1" -ge 1 ] && [ "$1" -le "$2" ]
-}
+me=wall-overhead.sh
+. "$(dirname "$0")/buildtree.sh"
 
 flavor='' builddir=. ranks=2 runs=5 sets='plain|prof|--slt' extra='' limit='' outdir='' maxload='' wflag=''
 while [ $# -gt 0 ]; do
@@ -71,7 +64,7 @@ while [ $# -gt 0 ]; do
         *) die "unknown argument '$1' (try -h)" ;;
     esac
 done
-case $flavor in '' | openmpi | mpich) ;; *) die "-m: '$flavor' is not openmpi or mpich" ;; esac
+check_m "$flavor"
 is_count "$ranks" 4096 || die "-np: '$ranks' is not an integer in 1..4096"
 is_count "$runs" 999 || die "-k: '$runs' is not an integer in 1..999"
 [ -z "$limit" ] || is_count "$limit" 86400 || die "-t: '$limit' is not a number of seconds in 1..86400"
@@ -95,30 +88,10 @@ if [ -n "$outdir" ]; then
     fi
 fi
 
-launcher=$builddir/tools/mpiprof
-lib=$builddir/.libs/libmpiprof.so
-[ -x "$launcher" ] || die "no $launcher: run make in $builddir (or name the build tree with -b)"
-[ -f "$lib" ] || die "no $lib: run make in $builddir"
-launcher=$(cd "$(dirname "$launcher")" && pwd)/mpiprof
-MPIPROF_PRELOAD=$(cd "$(dirname "$lib")" && pwd)/libmpiprof.so
+launcher=$(built "$builddir" tools/mpiprof) || exit 2
+MPIPROF_PRELOAD=$(built "$builddir" .libs/libmpiprof.so) || exit 2
 export MPIPROF_PRELOAD
-
-# The build tree knows its MPI and the matching mpirun.
-built=$(sed -n 's/^MPI_FLAVOR = *//p' "$builddir/Makefile" 2>/dev/null)
-mpirun=$(sed -n 's/^MPIRUN = *//p' "$builddir/Makefile" 2>/dev/null)
-[ -n "$flavor" ] || flavor=$built
-case $flavor in
-    openmpi | mpich) ;;
-    *) die "cannot tell the MPI of $builddir: pass -m openmpi or -m mpich" ;;
-esac
-[ -z "$built" ] || [ "$built" = "$flavor" ] ||
-    die "-m $flavor, but $builddir is built with $built"
-[ -n "$mpirun" ] || mpirun=mpirun.$flavor
-command -v "$mpirun" >/dev/null 2>&1 || die "no $mpirun"
-if [ "$flavor" = openmpi ] && [ "$(id -u)" = 0 ]; then
-    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-    export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
-fi
+buildtree_mpi "$builddir" "$flavor"
 cores=$(nproc 2>/dev/null || echo 1)
 if [ "$flavor" = openmpi ] && [ "$ranks" -gt "$cores" ]; then
     extra="--oversubscribe${extra:+ $extra}"
