@@ -427,6 +427,28 @@ static void forget(struct rx *e)
         settle(q);
 }
 
+/* The token of the message of (src, tag) that a receive posted at seq
+ * got: its index in q if it has arrived, else -1; its position in *k
+ * (-1: not known yet). */
+static int arrived_token(struct prof_slt_queue *q, uint64_t seq, int src, int tag, int *k)
+{
+    *k = position(q, seq, src, tag);
+    int i = *k < 0 ? -1 : nth(q, src, tag, *k, 0);
+    return i >= 0 && q->v[i].state == ARRIVED ? i : -1;
+}
+
+/* The same, with the tokens that came in taken in first if it has not
+ * arrived (tokens come before their data). */
+static int find_token(struct prof_slt_queue *q, uint64_t seq, int src, int tag, int *k)
+{
+    int i = arrived_token(q, seq, src, tag, k);
+    if (i < 0) {
+        drain(q);
+        i = arrived_token(q, seq, src, tag, k);
+    }
+    return i;
+}
+
 /* What a completed receive learnt: its token, and whether its send-late
  * time was measured. */
 struct got {
@@ -454,12 +476,8 @@ static struct got completed(struct rx *e, const MPI_Status *st, uint64_t t0, uin
         forget(e);
         return g;
     }
-    int k = position(q, e->seq, src, tag);
-    int i = k < 0 ? -1 : nth(q, src, tag, k, 0);
-    if (i < 0 || q->v[i].state != ARRIVED) {     /* tokens come before their data: take in those there */
-        drain(q);
-        k = position(q, e->seq, src, tag);
-    }
+    int k;
+    find_token(q, e->seq, src, tag, &k);
     if (k < 0) {
         e->done = 1;
         e->got_src = src;
@@ -803,10 +821,8 @@ int prof_slt_probe(struct prof_call *c, int src, int tag, MPI_Comm comm, int *fl
     if (c->rc != MPI_SUCCESS || (flag && !*flag) || st->MPI_SOURCE == MPI_PROC_NULL)
         return 1;
     prof_lock(&slt.lock);
-    drain(q);
-    int k = position(q, q->seq + 1, st->MPI_SOURCE, st->MPI_TAG);
-    int i = k < 0 ? -1 : nth(q, st->MPI_SOURCE, st->MPI_TAG, k, 0);
-    if (i >= 0 && q->v[i].state == ARRIVED) {
+    int k, i = find_token(q, q->seq + 1, st->MPI_SOURCE, st->MPI_TAG, &k);
+    if (i >= 0) {
         struct queued t = q->v[i];
         c->slt_key = t.tok.key;
         c->slt_sent = t.tok.sent;
@@ -885,6 +901,23 @@ int prof_slt_start1(struct prof_call *c, MPI_Request *req)
     return prof_slt_start(c, 1, req);
 }
 
+/* Handle h given out again (lock held): a new request, so the entry of
+ * the one it named before goes. */
+static void renamed(MPI_Request h)
+{
+    struct rx *old = prof_hmap_get(&slt.reqs, hkey(h));
+    if (!old)
+        return;
+    prof_hmap_del(&slt.reqs, hkey(h));
+    if (!old->persistent) {
+        forget(old);
+        return;
+    }
+    if (old->active)
+        forget(old->active);
+    rx_free(old);
+}
+
 void prof_slt_init_(struct prof_call *c, MPI_Count count, MPI_Datatype type, int peer, int tag, MPI_Comm comm,
                     MPI_Request *req, int recv)
 {
@@ -892,16 +925,8 @@ void prof_slt_init_(struct prof_call *c, MPI_Count count, MPI_Datatype type, int
         return;
     int usable = peer != MPI_PROC_NULL && shadow_of(comm) && p2p_ok(comm, count, type, peer, tag, recv);
     prof_lock(&slt.lock);
-    struct rx *e = rx_new(), *old = prof_hmap_get(&slt.reqs, hkey(*req));
-    if (old) {                       /* a handle given out again: a new request */
-        prof_hmap_del(&slt.reqs, hkey(*req));
-        if (old->persistent && old->active)
-            forget(old->active);
-        if (old->persistent)
-            rx_free(old);
-        else
-            forget(old);
-    }
+    renamed(*req);
+    struct rx *e = rx_new();
     if (e) {
         *e = (struct rx){ .req = *req, .comm = comm, .peer = peer, .tag = tag, .recv = recv, .persistent = 1,
                           .usable = usable };
@@ -919,14 +944,8 @@ void prof_slt_post_(struct prof_call *c, MPI_Count count, MPI_Datatype type, int
         !p2p_ok(comm, count, type, src, tag, 1))
         return;
     prof_lock(&slt.lock);
-    struct rx *e = rx_new(), *old = prof_hmap_get(&slt.reqs, hkey(*req));
-    if (old) {
-        prof_hmap_del(&slt.reqs, hkey(*req));
-        if (old->persistent)
-            rx_free(old);
-        else
-            forget(old);
-    }
+    renamed(*req);
+    struct rx *e = rx_new();
     if (e) {
         e->req = *req;
         e->comm = comm;
