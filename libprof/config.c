@@ -12,8 +12,10 @@
 #include "fn_table.h"
 #include "log.h"
 #include "model.h"
+#include "module.h"
 
 struct prof_config prof_config;
+bool prof_module_asked[PROF_MODULES_MAX];
 
 enum kind { STRING, DEPTH, SITES, FUNCS, BOOL, MODEL, SECONDS, SKEW };
 
@@ -151,14 +153,39 @@ static const char *default_text(const struct option *o, char *buf, size_t size)
     return buf;
 }
 
+/* The module whose switch MPIPROF_<option> is name (len bytes), or -1. */
+static int module_named(const char *name, size_t len)
+{
+    for (int m = 0; prof_modules[m] && m < PROF_MODULES_MAX; m++)
+        if (len == 8 + strlen(prof_modules[m]->option) && strncmp(name + 8, prof_modules[m]->option, len - 8) == 0)
+            return m;
+    return -1;
+}
+
+/* A module's switch (a yes/no value, default no): 0, or -1 when bad. */
+static int module_switch(int m, const char *name, const char *value, char *options, size_t size)
+{
+    bool yes;
+    if (parse_bool(value, &yes) != 0) {
+        prof_log_once("%s='%s' is not valid; expected 0/1, no/yes, off/on, false/true; using the default '0'", name,
+                      value);
+        return -1;
+    }
+    prof_module_asked[m] = yes;
+    size_t n = strlen(options);
+    snprintf(options + n, size - n, "%s%s=%s", n ? ";" : "", prof_modules[m]->option, value);
+    return 0;
+}
+
 void prof_config_load(unsigned char *enabled, int nfn)
 {
     extern char **environ;
     unsigned char scratch[PROF_FN_COUNT];
     const char *given[NOPTIONS] = { 0 };
-    char def[64];
+    char def[64], modules_given[256] = "";
 
     memset(&prof_config, 0, sizeof prof_config);
+    memset(prof_module_asked, 0, sizeof prof_module_asked);
     for (size_t i = 0; i < NOPTIONS; i++)
         parse(&options[i], options[i].def, scratch, nfn);
     memset(enabled, 1, (size_t)nfn);
@@ -173,11 +200,20 @@ void prof_config_load(unsigned char *enabled, int nfn)
         for (size_t i = 0; i < NOPTIONS; i++)
             if (strlen(options[i].name) == len && strncmp(options[i].name, *e, len) == 0)
                 o = &options[i];
+        int m = o ? -1 : module_named(*e, len);
+        if (m >= 0) {
+            char name[64];
+            snprintf(name, sizeof name, "%.*s", (int)len, *e);
+            module_switch(m, name, value, modules_given, sizeof modules_given);
+            continue;
+        }
         if (!o) {
             char known[1024] = "";
             for (size_t i = 0; i < NOPTIONS; i++)
                 snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s",
                          i ? ", " : "", options[i].name);
+            for (int k = 0; prof_modules[k] && k < PROF_MODULES_MAX; k++)
+                snprintf(known + strlen(known), sizeof known - strlen(known), ", MPIPROF_%s", prof_modules[k]->option);
             prof_log_once("unknown variable %.*s (value '%s') ignored; known variables: %s",
                           (int)len, *e, value, known);
             continue;
@@ -203,5 +239,9 @@ void prof_config_load(unsigned char *enabled, int nfn)
         if (given[i] && options[i].dst != prof_config.preload)
             snprintf(prof_config.options + n, sizeof prof_config.options - n, "%s%s=%s",
                      n ? ";" : "", options[i].name + strlen("MPIPROF_"), given[i]);
+    }
+    if (modules_given[0]) {
+        size_t n = strlen(prof_config.options);
+        snprintf(prof_config.options + n, sizeof prof_config.options - n, "%s%s", n ? ";" : "", modules_given);
     }
 }

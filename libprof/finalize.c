@@ -6,6 +6,7 @@
 #include "branch.h"
 #include "config.h"
 #include "log.h"
+#include "module.h"
 #include "prof.h"
 #include "report.h"
 #include "request.h"
@@ -237,6 +238,7 @@ void prof_finish(void)
     static struct prof_region_trouble trouble;
     int nregions = prof_regions_finish(t_end, &trouble);
     prof_run.finished = 1;
+    prof_modules_finish();
     if (prof_slt_on)
         prof_slt_finish();
     memset(&rd, 0, sizeof rd);

@@ -294,17 +294,16 @@ int prof_comm_world_rank(MPI_Comm comm, int peer)
     return world_rank(prof_comm_info(comm), peer);
 }
 
-uint64_t prof_comm_serial(MPI_Comm comm)
+const struct prof_comm_info *prof_comm_info_of(MPI_Comm comm, uint64_t serial)
 {
-    return prof_config.partners ? prof_comm_info(comm)->serial : 0;
+    const struct prof_comm_info *ci = serial ? lookup(comm_key(comm)) : NULL;
+    return ci && ci->serial == serial ? ci : NULL;
 }
 
 int prof_comm_world_rank_of(MPI_Comm comm, uint64_t serial, int peer)
 {
-    if (peer < 0 || !serial)
-        return -1;
-    const struct prof_comm_info *ci = lookup(comm_key(comm));
-    if (!ci || ci->serial != serial)
+    const struct prof_comm_info *ci = peer < 0 || !prof_config.partners ? NULL : prof_comm_info_of(comm, serial);
+    if (!ci)
         return -1;
     return comm == MPI_COMM_WORLD ? peer : world_rank(ci, peer);
 }

@@ -69,15 +69,14 @@ const struct prof_comm_info *prof_comm_info(MPI_Comm comm);
  * partners are off (then no map is ever built). */
 int prof_comm_world_rank(MPI_Comm comm, int peer);
 
-/* prof_comm_serial: which communicator handle comm names now (its
- * prof_comm_info serial), for prof_comm_world_rank_of later; 0 when partners
- * are off. */
-uint64_t prof_comm_serial(MPI_Comm comm);
-
 /* prof_comm_world_rank_of: prof_comm_world_rank for a handle that may have
- * been freed (and reused) since prof_comm_serial gave serial: -1 unless comm
+ * been freed (and reused) since prof_comm_info gave serial: -1 unless comm
  * still names that communicator. Never calls PMPI. */
 int prof_comm_world_rank_of(MPI_Comm comm, uint64_t serial, int peer);
+
+/* prof_comm_info_of: what is known of comm if it still names the
+ * communicator of that serial, else NULL. Never calls PMPI. */
+const struct prof_comm_info *prof_comm_info_of(MPI_Comm comm, uint64_t serial);
 
 /* prof_comm_freed, prof_type_freed: the handle *h is about to be freed (any
  * thread; called by the wrappers of the freeing functions even when they

@@ -8,6 +8,7 @@
 #include "config.h"
 #include "fortran.h"
 #include "log.h"
+#include "module.h"
 #include "prof.h"
 #include "report.h"
 #include "run.h"
@@ -122,6 +123,26 @@ static void agree_options(const unsigned char *enabled)
     prof_sync_on |= prof_collwait_on;
 }
 
+/* The analysis modules: each on when every rank asked for it, else off
+ * everywhere, and rank 0 says so; then those on start. */
+static void start_modules(void)
+{
+    static int v[2 * PROF_MODULES_MAX], all[2 * PROF_MODULES_MAX];
+    for (int m = 0; m < PROF_MODULES_MAX; m++) {
+        v[m] = prof_module_asked[m];
+        v[PROF_MODULES_MAX + m] = -v[m];
+    }
+    if (PMPI_Allreduce(v, all, 2 * PROF_MODULES_MAX, MPI_INT, MPI_MIN, prof_run.comm) != MPI_SUCCESS)
+        return;
+    for (int m = 0; prof_modules[m] && m < PROF_MODULES_MAX; m++)
+        if (all[m] != -all[PROF_MODULES_MAX + m]) {
+            prof_log_once("MPIPROF_%s is not the same on every rank; %s is off", prof_modules[m]->option,
+                          prof_modules[m]->name);
+            all[m] = 0;
+        }
+    prof_modules_start(all);
+}
+
 void prof_start(int thread_level)
 {
     static unsigned char enabled[PROF_FN_COUNT];
@@ -146,6 +167,7 @@ void prof_start(int thread_level)
         prof_model_start();
     prof_run.t_init = prof_clock();
     prof_partial_start();
+    start_modules();
     prof_run.started = 1;
     memcpy(prof_fn_on, enabled, sizeof prof_fn_on);
 }

@@ -81,6 +81,12 @@ static void model_received(struct prof_call *c, int received, double sent, uint6
         prof_model_arrival(c, sent, bytes);
 }
 
+/* A received message's tag: its status's, when the call has one. */
+static inline int msg_tag(int tag, const MPI_Status *st)
+{
+    return st && st != MPI_STATUS_IGNORE ? st->MPI_TAG : tag;
+}
+
 /* The world rank of a point-to-point peer; MPI_ANY_SOURCE is resolved from
  * the status of a completed receive. */
 static int world_peer(MPI_Comm comm, int peer, const MPI_Status *st)
@@ -97,9 +103,10 @@ static int world_peer(MPI_Comm comm, int peer, const MPI_Status *st)
 static int track(struct prof_call *c, MPI_Request req, struct prof_record *r, uint64_t dt, MPI_Comm comm,
                  int peer, int tag, int is_recv, int persistent, int no_status, const struct prof_traffic *tr)
 {
-    struct prof_request info = { c->th->serial, r, comm, peer == MPI_ANY_SOURCE ? prof_comm_serial(comm) : 0,
-                                 peer, peer, tag, is_recv, persistent, 0, *tr, c->th->serial, persistent ? NULL : r, dt,
-                                 no_status };
+    int keep = comm != MPI_COMM_NULL &&
+               ((peer == MPI_ANY_SOURCE && prof_config.partners) || ((is_recv || persistent) && prof_events_want_comm()));
+    struct prof_request info = { c->th->serial, r, comm, keep ? prof_comm_info(comm)->serial : 0, peer, peer, tag,
+                                 is_recv, persistent, 0, *tr, c->th->serial, persistent ? NULL : r, dt, no_status };
     if (peer >= 0)
         info.peer = prof_comm_world_rank(comm, peer);
     return prof_request_put(req, &info);
@@ -132,6 +139,8 @@ static void track_recv(struct prof_call *c, MPI_Request req, struct prof_record 
     r->s.bytes_recv += posted->bytes_recv;
     if (posted->msgs_recv && src >= 0)
         partner(r, prof_comm_world_rank(comm, src), posted->bytes_recv, dt);
+    if (posted->msgs_recv)
+        prof_emit_msg(prof_events.msg_received, comm, 0, prof_comm_world_rank(comm, src), tag, posted->bytes_recv);
 }
 
 void prof_exit_send(struct prof_call *c, MPI_Count count, MPI_Datatype type, int dst, int tag, MPI_Comm comm,
@@ -143,8 +152,11 @@ void prof_exit_send(struct prof_call *c, MPI_Count count, MPI_Datatype type, int
     sized(c->th, c->fn, &tr, dt);
     if (PROF_UNLIKELY(prof_model_on))
         model_send(c, tr.bytes_sent, req);
-    if (tr.msgs_sent)
-        partner(r, prof_comm_world_rank(comm, dst), tr.bytes_sent, dt);
+    if (tr.msgs_sent) {
+        int world = prof_comm_world_rank(comm, dst);
+        partner(r, world, tr.bytes_sent, dt);
+        prof_emit_msg(prof_events.msg_sent, comm, 0, world, tag, tr.bytes_sent);
+    }
     if (req && c->rc == MPI_SUCCESS)
         track(c, *req, r, dt, comm, dst, tag, 0, 0, 0, &tr);
     prof_exit_done(c);
@@ -176,8 +188,10 @@ void prof_exit_recv(struct prof_call *c, MPI_Count count, MPI_Datatype type, int
     if (req) {
         track_recv(c, *req, r, dt, comm, src, tag, 0, &posted);
     } else if (tr.msgs_recv) {
+        int world = world_peer(comm, src, status);
         r->s.recv_wait_ticks += dt;
-        slt_received(c, r, world_peer(comm, src, status), tr.bytes_recv, dt, dt);
+        slt_received(c, r, world, tr.bytes_recv, dt, dt);
+        prof_emit_msg(prof_events.msg_received, comm, 0, world, msg_tag(tag, status), tr.bytes_recv);
     }
     prof_exit_done(c);
 }
@@ -198,6 +212,7 @@ void prof_exit_recv_matched(struct prof_call *c, MPI_Count count, MPI_Datatype t
         track_recv(c, *req, r, dt, MPI_COMM_NULL, MPI_PROC_NULL, 0, 0, &posted);
     } else if (tr.msgs_recv) {
         r->s.recv_wait_ticks += dt;
+        prof_emit_msg(prof_events.msg_received, MPI_COMM_NULL, 0, -1, msg_tag(MPI_ANY_TAG, status), tr.bytes_recv);
     }
     prof_exit_done(c);
 }
@@ -217,8 +232,8 @@ static struct prof_record *sendrecv_record(struct prof_call *c, MPI_Count scount
     return r;
 }
 
-void prof_exit_sendrecv(struct prof_call *c, MPI_Count scount, MPI_Datatype stype, int dst,
-                        MPI_Count rcount, MPI_Datatype rtype, int src, MPI_Comm comm, MPI_Status *status)
+void prof_exit_sendrecv(struct prof_call *c, MPI_Count scount, MPI_Datatype stype, int dst, int tag,
+                        MPI_Count rcount, MPI_Datatype rtype, int src, int rtag, MPI_Comm comm, MPI_Status *status)
 {
     struct prof_traffic posted, tr;
     uint64_t dt;
@@ -230,35 +245,43 @@ void prof_exit_sendrecv(struct prof_call *c, MPI_Count scount, MPI_Datatype styp
     uint64_t peers = tr.msgs_sent + tr.msgs_recv;
     uint64_t late = prof_slt_on && c->slt_eval && tr.msgs_recv && c->slt_late <= dt ? c->slt_late : 0;
     uint64_t share = peers ? (dt - late) / peers : 0;
-    if (tr.msgs_sent)
-        partner(r, prof_comm_world_rank(comm, dst), tr.bytes_sent, share);
+    if (tr.msgs_sent) {
+        int world = prof_comm_world_rank(comm, dst);
+        partner(r, world, tr.bytes_sent, share);
+        prof_emit_msg(prof_events.msg_sent, comm, 0, world, tag, tr.bytes_sent);
+    }
     if (tr.msgs_recv) {
+        int world = world_peer(comm, src, status);
         r->s.recv_wait_ticks += dt;
-        slt_received(c, r, world_peer(comm, src, status), tr.bytes_recv, late + share, dt);
+        slt_received(c, r, world, tr.bytes_recv, late + share, dt);
+        prof_emit_msg(prof_events.msg_received, comm, 0, world, msg_tag(rtag, status), tr.bytes_recv);
     }
     prof_exit_done(c);
 }
 
-void prof_exit_sendrecv_replace(struct prof_call *c, MPI_Count count, MPI_Datatype type, int dst, int src,
-                                MPI_Comm comm, MPI_Status *status)
+void prof_exit_sendrecv_replace(struct prof_call *c, MPI_Count count, MPI_Datatype type, int dst, int tag, int src,
+                                int rtag, MPI_Comm comm, MPI_Status *status)
 {
-    prof_exit_sendrecv(c, count, type, dst, count, type, src, comm, status);
+    prof_exit_sendrecv(c, count, type, dst, tag, count, type, src, rtag, comm, status);
 }
 
 /* MPI_Isendrecv, MPI_Isendrecv_replace: the send counts now, as by
  * MPI_Isend; the receive at completion, as by MPI_Irecv (the request is
  * tracked as a receive), but with its posted size, peer and tag: MPICH
  * 4.0.2 leaves the status of the request unset. */
-void prof_exit_isendrecv(struct prof_call *c, MPI_Count scount, MPI_Datatype stype, int dst, MPI_Count rcount,
-                         MPI_Datatype rtype, int src, int rtag, MPI_Comm comm, MPI_Request *req)
+void prof_exit_isendrecv(struct prof_call *c, MPI_Count scount, MPI_Datatype stype, int dst, int tag,
+                         MPI_Count rcount, MPI_Datatype rtype, int src, int rtag, MPI_Comm comm, MPI_Request *req)
 {
     struct prof_traffic posted, tr;
     uint64_t dt;
     struct prof_record *r = sendrecv_record(c, scount, stype, dst, rcount, rtype, src, NULL, req, &tr, &posted, &dt);
     if (PROF_UNLIKELY(prof_model_on))
         model_send(c, tr.bytes_sent, req);
-    if (tr.msgs_sent)
-        partner(r, prof_comm_world_rank(comm, dst), tr.bytes_sent, dt);
+    if (tr.msgs_sent) {
+        int world = prof_comm_world_rank(comm, dst);
+        partner(r, world, tr.bytes_sent, dt);
+        prof_emit_msg(prof_events.msg_sent, comm, 0, world, tag, tr.bytes_sent);
+    }
     track_recv(c, *req, r, dt, comm, src, rtag, 1, &posted);
     prof_exit_done(c);
 }
@@ -380,6 +403,9 @@ void prof_exit_startall(struct prof_call *c, int n, MPI_Request *reqs)
             sized(c->th, c->fn, &info.tr, share);
             if (info.peer >= 0)
                 partner(r, info.peer, info.tr.bytes_sent, share);
+            if (info.tr.msgs_sent)
+                prof_emit_msg(prof_events.msg_sent, info.comm, info.comm_serial, info.peer, info.tag,
+                              info.tr.bytes_sent);
         }
     }
     prof_exit_done(c);
@@ -506,6 +532,7 @@ static void arrive(struct prof_thread *th, struct prof_taken *t)
         th->foreign++;
     if (!r || info->arr_owner != th->serial)
         return;
+    prof_emit_msg(prof_events.msg_received, info->comm, info->comm_serial, t->peer, msg_tag(info->tag, st), t->bytes);
     r->s.msgs_recv++;
     r->s.bytes_recv += t->bytes;
     prof_sizes_add(&th->table.sizes[r->fn], t->bytes, t->bytes, info->arr_ticks);

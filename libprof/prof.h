@@ -16,6 +16,7 @@
 #include "clock.h"
 #include "collwait.h"
 #include "config.h"
+#include "events.h"
 #include "fn_table.h"
 #include "io.h"
 #include "model.h"
@@ -205,16 +206,16 @@ void prof_exit_send(struct prof_call *c, MPI_Count count, MPI_Datatype type, int
 void prof_exit_recv(struct prof_call *c, MPI_Count count, MPI_Datatype type, int src, int tag, MPI_Comm comm,
                     MPI_Status *status, MPI_Request *req);
 void prof_exit_recv_matched(struct prof_call *c, MPI_Count count, MPI_Datatype type, MPI_Status *status, MPI_Request *req);
-void prof_exit_sendrecv(struct prof_call *c, MPI_Count scount, MPI_Datatype stype, int dst,
-                        MPI_Count rcount, MPI_Datatype rtype, int src, MPI_Comm comm, MPI_Status *status);
-void prof_exit_sendrecv_replace(struct prof_call *c, MPI_Count count, MPI_Datatype type, int dst, int src,
-                                MPI_Comm comm, MPI_Status *status);
+void prof_exit_sendrecv(struct prof_call *c, MPI_Count scount, MPI_Datatype stype, int dst, int tag,
+                        MPI_Count rcount, MPI_Datatype rtype, int src, int rtag, MPI_Comm comm, MPI_Status *status);
+void prof_exit_sendrecv_replace(struct prof_call *c, MPI_Count count, MPI_Datatype type, int dst, int tag, int src,
+                                int rtag, MPI_Comm comm, MPI_Status *status);
 void prof_exit_send_init(struct prof_call *c, MPI_Count count, MPI_Datatype type, int dst, int tag, MPI_Comm comm,
                          MPI_Request *req);
 void prof_exit_recv_init(struct prof_call *c, MPI_Count count, MPI_Datatype type, int src, int tag, MPI_Comm comm,
                          MPI_Request *req);
-void prof_exit_isendrecv(struct prof_call *c, MPI_Count scount, MPI_Datatype stype, int dst, MPI_Count rcount,
-                         MPI_Datatype rtype, int src, int rtag, MPI_Comm comm, MPI_Request *req);
+void prof_exit_isendrecv(struct prof_call *c, MPI_Count scount, MPI_Datatype stype, int dst, int tag,
+                         MPI_Count rcount, MPI_Datatype rtype, int src, int rtag, MPI_Comm comm, MPI_Request *req);
 void prof_exit_psend_init(struct prof_call *c, int parts, MPI_Count count, MPI_Datatype type, int dst, int tag,
                           MPI_Comm comm, MPI_Request *req);
 void prof_exit_precv_init(struct prof_call *c, int parts, MPI_Count count, MPI_Datatype type, int src, int tag,

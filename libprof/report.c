@@ -11,6 +11,7 @@
 #include "config.h"
 #include "gather.h"
 #include "log.h"
+#include "module.h"
 #include "region.h"
 #include "report.h"
 #include "run.h"
@@ -24,7 +25,7 @@ static const struct prof_writer *const writers[] = {
     &prof_report_sizes, &prof_report_slt, &prof_report_collwait, &prof_report_model,
     &prof_report_rma, &prof_report_io, &prof_report_regions,
 };
-#define NWRITERS (int)(sizeof writers / sizeof writers[0])
+#define NWRITERS ((int)(sizeof writers / sizeof writers[0]) + PROF_MODULES_MAX)
 
 void prof_report_column_line(struct prof_buf *b, const char *const *names, int n)
 {
@@ -227,9 +228,12 @@ int prof_report_write(MPI_Comm comm, const struct prof_report_ctx *ctx,
     char dir[4096] = "";
     int ok = 1, n = 0;
 
-    for (int k = 0; k < NWRITERS; k++)
+    for (size_t k = 0; k < sizeof writers / sizeof writers[0]; k++)
         if (!writers[k]->wanted || writers[k]->wanted(ctx))
             use[n++] = writers[k];
+    for (int m = 0; prof_modules[m] && m < PROF_MODULES_MAX; m++)
+        if (prof_module_on(m) && prof_modules[m]->writer)
+            use[n++] = prof_modules[m]->writer;
     if (rd->rank == 0)
         ok = open_files(ctx, base, dir, sizeof dir, use, n, files) == 0;
     PMPI_Bcast(&ok, 1, MPI_INT, 0, comm);

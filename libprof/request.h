@@ -23,7 +23,8 @@ struct prof_request {
     uint64_t owner;                /* serial of the thread whose table holds rec (thread.h) */
     struct prof_record *rec;       /* the call site that posted the request */
     MPI_Comm comm;                 /* to translate an MPI_ANY_SOURCE status */
-    uint64_t comm_serial;          /* MPI_ANY_SOURCE: prof_comm_serial(comm) when posted */
+    uint64_t comm_serial;          /* comm's serial when posted (handles.h), kept for MPI_ANY_SOURCE with
+                                      partners on and for the modules' msg_received (events.h); else 0 */
     int peer;                      /* world rank, MPI_ANY_SOURCE, or MPI_PROC_NULL */
     int local, tag;                /* the peer and tag as given (late sender, slt.c) */
     int is_recv;

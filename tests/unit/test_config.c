@@ -1,6 +1,7 @@
 /* test_config.c: MPIPROF_* parsing: defaults, valid values, bad values fall
  * back to the default, unknown names are ignored, the options string lists
- * what is in force, MPIPROF_FUNCTIONS selects by glob. */
+ * what is in force, MPIPROF_FUNCTIONS selects by glob, a module's switch
+ * (a module list of one, FAKE, standing in for modules.c's). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,10 @@
 #include "fn_table.h"
 #include "log.h"
 #include "model.h"
+#include "module.h"
+
+static const struct prof_module fake = { .name = "fake", .option = "FAKE" };
+const struct prof_module *const prof_modules[] = { &fake, NULL };
 
 static int failures;
 #define CHECK(cond) do { if (!(cond)) { printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond); failures++; } } while (0)
@@ -28,7 +33,7 @@ static void clear(void)
 {
     const char *names[] = { "MPIPROF_OUTPUT", "MPIPROF_STACK_DEPTH", "MPIPROF_FUNCTIONS", "MPIPROF_QUIET",
                             "MPIPROF_EVAL_SLT", "MPIPROF_EVAL_COLLECTIVE_WAIT", "MPIPROF_MODEL",
-                            "MPIPROF_PRELOAD", "MPIPROF_NOSUCH" };
+                            "MPIPROF_PRELOAD", "MPIPROF_NOSUCH", "MPIPROF_FAKE" };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         unsetenv(names[i]);
 }
@@ -161,6 +166,21 @@ int main(void)
     clear();
     setenv("MPIPROF_MODEL", "", 1);
     CHECK(strstr(load(), "MPIPROF_MODEL is empty; expected perfect,") != NULL && prof_config.model[0] == '\0');
+
+    /* A module's switch: off by default, yes/no values, listed in the options. */
+    clear();
+    CHECK(strcmp(load(), "") == 0 && !prof_module_asked[0]);
+    setenv("MPIPROF_FAKE", "on", 1);
+    setenv("MPIPROF_QUIET", "1", 1);
+    CHECK(strcmp(load(), "") == 0 && prof_module_asked[0]);
+    CHECK(strcmp(prof_config.options, "QUIET=1;FAKE=on") == 0);
+    setenv("MPIPROF_FAKE", "maybe", 1);
+    CHECK(strcmp(load(), "mpiprof: MPIPROF_FAKE='maybe' is not valid; expected 0/1, no/yes, off/on, false/true; "
+                         "using the default '0'\n") == 0);
+    CHECK(!prof_module_asked[0] && strcmp(prof_config.options, "QUIET=1") == 0);
+    clear();
+    setenv("MPIPROF_NOSUCH", "1", 1);
+    CHECK(strstr(load(), ", MPIPROF_TEST_SKEW, MPIPROF_FAKE\n") != NULL);
 
     printf("%s: %d failures\n", __FILE__, failures);
     return failures ? 1 : 0;
