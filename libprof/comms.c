@@ -1,7 +1,7 @@
 /* comms.c: the comms module (MPIPROF_COMMS): how many point-to-point
  * messages and bytes each communicator carried, sent and received, per
  * rank, in comms.txt. Its handlers (hot when on) count in a per-thread
- * table keyed by the communicator's serial; a thread's first message and
+ * map (hmap.h) from the communicator's serial to its row; a thread's first message and
  * a communicator's first on a thread are cold (malloc, a mutex,
  * PMPI_Comm_size and PMPI_Comm_get_name). Merged and written at
  * MPI_Finalize (cold). */
@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "handles.h"
+#include "hmap.h"
 #include "log.h"
 #include "module.h"
 #include "report.h"
@@ -16,57 +17,24 @@
 #define COMMS_NONE UINT64_MAX   /* the key of messages whose call names no communicator (MPI_Mrecv) */
 
 struct row {
-    uint64_t serial;                   /* the communicator (handles.h); 0: an empty slot */
+    uint64_t serial;                   /* the communicator (handles.h), or COMMS_NONE */
     int size;                          /* its group's size; -1: not known */
     char name[MPI_MAX_OBJECT_NAME];    /* MPI_Comm_get_name's at its first message here; "" if none */
     uint64_t sends, bytes_sent, recvs, bytes_recv;
 };
 
-/* One thread's rows: open addressing on the serial, at most half full. */
+/* One thread's rows, by serial. */
 struct table {
     struct table *next;                /* every thread's, for the merge */
-    uint32_t mask, used;
-    struct row *rows;
+    struct prof_hmap rows;
 };
 
 static pthread_mutex_t tables_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct table *tables;
 static __thread struct table *mine __attribute__((tls_model("initial-exec")));
 static uint64_t lost;                  /* messages not counted for want of memory (atomic) */
-static struct row *merged;             /* at MPI_Finalize: every thread's rows, by serial */
+static struct row **merged;            /* at MPI_Finalize: every thread's rows summed, by serial */
 static uint32_t nmerged;
-
-static uint32_t home(uint64_t serial, uint32_t mask)
-{
-    return (uint32_t)((serial * 0x9e3779b97f4a7c15ULL) >> 32) & mask;
-}
-
-static struct row *slot(struct row *rows, uint32_t mask, uint64_t serial)
-{
-    uint32_t i = home(serial, mask);
-    while (rows[i].serial && rows[i].serial != serial)
-        i = (i + 1) & mask;
-    return &rows[i];
-}
-
-/* Room for one more row in t (cold); -1 without memory. */
-static int grow(struct table *t)
-{
-    uint32_t cap = t->rows ? t->mask + 1 : 0;
-    if (2 * (t->used + 1) <= cap)
-        return 0;
-    uint32_t ncap = cap ? 2 * cap : 16;
-    struct row *rows = calloc(ncap, sizeof *rows);
-    if (!rows)
-        return -1;
-    for (uint32_t i = 0; i < cap; i++)
-        if (t->rows[i].serial)
-            *slot(rows, ncap - 1, t->rows[i].serial) = t->rows[i];
-    free(t->rows);
-    t->rows = rows;
-    t->mask = ncap - 1;
-    return 0;
-}
 
 /* The calling thread's table (cold the first time); NULL without memory. */
 static struct table *table(void)
@@ -83,20 +51,28 @@ static struct table *table(void)
     return mine = t;
 }
 
-/* A communicator's first message on this thread (cold): its row. */
-static __attribute__((noinline)) struct row *new_row(struct table *t, const struct prof_ev_msg *ev, uint64_t key)
+/* A row for key in m, a copy of *from or, without one, named after comm
+ * (cold); NULL without memory. */
+static __attribute__((noinline)) struct row *new_row(struct prof_hmap *m, uint64_t key, MPI_Comm comm,
+                                                     const struct row *from)
 {
-    if (grow(t) != 0)
+    struct row *r = malloc(sizeof *r);
+    if (!r || prof_hmap_put(m, key, r) != 0) {
+        free(r);
         return NULL;
-    struct row *r = slot(t->rows, t->mask, key);
+    }
+    if (from) {
+        *r = *from;
+        return r;
+    }
+    memset(r, 0, sizeof *r);
     r->serial = key;
     r->size = -1;
-    t->used++;
-    const struct prof_comm_info *ci = key == COMMS_NONE ? NULL : prof_comm_info_of(ev->comm, key);
+    const struct prof_comm_info *ci = key == COMMS_NONE ? NULL : prof_comm_info_of(comm, key);
     int len = 0;
     if (ci) {
         r->size = ci->size;
-        PMPI_Comm_get_name(ev->comm, r->name, &len);
+        PMPI_Comm_get_name(comm, r->name, &len);
     }
     r->name[len < MPI_MAX_OBJECT_NAME ? len : MPI_MAX_OBJECT_NAME - 1] = '\0';
     return r;
@@ -106,10 +82,8 @@ static struct row *row_of(const struct prof_ev_msg *ev)
 {
     uint64_t key = ev->comm == MPI_COMM_NULL || !ev->comm_serial ? COMMS_NONE : ev->comm_serial;
     struct table *t = table();
-    struct row *r = t && t->rows ? slot(t->rows, t->mask, key) : NULL;
-    if (r && r->serial)
-        return r;
-    if (t && (r = new_row(t, ev, key)))
+    struct row *r = t ? prof_hmap_get(&t->rows, key) : NULL;
+    if (r || (t && (r = new_row(&t->rows, key, ev->comm, NULL))))
         return r;
     __atomic_add_fetch(&lost, 1, __ATOMIC_RELAXED);
     return NULL;
@@ -135,7 +109,7 @@ static void received(const struct prof_ev_msg *ev)
 
 static int by_serial(const void *a, const void *b)
 {
-    uint64_t x = ((const struct row *)a)->serial, y = ((const struct row *)b)->serial;
+    uint64_t x = (*(struct row *const *)a)->serial, y = (*(struct row *const *)b)->serial;
     return (x > y) - (x < y);
 }
 
@@ -143,22 +117,16 @@ static int by_serial(const void *a, const void *b)
  * first used them (serial order), the messages of no communicator last. */
 static void finish(void)
 {
-    struct table all = { 0 };
+    struct prof_hmap all = { 0 };
     for (struct table *t = tables; t; t = t->next)
-        for (uint32_t i = 0; t->rows && i <= t->mask; i++) {
-            const struct row *r = &t->rows[i];
-            struct row *m = NULL;
-            if (!r->serial)
+        for (uint32_t i = 0; i < t->rows.cap; i++) {
+            const struct row *r = t->rows.vals[i];
+            if (!r)
                 continue;
-            if (grow(&all) == 0)
-                m = slot(all.rows, all.mask, r->serial);
+            struct row *m = prof_hmap_get(&all, r->serial);
             if (!m) {
-                __atomic_add_fetch(&lost, r->sends + r->recvs, __ATOMIC_RELAXED);
-                continue;
-            }
-            if (!m->serial) {
-                *m = *r;
-                all.used++;
+                if (!new_row(&all, r->serial, MPI_COMM_NULL, r))
+                    __atomic_add_fetch(&lost, r->sends + r->recvs, __ATOMIC_RELAXED);
                 continue;
             }
             m->sends += r->sends;
@@ -166,12 +134,16 @@ static void finish(void)
             m->recvs += r->recvs;
             m->bytes_recv += r->bytes_recv;
         }
+    merged = malloc((all.n ? all.n : 1) * sizeof *merged);
     nmerged = 0;
-    for (uint32_t i = 0; all.rows && i <= all.mask; i++)
-        if (all.rows[i].serial)
-            all.rows[nmerged++] = all.rows[i];
-    qsort(all.rows, nmerged, sizeof *all.rows, by_serial);
-    merged = all.rows;
+    for (uint32_t i = 0; merged && i < all.cap; i++)
+        if (all.vals[i])
+            merged[nmerged++] = all.vals[i];
+    if (!merged)
+        prof_log_local("out of memory while merging the messages per communicator; comms.txt has no rows");
+    else
+        qsort(merged, nmerged, sizeof *merged, by_serial);
+    prof_hmap_free(&all);
     if (lost)
         prof_log_local("out of memory while counting messages per communicator: %llu are missing from comms.txt",
                        (unsigned long long)lost);
@@ -195,7 +167,7 @@ static void write_rows(struct prof_buf *b, const struct prof_report_ctx *ctx, co
     (void)ctx;
     int unnamed = 0;
     for (uint32_t i = 0; i < nmerged; i++) {
-        const struct row *r = &merged[i];
+        const struct row *r = merged[i];
         prof_buf_printf(b, "%d ", rd->rank);
         if (r->serial == COMMS_NONE) {
             prof_buf_printf(b, "-");

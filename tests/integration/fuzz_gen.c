@@ -544,6 +544,19 @@ static void gen_generic(struct gen *g)
 
 /* --- the other shapes ------------------------------------------------------ */
 
+/* Rank d's message m to itself, sent before its receive is posted: a
+ * nonblocking send (completed later), or an MPI_Bsend without a slot. */
+static void send_to_self(struct gen *g, int d, int m)
+{
+    int slot = new_slot(g, d, 1);
+    struct fz_op *op = emit(g, d, slot >= 0 ? K_ISEND : K_SEND);
+    op->mode = (unsigned char)(slot >= 0 ? M_ISEND + rnd(g, 3) : M_BSEND);
+    op->msg = m;
+    op->slot = (short)slot;
+    if (slot >= 0)
+        pend_add(g, d, slot, 0);
+}
+
 /* Wildcard pool: k messages to d from any senders; d's k receives all
  * name MPI_ANY_SOURCE and one tag, or MPI_ANY_SOURCE and MPI_ANY_TAG (then
  * these are the only messages to d on that communicator in the step). */
@@ -560,13 +573,7 @@ static void gen_pool(struct gen *g)
     for (int j = 0; j < k; j++) {            /* d's messages to itself: posted first, or buffered */
         if (g->st->msg[j].src != d)
             continue;
-        int slot = new_slot(g, d, 1);
-        struct fz_op *op = emit(g, d, slot >= 0 ? K_ISEND : K_SEND);
-        op->mode = (unsigned char)(slot >= 0 ? M_ISEND + rnd(g, 3) : M_BSEND);
-        op->msg = j;
-        op->slot = (short)slot;
-        if (slot >= 0)
-            pend_add(g, d, slot, 0);
+        send_to_self(g, d, j);
     }
     struct fz_spec sp = { comm, MPI_ANY_SOURCE, anytag ? MPI_ANY_TAG : 100 };
     for (int j = 0; j < k; j++) {
@@ -607,13 +614,7 @@ static void gen_anysrc(struct gen *g)
         add_msg(g, comm, a[j], d, 100, pick_count(g));
     int mb = add_msg(g, comm, b, d, 100, pick_count(g));
     if (b == d) {
-        int slot = new_slot(g, d, 1);
-        struct fz_op *op = emit(g, d, slot >= 0 ? K_ISEND : K_SEND);
-        op->mode = (unsigned char)(slot >= 0 ? M_ISEND + rnd(g, 3) : M_BSEND);
-        op->msg = mb;
-        op->slot = (short)slot;
-        if (slot >= 0)
-            pend_add(g, d, slot, 0);
+        send_to_self(g, d, mb);
     }
     for (int j = 0; j < nexact; j++) {
         int slot = new_slot(g, d, 1);
