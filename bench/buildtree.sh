@@ -14,9 +14,11 @@ is_count() {
 }
 
 # built BUILDDIR PATH [HOW]: the absolute path of BUILDDIR's file PATH;
-# dies naming what to run (HOW, default "make") if it is not built.
+# dies naming what to run (HOW, default "make") if it is not built, and
+# $tree_hint (by default: the -b option that names the build tree).
+tree_hint=${tree_hint-" (or name the build tree with -b)"}
 built() {
-    [ -e "$1/$2" ] || die "no $1/$2: run ${3:-make} in $1 (or name the build tree with -b)"
+    [ -e "$1/$2" ] || die "no $1/$2: run ${3:-make} in $1$tree_hint"
     echo "$(cd "$(dirname "$1/$2")" && pwd)/$(basename "$2")"
 }
 

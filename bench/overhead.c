@@ -57,7 +57,7 @@ static int rank, peer;
 static volatile uint64_t sink;       /* results of the loops, so none is optimised away */
 static volatile int keep_frames;     /* work after each nested call: no tail calls */
 
-/* The clock libprof/clock.c chooses (the same code, linked in): the TSC
+/* The clock libprof/core/clock.c chooses (the same code, linked in): the TSC
  * when it is invariant. */
 static int uses_tsc(void)
 {

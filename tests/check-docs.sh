@@ -5,16 +5,16 @@
 #   (no argument, as under make check: $top_srcdir)
 #
 # Reads the sources, not a build. Fails (exit 1), naming every missing item:
-#   (a) an MPIPROF_* variable of PROF_OPTIONS (libprof/config.h), or a
-#       module's switch (.option = "NAME" in libprof/*.c: MPIPROF_NAME),
+#   (a) an MPIPROF_* variable of PROF_OPTIONS (libprof/base/config.h), or a
+#       module's switch (.option = "NAME" in libprof/*/*.c: MPIPROF_NAME),
 #       that man/mpiprof.1 does not name;
 #   (b) a long flag of the launcher's usage text (tools/mpiprof.in: the lines
 #       of its first here-document that start with spaces and '-') that
 #       man/mpiprof.1 does not name;
-#   (c) a column of a PROF_*_COLUMNS list of libprof/report.h or of a
+#   (c) a column of a PROF_*_COLUMNS list of libprof/report/report.h or of a
 #       module's file in libprof/ (at least PROF_SUMMARY_COLUMNS and
 #       PROF_FUNCTIONS_COLUMNS) that man/mpiprof-report.5 does not name;
-#   (d) a report file of the writers in libprof/*.c (the .file of each
+#   (d) a report file of the writers in libprof/*/*.c (the .file of each
 #       struct prof_writer initialiser, and each MATRIX(name, ...) use)
 #       that man/mpiprof-report.5 does not name;
 #   (e) README.md without "./quickstart demo" or "./quickstart test".
@@ -33,7 +33,7 @@ case $# in
     *) usage ;;
 esac
 [ -n "$srcdir" ] || usage
-for f in libprof/config.h libprof/report.h libprof/report.c tools/mpiprof.in; do
+for f in libprof/base/config.h libprof/report/report.h libprof/report/report.c tools/mpiprof.in; do
     [ -f "$srcdir/$f" ] || { echo "$me: no $srcdir/$f" >&2; exit 2; }
 done
 
@@ -106,11 +106,11 @@ vars=$(awk '
             s = substr(s, RSTART + RLENGTH)
         }
         if ($0 !~ /\\[ \t]*$/) on = 0
-    }' "$srcdir/libprof/config.h")
+    }' "$srcdir/libprof/base/config.h")
 vars="$vars
-$(sed -n 's/^[ \t]*\.option[ \t]*=[ \t]*"\([A-Z][A-Z0-9_]*\)".*/MPIPROF_\1/p' "$srcdir"/libprof/*.c)"
-[ -n "$vars" ] || fail "found no variables in PROF_OPTIONS of libprof/config.h (parser out of date?)"
-check "variable" "$man1" "PROF_OPTIONS in libprof/config.h, .option in libprof/*.c" "$ident" "$ident" "$vars"
+$(sed -n 's/^[ \t]*\.option[ \t]*=[ \t]*"\([A-Z][A-Z0-9_]*\)".*/MPIPROF_\1/p' "$srcdir"/libprof/*/*.c)"
+[ -n "$vars" ] || fail "found no variables in PROF_OPTIONS of libprof/base/config.h (parser out of date?)"
+check "variable" "$man1" "PROF_OPTIONS in libprof/base/config.h, .option in libprof/*/*.c" "$ident" "$ident" "$vars"
 
 # (b) Long flags: option lines of the launcher's usage here-document.
 flags=$(awk '
@@ -149,18 +149,18 @@ columns=$(awk '
             s = substr(s, RSTART + RLENGTH)
         }
         if ($0 !~ /\\[ \t]*$/) on = 0
-    }' "$srcdir/libprof/report.h" "$srcdir"/libprof/*.c)
+    }' "$srcdir/libprof/report/report.h" "$srcdir"/libprof/*/*.c)
 lists=$(printf '%s\n' "$columns" | sed -n 's/^list //p')
 columns=$(printf '%s\n' "$columns" | sed '/^list /d' | sort -u)
 for l in PROF_SUMMARY_COLUMNS PROF_FUNCTIONS_COLUMNS; do
     printf '%s\n' "$lists" | grep -qx "$l" ||
-        fail "found no $l in libprof/report.h (parser out of date?)"
+        fail "found no $l in libprof/report/report.h (parser out of date?)"
 done
-check "column" "$man5" "PROF_*_COLUMNS in libprof/report.h and libprof/*.c" "$ident" "$ident" "$columns"
+check "column" "$man5" "PROF_*_COLUMNS in libprof/report/report.h and libprof/*/*.c" "$ident" "$ident" "$columns"
 
 # (d) Report files: the .file = "name" of each struct prof_writer, and
 # MATRIX(name, ...) uses (the file is the macro's string prefix + name).
-files=$(for f in "$srcdir"/libprof/*.c; do
+files=$(for f in "$srcdir"/libprof/*/*.c; do
     [ -f "$f" ] || continue
     awk '
         { text = text " " $0 }
@@ -195,8 +195,8 @@ files=$(for f in "$srcdir"/libprof/*.c; do
                 print prefix uses[i]
         }' "$f"
 done | sort -u)
-[ -n "$files" ] || fail "found no report files in libprof/*.c (parser out of date?)"
-check "report file" "$man5" "writers in libprof/*.c" "${ident}." "$ident" "$files"
+[ -n "$files" ] || fail "found no report files in libprof/*/*.c (parser out of date?)"
+check "report file" "$man5" "writers in libprof/*/*.c" "${ident}." "$ident" "$files"
 
 # (e) The README's quick start.
 if [ ! -f "$readme" ]; then

@@ -7,7 +7,7 @@
 # tests/docs/mpiprof.mix.4p is the report of a real run (mpirun -np 4
 # mpiprof ./mix) that README.md, mpiprof(1) and mpiprof-report(5) show.
 # Checks, naming each failure:
-#   (a) its column lines are the PROF_*_COLUMNS lists of libprof/report.h,
+#   (a) its column lines are the PROF_*_COLUMNS lists of libprof/report/report.h,
 #       so a column added later fails here until the example report is
 #       made again and the examples with it;
 #   (b) every example command, a line "$ command" in a ```sh block of
@@ -32,7 +32,7 @@ case $# in
 esac
 docs=$srcdir/tests/docs
 report=$docs/mpiprof.mix.4p
-[ -d "$report" ] && [ -f "$srcdir/libprof/report.h" ] || { echo "$me: no $report or report.h" >&2; exit 2; }
+[ -d "$report" ] && [ -f "$srcdir/libprof/report/report.h" ] || { echo "$me: no $report or report.h" >&2; exit 2; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/check-examples.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
 failures=0
@@ -55,7 +55,7 @@ columns() {
                 line = substr(line, RSTART + RLENGTH)
             }
             print out
-        }' "$srcdir/libprof/report.h"
+        }' "$srcdir/libprof/report/report.h"
 }
 for pair in summary.txt:SUMMARY functions.txt:FUNCTIONS branches.txt:BRANCHES partners.txt:PARTNERS; do
     f=${pair%%:*}

@@ -12,15 +12,26 @@
 # come in another order (branches.human: blocks, split at blank lines;
 # the matrix files, whose columns are in time order: field by field; the
 # partners of a block of branches.human, in time order: sorted).
-# Counts, bytes, partners, sites and branch ids must be equal.
+# Counts, bytes, partners, sites and branch ids must be equal. With
+# -i WORD, records naming WORD (a function whose count depends on timing,
+# such as a polling MPI_Testsome) are left out too.
 
 usage() {
-    echo "Usage: tests/compare-reports.sh DIR1 DIR2"
-    echo "Exit 0 when the report files of DIR1 and DIR2 are the same but for times; 1, naming"
-    echo "each file that differs and its differing lines, when not; 2 on bad arguments."
+    echo "Usage: tests/compare-reports.sh [-i WORD]... DIR1 DIR2"
+    echo "Exit 0 when the report files of DIR1 and DIR2 are the same but for times (and the"
+    echo "records naming a WORD of -i); 1, naming each file that differs and its differing"
+    echo "lines, when not; 2 on bad arguments."
 }
 
-case ${1:-} in -h | --help) usage; exit 0 ;; esac
+ignore=''
+while [ $# -gt 0 ]; do
+    case $1 in
+        -h | --help) usage; exit 0 ;;
+        -i) [ $# -ge 2 ] && [ -n "$2" ] || { usage >&2; exit 2; }
+            ignore="$ignore $2"; shift 2 ;;
+        *) break ;;
+    esac
+done
 [ $# -eq 2 ] || { usage >&2; exit 2; }
 for d in "$1" "$2"; do
     [ -d "$d" ] || { echo "compare-reports.sh: '$d' is not a directory" >&2; exit 2; }
@@ -35,13 +46,21 @@ trap 'rm -rf "$tmp"' EXIT
 # value" record per field. Runs of blanks (branches.human aligns its
 # columns to the widths of the figures) count as one.
 masked() {
-    awk -v human="$(case $1 in *.human) echo 1 ;; esac)" -v matrix="$(case $1 in */matrix.*) echo 1 ;; esac)" '
+    awk -v ignore="$ignore" -v human="$(case $1 in *.human) echo 1 ;; esac)" -v matrix="$(case $1 in */matrix.*) echo 1 ;; esac)" '
         function sorted(s,    n, w, i, j, t, out) {     # the words of s in order (partners in time order)
             n = split(s, w, " ")
             for (i = 2; i <= n; i++)
                 for (j = i; j > 1 && w[j - 1] > w[j]; j--) { t = w[j]; w[j] = w[j - 1]; w[j - 1] = t }
             for (i = 1; i <= n; i++) out = out (i > 1 ? " " : "") w[i]
             return out
+        }
+        BEGIN { nign = split(ignore, ign, " ") }
+        function ignored(s,    i, n, w, j) {
+            n = split(s, w, /[ |;]/)
+            for (i = 1; i <= nign; i++)
+                for (j = 1; j <= n; j++)
+                    if (w[j] == ign[i]) return 1
+            return 0
         }
         NR == 1 { next }
         /^# / && !human { ncol = split(substr($0, 3), col, " ") }   # the last "#" line names the columns
@@ -53,7 +72,7 @@ masked() {
                 n = split(line, f, " ")
                 if (matrix) {
                     for (i = 2; i <= n; i++)
-                        print f[1], col[i], f[i]
+                        if (!ignored(col[i])) print f[1], col[i], f[i]
                     next
                 }
                 line = ""
@@ -62,11 +81,11 @@ masked() {
             }
             if (matrix && line ~ /^#/) next
             if (human && line ~ /^Partners: /) line = "Partners: " sorted(substr(line, 11))
-            if (!human) { print line; next }
-            if (line == "" || line == " ") { if (block != "") print block; block = ""; next }
+            if (!human) { if (!ignored(line)) print line; next }
+            if (line == "" || line == " ") { if (block != "" && !ignored(block)) print block; block = ""; next }
             block = block (block == "" ? "" : " | ") line
         }
-        END { if (human && block != "") print block }' "$1" | LC_ALL=C sort
+        END { if (human && block != "" && !ignored(block)) print block }' "$1" | LC_ALL=C sort
 }
 
 rc=0

@@ -582,7 +582,7 @@ END {
     # The function each wrapper calls: PMPI_x, or with MPIPROF_CHAIN the next
     # definition of MPI_x (a PMPI tool preloaded after this one).
     x = outdir "/next.h"
-    header(x, "The MPI function each wrapper calls (libprof/chain.c).")
+    header(x, "The MPI function each wrapper calls (libprof/core/chain.c).")
     print "#ifndef PROF_NEXT_H\n#define PROF_NEXT_H\n\n#include <mpi.h>\n" > x
     print "#pragma GCC diagnostic push\n#pragma GCC diagnostic ignored \"-Wdeprecated-declarations\"" > x
     print "struct prof_next {" > x
@@ -595,7 +595,7 @@ END {
     close(x)
 
     w = outdir "/wrap_c.c"
-    header(w, "C entry points: time the PMPI call, then hand the arguments to the family's hook (libprof/prof.h).")
+    header(w, "C entry points: time the PMPI call, then hand the arguments to the family's hook (libprof/core/prof.h).")
     print "#include \"prof.h\"" > w
     print "#include \"next.h\"" > w
     print "/* Deprecated MPI functions (MPI_Attr_get ...) are wrapped like any other. */" > w

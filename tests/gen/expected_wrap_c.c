@@ -1,5 +1,5 @@
 /* Generated from gen/sample.tbl by wrappers/gen-wrappers.awk. Do not edit. */
-/* C entry points: time the PMPI call, then hand the arguments to the family's hook (libprof/prof.h). */
+/* C entry points: time the PMPI call, then hand the arguments to the family's hook (libprof/core/prof.h). */
 #include "prof.h"
 #include "next.h"
 /* Deprecated MPI functions (MPI_Attr_get ...) are wrapped like any other. */
@@ -114,7 +114,7 @@ PROF_EXPORT int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Stat
 PROF_INLINE int w_MPI_Type_free(void *site, MPI_Datatype *datatype)
 {
     struct prof_call c;
-    prof_type_freed(datatype);
+    prof_type_forget(datatype);
     if (!prof_enter(&c, FN_MPI_Type_free, site))
         return prof_next.MPI_Type_free(datatype);
     c.rc = prof_next.MPI_Type_free(datatype);

@@ -1,6 +1,7 @@
 #!/bin/sh
 # t_endings.sh: programs that end badly (endings.c) on 2 ranks: MPI_Abort
-# on rank 1, an exit without MPI_Finalize, SIGSEGV on rank 1, and a job
+# on rank 1, an exit without MPI_Finalize (rank 0 first: the launcher
+# may kill the others before their exit), SIGSEGV on rank 1, and a job
 # ended by mpirun's timeout. Each: the job's exit status as without the
 # profiler, no hang (every run under a timeout), no complete report, and
 # the partial report REPORT.partial made at MPI_Init whose PARTIAL file says

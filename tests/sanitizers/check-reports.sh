@@ -7,7 +7,7 @@
 #     only instrumented code in the process;
 #   * a leak or a memcheck error whose stack, read from the allocation or
 #     the faulting call outwards, reaches a frame of libprof (libmpiprof.so,
-#     libprof/*.c, the generated wrappers) other than a wrapper calling the
+#     libprof/*/*.c, the generated wrappers) other than a wrapper calling the
 #     MPI library: libprof allocated the memory, or created the MPI object,
 #     or passed the bytes.
 # A wrapper (an MPI_* or mpi_*_ entry point, or its inlined w_MPI_*) that

@@ -1,7 +1,8 @@
 /* test_config.c: MPIPROF_* parsing: defaults, valid values, bad values fall
  * back to the default, unknown names are ignored, the options string lists
  * what is in force, MPIPROF_FUNCTIONS selects by glob, a module's switch
- * (a module list of one, FAKE, standing in for modules.c's). */
+ * (a module list of two, FAKE with a switch and ALWAYS without, standing
+ * in for modules.c's). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +14,8 @@
 #include "module.h"
 
 static const struct prof_module fake = { .name = "fake", .option = "FAKE" };
-const struct prof_module *const prof_modules[] = { &fake, NULL };
+static const struct prof_module always = { .name = "always" };
+const struct prof_module *const prof_modules[] = { &fake, &always, NULL };
 
 static int failures;
 #define CHECK(cond) do { if (!(cond)) { printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond); failures++; } } while (0)
@@ -167,9 +169,11 @@ int main(void)
     setenv("MPIPROF_MODEL", "", 1);
     CHECK(strstr(load(), "MPIPROF_MODEL is empty; expected perfect,") != NULL && prof_config.model[0] == '\0');
 
-    /* A module's switch: off by default, yes/no values, listed in the options. */
+    /* A module's switch: off by default, yes/no values, listed in the
+     * options; a module without one is always asked for, and names no
+     * variable. */
     clear();
-    CHECK(strcmp(load(), "") == 0 && !prof_module_asked[0]);
+    CHECK(strcmp(load(), "") == 0 && !prof_module_asked[0] && prof_module_asked[1] && !prof_module_asked[2]);
     setenv("MPIPROF_FAKE", "on", 1);
     setenv("MPIPROF_QUIET", "1", 1);
     CHECK(strcmp(load(), "") == 0 && prof_module_asked[0]);
@@ -177,7 +181,7 @@ int main(void)
     setenv("MPIPROF_FAKE", "maybe", 1);
     CHECK(strcmp(load(), "mpiprof: MPIPROF_FAKE='maybe' is not valid; expected 0/1, no/yes, off/on, false/true; "
                          "using the default '0'\n") == 0);
-    CHECK(!prof_module_asked[0] && strcmp(prof_config.options, "QUIET=1") == 0);
+    CHECK(!prof_module_asked[0] && prof_module_asked[1] && strcmp(prof_config.options, "QUIET=1") == 0);
     clear();
     setenv("MPIPROF_NOSUCH", "1", 1);
     CHECK(strstr(load(), ", MPIPROF_TEST_SKEW, MPIPROF_FAKE\n") != NULL);

@@ -1,0 +1,147 @@
+/* model_rma.c: the model's one-sided epochs (model.h). Active target by
+ * their partners: MPI_Win_post sends the target's clock to each origin of
+ * its group, MPI_Win_start waits for them; MPI_Win_complete sends the
+ * origin's clock to each target of its start group, MPI_Win_wait (or
+ * MPI_Win_test when it reports the epoch over) waits for them; each
+ * message a token on the window's shadow, one transfer T(0) on the way.
+ * Passive target (lock, unlock, flushes): one T(0) each; the target takes
+ * no part. The exchange runs after every such call, profiled or not (the
+ * partners must meet); a profiled call's modelled end follows from it. */
+#include <stdlib.h>
+#include "prof.h"
+#include "shadow.h"
+
+enum { TAG_POST = 1, TAG_COMPLETE = 2 };
+
+/* The ranks (in the window's group, as in its shadow) of a post's and a
+ * start's group, kept with the window's shadow until the next. */
+struct prof_pscw {
+    int *post, npost;
+    int *start, nstart;
+};
+
+void prof_model_pscw_free(struct prof_pscw *p)
+{
+    if (p) {
+        free(p->post);
+        free(p->start);
+    }
+    free(p);
+}
+
+static struct prof_shadow *win_shadow(MPI_Win win)
+{
+    return prof_shadow_find(prof_shadow_key(PROF_SHADOW_WIN, &win, sizeof win));
+}
+
+/* group's ranks in win's group into *ranks (malloc'd), their number in *n. */
+static void translate(MPI_Group group, MPI_Win win, int **ranks, int *n)
+{
+    MPI_Group wg;
+    int size = 0, *in = NULL;
+    free(*ranks);
+    *ranks = NULL;
+    *n = 0;
+    if (PMPI_Group_size(group, &size) != MPI_SUCCESS || size <= 0 || PMPI_Win_get_group(win, &wg) != MPI_SUCCESS)
+        return;
+    in = malloc((size_t)size * sizeof *in);
+    *ranks = malloc((size_t)size * sizeof **ranks);
+    if (in && *ranks) {
+        for (int i = 0; i < size; i++)
+            in[i] = i;
+        if (PMPI_Group_translate_ranks(group, size, in, wg, *ranks) == MPI_SUCCESS)
+            *n = size;
+    }
+    free(in);
+    PMPI_Group_free(&wg);
+}
+
+static void send_all(MPI_Comm comm, const int *ranks, int n, int tag, double clock)
+{
+    for (int i = 0; i < n; i++)
+        if (ranks[i] != MPI_UNDEFINED)
+            prof_token_isend(comm, ranks[i], tag, 0, clock);
+}
+
+/* The latest clock of the partners' tokens plus a transfer (< 0: none). */
+static double recv_all(MPI_Comm comm, const int *ranks, int n, int tag)
+{
+    double latest = -1;
+    for (int i = 0; i < n; i++) {
+        double t = ranks[i] == MPI_UNDEFINED ? -1 : prof_token_recv(comm, ranks[i], tag);
+        if (t >= 0 && t + prof_model_transfer(0) > latest)
+            latest = t + prof_model_transfer(0);
+    }
+    return latest;
+}
+
+static struct prof_pscw *state(struct prof_shadow *s)
+{
+    if (!s->pscw)
+        s->pscw = calloc(1, sizeof *s->pscw);
+    return s->pscw;
+}
+
+/* The window's shadow and its epoch state, when the model exchanges
+ * clocks for the call c on win (NULL: it does not). */
+static struct prof_shadow *exchanging(struct prof_call *c, MPI_Win win)
+{
+    struct prof_shadow *s;
+    c->m_partner = -1;
+    if (!prof_model_on || c->rc != MPI_SUCCESS || !(s = win_shadow(win)) || !state(s))
+        return NULL;
+    return s;
+}
+
+void prof_model_win_post(struct prof_call *c, MPI_Group group, MPI_Win win)
+{
+    struct prof_shadow *s = exchanging(c, win);
+    if (s) {
+        translate(group, win, &s->pscw->post, &s->pscw->npost);
+        send_all(s->comm, s->pscw->post, s->pscw->npost, TAG_POST, prof_model_now(c));
+    }
+}
+
+void prof_model_win_start(struct prof_call *c, MPI_Group group, MPI_Win win)
+{
+    struct prof_shadow *s = exchanging(c, win);
+    if (s) {
+        translate(group, win, &s->pscw->start, &s->pscw->nstart);
+        c->m_partner = recv_all(s->comm, s->pscw->start, s->pscw->nstart, TAG_POST);
+    }
+}
+
+void prof_model_win_complete(struct prof_call *c, MPI_Win win)
+{
+    struct prof_shadow *s = exchanging(c, win);
+    if (s)
+        send_all(s->comm, s->pscw->start, s->pscw->nstart, TAG_COMPLETE, prof_model_now(c));
+}
+
+/* MPI_Win_wait, and MPI_Win_test (flag): when the exposure epoch is over. */
+void prof_model_win_wait(struct prof_call *c, MPI_Win win, int *flag)
+{
+    struct prof_shadow *s = exchanging(c, win);
+    if (s && (!flag || *flag))
+        c->m_partner = recv_all(s->comm, s->pscw->post, s->pscw->npost, TAG_COMPLETE);
+}
+
+void prof_model_rma_epoch(struct prof_call *c, int k)
+{
+    if (k == PROF_RMA_FENCE)
+        return;
+    prof_model_free(c);
+    switch (c->fn) {
+    case FN_MPI_Win_start:
+    case FN_MPI_Win_wait:
+    case FN_MPI_Win_test:
+        if (c->m_partner >= 0 && c->m_partner > c->m_end)
+            c->m_end = c->m_partner;
+        break;
+    case FN_MPI_Win_post:
+    case FN_MPI_Win_complete:
+        break;
+    default:        /* lock, unlock, their _all forms, flushes */
+        prof_model_arrival(c, c->m_begin, 0);
+    }
+}

@@ -1,0 +1,192 @@
+/* shadow.c: the handle -> shadow map (see shadow.h): a struct prof_hmap
+ * (hmap.h) under one mutex, and the shadow module that follows the
+ * handles' life (events.h) when an analysis needs shadows. Cold: only
+ * the analyses that need shadows use it. */
+#include <stdlib.h>
+#include "collwait.h"
+#include "hmap.h"
+#include "log.h"
+#include "lock.h"
+#include "model.h"
+#include "module.h"
+#include "prof.h"
+#include "shadow.h"
+#include "slt.h"
+
+static struct {
+    pthread_mutex_t lock;
+    struct prof_hmap m;            /* key -> struct prof_shadow */
+} map = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+static void release(struct prof_shadow *s)
+{
+    if (!s)
+        return;
+    prof_slt_queue_free(s);
+    prof_model_pscw_free(s->pscw);
+    PMPI_Comm_free(&s->comm);
+    pthread_mutex_destroy(&s->lock);
+    free(s);
+}
+
+void prof_shadow_add(uint64_t key, MPI_Comm user)
+{
+    struct prof_shadow *s = calloc(1, sizeof *s), *old = NULL;
+    if (!s || PMPI_Comm_dup(user, &s->comm) != MPI_SUCCESS) {
+        prof_log_local("cannot duplicate a communicator for the profiler's own messages; "
+                       "collective wait and late-sender figures miss its calls");
+        free(s);
+        return;
+    }
+    /* The dup has the program's error handler: the profiler's own calls on
+     * it return their errors instead of calling it (or aborting). */
+    PMPI_Comm_set_errhandler(s->comm, MPI_ERRORS_RETURN);
+    s->key = key;
+    pthread_mutex_init(&s->lock, NULL);
+    prof_lock(&map.lock);
+    old = prof_hmap_get(&map.m, key);
+    if (prof_hmap_put(&map.m, key, s) == 0) {
+        if (old && old->freeing)
+            old = NULL;     /* being freed on another thread, which releases it */
+        s = NULL;
+    } else {
+        old = NULL;
+    }
+    prof_unlock(&map.lock);
+    release(old);
+    release(s);      /* no memory for the table: not filed */
+}
+
+struct prof_shadow *prof_shadow_find(uint64_t key)
+{
+    prof_lock(&map.lock);
+    struct prof_shadow *s = prof_hmap_get(&map.m, key);
+    prof_unlock(&map.lock);
+    return s;
+}
+
+/* Remove s if filed (lock held): its handle may name a newer shadow. */
+static void unfile(struct prof_shadow *s)
+{
+    if (prof_hmap_get(&map.m, s->key) == s)
+        prof_hmap_del(&map.m, s->key);
+}
+
+/* Freeing a handle: before the call, its entry goes into c; after it, if
+ * the call succeeded, the entry is dropped (unless the handle value
+ * already names a newer object) and the duplicate freed. */
+static void freeing(struct prof_call *c, uint64_t key)
+{
+    prof_lock(&map.lock);
+    c->shadow = prof_hmap_get(&map.m, key);
+    if (c->shadow)
+        c->shadow->freeing = 1;
+    prof_unlock(&map.lock);
+}
+
+static void freed(struct prof_call *c)
+{
+    struct prof_shadow *s = c->shadow;
+    if (!s)
+        return;
+    prof_lock(&map.lock);
+    int keep = c->rc != MPI_SUCCESS && prof_hmap_get(&map.m, s->key) == s;
+    if (keep)
+        s->freeing = 0;     /* the call failed: the handle lives on */
+    else
+        unfile(s);
+    prof_unlock(&map.lock);
+    if (!keep)
+        release(s);
+}
+
+void prof_shadow_each(enum prof_shadow_kind kind, void (*fn)(struct prof_shadow *))
+{
+    prof_lock(&map.lock);
+    for (uint32_t i = 0; i < map.m.cap; i++) {
+        struct prof_shadow *s = map.m.vals[i];
+        if (s && s->key >> 61 == (uint64_t)kind)
+            fn(s);
+    }
+    prof_unlock(&map.lock);
+}
+
+void prof_shadow_release_all(void)
+{
+    prof_lock(&map.lock);
+    struct prof_hmap m = map.m;
+    map.m = (struct prof_hmap){ 0 };
+    prof_unlock(&map.lock);
+    for (uint32_t i = 0; i < m.cap; i++)
+        release(m.vals[i]);
+    prof_hmap_free(&m);
+}
+
+/* --- the shadow module: communicators (late sender and the model's
+ * tokens), windows (collective wait's and the model's fences) and files
+ * (collective wait's barriers) ------------------------------------------ */
+
+static int start(void)
+{
+    return prof_slt_on || prof_sync_on ? 0 : -1;
+}
+
+/* A handle the call made: its shadow, duplicated from comm (collective
+ * over it, as the call was). */
+static void made(const struct prof_ev_handle *ev, enum prof_shadow_kind kind, size_t size, MPI_Comm comm)
+{
+    if (ev->c->rc == MPI_SUCCESS && comm != MPI_COMM_NULL)
+        prof_shadow_add(prof_shadow_key(kind, ev->handle, size), comm);
+}
+
+static void comm_created(const struct prof_ev_handle *ev)
+{
+    if (prof_slt_on)
+        made(ev, PROF_SHADOW_COMM, sizeof(MPI_Comm), *(MPI_Comm *)ev->handle);
+}
+
+static void win_created(const struct prof_ev_handle *ev)
+{
+    if (prof_sync_on)
+        made(ev, PROF_SHADOW_WIN, sizeof(MPI_Win), ev->comm);
+}
+
+static void file_opened(const struct prof_ev_handle *ev)
+{
+    if (prof_collwait_on)
+        made(ev, PROF_SHADOW_FILE, sizeof(MPI_File), ev->comm);
+}
+
+static void comm_freeing(const struct prof_ev_handle *ev)
+{
+    freeing(ev->c, prof_shadow_key(PROF_SHADOW_COMM, ev->handle, sizeof(MPI_Comm)));
+}
+
+static void win_freeing(const struct prof_ev_handle *ev)
+{
+    freeing(ev->c, prof_shadow_key(PROF_SHADOW_WIN, ev->handle, sizeof(MPI_Win)));
+}
+
+static void file_closing(const struct prof_ev_handle *ev)
+{
+    freeing(ev->c, prof_shadow_key(PROF_SHADOW_FILE, ev->handle, sizeof(MPI_File)));
+}
+
+static void handle_freed(const struct prof_ev_handle *ev)
+{
+    freed(ev->c);
+}
+
+const struct prof_module prof_mod_shadow = {
+    .name = "shadow",
+    .start = start,
+    .comm_created = comm_created,
+    .comm_freeing = comm_freeing,
+    .comm_freed = handle_freed,
+    .win_created = win_created,
+    .win_freeing = win_freeing,
+    .win_freed = handle_freed,
+    .file_opened = file_opened,
+    .file_closing = file_closing,
+    .file_closed = handle_freed,
+};

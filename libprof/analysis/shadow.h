@@ -1,0 +1,60 @@
+/* shadow.h: the tool's private duplicates ("shadows") of the application's
+ * communicators, and of the communicators its windows and files were made
+ * on: a channel beside the application's that no receive of the program can
+ * match. Created collectively right after the call that creates the handle
+ * (every member makes the same PMPI_Comm_dup in the same order), freed right
+ * after the call that frees it; looked up by handle under a mutex (only the
+ * analyses that need them, collective wait and late sender, look). */
+#ifndef PROF_SHADOW_H
+#define PROF_SHADOW_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <mpi.h>
+
+struct prof_call;
+struct prof_slt_queue;
+struct prof_pscw;
+
+enum prof_shadow_kind { PROF_SHADOW_COMM = 1, PROF_SHADOW_WIN = 2, PROF_SHADOW_FILE = 3 };
+
+struct prof_shadow {
+    uint64_t key;                  /* kind and handle (prof_shadow_key) */
+    MPI_Comm comm;                 /* the duplicate */
+    int freeing;                   /* its handle is being freed (map lock) */
+    pthread_mutex_t lock;          /* guards slt */
+    struct prof_slt_queue *slt;    /* late sender: tokens received, not yet matched (slt.c) */
+    struct prof_pscw *pscw;        /* the model: a window's post and start groups (model_rma.c) */
+};
+
+static inline uint64_t prof_shadow_key(enum prof_shadow_kind kind, const void *handle, size_t size)
+{
+    uint64_t bits = 0;
+    memcpy(&bits, handle, size < sizeof bits ? size : sizeof bits);
+    return bits ^ ((uint64_t)kind << 61);
+}
+
+/* prof_shadow_add: duplicate user (collective over it) and file the copy
+ * under key, replacing an older entry of the same handle value (a handle
+ * seen again names a new object). Says so once when the duplicate fails. */
+void prof_shadow_add(uint64_t key, MPI_Comm user);
+/* prof_shadow_find: the entry of key, or NULL. Valid until the handle is
+ * freed. */
+struct prof_shadow *prof_shadow_find(uint64_t key);
+
+/* prof_shadow_each: fn on every shadow of kind (under the map's lock: fn
+ * must not add or free shadows). */
+void prof_shadow_each(enum prof_shadow_kind kind, void (*fn)(struct prof_shadow *));
+
+/* prof_shadow_release_all: at the end of MPI_Finalize's report, free every
+ * shadow left (those of MPI_COMM_WORLD and MPI_COMM_SELF, and of handles
+ * the program never freed); the map is empty afterwards. */
+void prof_shadow_release_all(void);
+
+/* The shadow module (prof_mod_shadow, always listed; on when late sender,
+ * collective wait or the model is) makes and frees the shadows of
+ * communicators, windows and files from their events (events.h). */
+
+#endif

@@ -1,0 +1,131 @@
+/* slt.h: late-sender analysis by the stuttering method
+ * (MPIPROF_EVAL_SLT; MPInside's "Late Senders"): every point-to-point send
+ * first sends a small token, with the sender's call site, on the shadow of
+ * its communicator (shadow.h), same destination and tag. The token of a
+ * message is the one the receive that matched that message takes, however
+ * the receive was posted; the receive's send-late time is the part of its
+ * blocking call that passed before the token arrived.
+ *
+ * The safety rule: the profiler never blocks where the call it stands in
+ * for would not. A hook that waits for a token has first posted everything
+ * the program's call posts (both halves of a Sendrecv), and it waits by
+ * polling the real operation and the tokens together, so it returns exactly
+ * when the program's call would; the program's call is then made and
+ * returns at once. Tokens are never waited for.
+ *
+ * Which token: messages from one sender with one tag on one communicator
+ * arrive, and their tokens too, in the order they were sent (MPI's
+ * non-overtaking rule), and receives that matched messages of the same
+ * source and tag matched them in the order they were posted. So every
+ * receive posted on a communicator with a shadow, profiled or not
+ * (MPI_Pcontrol(0), MPIPROF_FUNCTIONS), is noted in posting order, and when
+ * one completes with source S and tag T, its token is the (k+1)-th token of
+ * (S, T) not yet taken, k being the receives posted before it that hold
+ * messages of (S, T) and have not yet taken theirs. Where k cannot be told
+ * (an earlier receive with a wildcard is still pending) the receive is not
+ * evaluated, and its token is taken once k is known. A token that has not
+ * arrived when its receive completes leaves a place in the queue, dropped
+ * when it comes.
+ *
+ * Evaluated (send-late measured), the waiting call being: MPI_Recv,
+ * MPI_Sendrecv(_replace), MPI_Probe and MPI_Mprobe for themselves; a
+ * nonblocking or persistent receive, the MPI_Wait, Waitall, Waitany or
+ * Waitsome that completed it. Not evaluated (counted): receives completed
+ * by a Test variant or MPI_Improbe, whose position was ambiguous, whose
+ * token had not arrived, or on a communicator without a shadow (made by
+ * MPI_Comm_idup, spawn, connect, accept or join). */
+#ifndef PROF_SLT_H
+#define PROF_SLT_H
+
+#include <mpi.h>
+#include <stdint.h>
+
+struct prof_call;
+struct prof_slt_queue;
+struct prof_shadow;
+
+/* prof_slt_asked: 1 when late-sender analysis is on, on every rank (set
+ * once at MPI_Init; its report). prof_slt_on: tokens are sent, for it or
+ * for the model (model.h), whose clocks ride on them. */
+extern int prof_slt_asked;
+extern int prof_slt_on;
+
+/* prof_slt_start_run: the shadows of MPI_COMM_WORLD and MPI_COMM_SELF
+ * (collective over MPI_COMM_WORLD; MPI_Init, once prof_slt_on is agreed).
+ * prof_slt_finish: at MPI_Finalize, let go of the token sends in flight. */
+void prof_slt_start_run(void);
+void prof_slt_finish(void);
+
+/* slt= hooks (families.def): right before the PMPI call, on every call,
+ * profiled or not (c->th NULL when not). Those returning 1 made the
+ * program's call themselves (c->rc set; what the call returns is what the
+ * program's call returns). A call whose arguments are wrong (a rank outside
+ * the communicator, a negative count or tag, MPI_DATATYPE_NULL) sends no
+ * token and waits for none: it fails as the program made it. Results for
+ * the profiled call: c->slt_eval, slt_late, slt_key, slt_sent; for the
+ * requests of a completion call, its th->taken entries (p2p.c). */
+int prof_slt_send(struct prof_call *c, MPI_Count count, MPI_Datatype type, int dst, int tag, MPI_Comm comm);
+int prof_slt_recv(struct prof_call *c, void *buf, MPI_Count count, MPI_Datatype type, int src, int tag, MPI_Comm comm,
+                  MPI_Status *status, MPI_Request *req);
+int prof_slt_sendrecv(struct prof_call *c, const void *sbuf, MPI_Count scount, MPI_Datatype stype, int dst, int tag,
+                      void *rbuf, MPI_Count rcount, MPI_Datatype rtype, int src, int rtag, MPI_Comm comm,
+                      MPI_Status *status);
+int prof_slt_sendrecv_replace(struct prof_call *c, void *buf, MPI_Count count, MPI_Datatype type, int dst, int tag,
+                              int src, int rtag, MPI_Comm comm, MPI_Status *status);
+int prof_slt_start1(struct prof_call *c, MPI_Request *req);
+int prof_slt_start(struct prof_call *c, int n, MPI_Request *reqs);
+int prof_slt_probe(struct prof_call *c, int src, int tag, MPI_Comm comm, int *flag, MPI_Status *status);
+int prof_slt_mprobe(struct prof_call *c, int src, int tag, MPI_Comm comm, MPI_Message *msg, int *flag,
+                    MPI_Status *status);
+int prof_slt_wait1(struct prof_call *c, MPI_Request *req, int *flag, MPI_Status *status);
+/* prof_slt_wait: test is PROF_SLT_TEST for MPI_Testsome (the only Test
+ * variant without a flag), PROF_SLT_WAIT for the others. */
+enum { PROF_SLT_WAIT = 0, PROF_SLT_TEST = 1 };
+int prof_slt_wait(struct prof_call *c, int n, MPI_Request *reqs, int *index, int *flag, int *outcount, int *indices,
+                  MPI_Status *status, MPI_Status *statuses, int test);
+int prof_slt_request_free(struct prof_call *c, MPI_Request *req);
+
+/* after= hooks (every call, profiled or not; nothing unless prof_slt_on):
+ * a nonblocking receive posted (MPI_Irecv; MPI_Isendrecv(_replace), whose
+ * completion status may say nothing of the receive: PROF_SLT_NOSTATUS),
+ * a persistent send or receive described (its starts send the token or
+ * post the receive). */
+enum { PROF_SLT_STATUS = 0, PROF_SLT_NOSTATUS = 1 };
+void prof_slt_post_(struct prof_call *c, MPI_Count count, MPI_Datatype type, int src, int tag, MPI_Comm comm,
+                    MPI_Request *req, int nostatus);
+void prof_slt_init_(struct prof_call *c, MPI_Count count, MPI_Datatype type, int peer, int tag, MPI_Comm comm,
+                    MPI_Request *req, int recv);
+
+static inline void prof_slt_posted(struct prof_call *c, MPI_Count count, MPI_Datatype type, int src, int tag,
+                                   MPI_Comm comm, MPI_Request *req, int nostatus)
+{
+    if (__builtin_expect(prof_slt_on, 0) && req)
+        prof_slt_post_(c, count, type, src, tag, comm, req, nostatus);
+}
+
+static inline void prof_slt_send_init(struct prof_call *c, MPI_Count count, MPI_Datatype type, int dst, int tag,
+                                      MPI_Comm comm, MPI_Request *req)
+{
+    if (__builtin_expect(prof_slt_on, 0))
+        prof_slt_init_(c, count, type, dst, tag, comm, req, 0);
+}
+
+static inline void prof_slt_recv_init(struct prof_call *c, MPI_Count count, MPI_Datatype type, int src, int tag,
+                                      MPI_Comm comm, MPI_Request *req)
+{
+    if (__builtin_expect(prof_slt_on, 0))
+        prof_slt_init_(c, count, type, src, tag, comm, req, 1);
+}
+
+/* prof_token_isend: a token (key, sent clock) to dst with tag on comm, from
+ * the pool (its send completes in the background); prof_token_recv: the
+ * sent clock of the token from src with tag (blocking; < 0 on failure).
+ * The model's one-sided epochs exchange clocks with them (model_rma.c). */
+void prof_token_isend(MPI_Comm comm, int dst, int tag, uint64_t key, double sent);
+double prof_token_recv(MPI_Comm comm, int src, int tag);
+
+/* prof_slt_queue_free: a shadow's tokens, its posted token receive, and
+ * its notes of pending receives (shadow.c, before freeing it). */
+void prof_slt_queue_free(struct prof_shadow *s);
+
+#endif

@@ -1,0 +1,151 @@
+/* events.h: what the core tells the analysis modules (module.h), and how
+ * (hot for messages). The hooks emit:
+ *
+ *   msg_sent        a point-to-point send (blocking, nonblocking,
+ *                   persistent start, the send half of a send-receive),
+ *                   when it is posted (p2p.c);
+ *   msg_received    a receive, when it completes (blocking: at its return;
+ *                   nonblocking: in the Wait/Test call that completes it),
+ *                   with the bytes its status says arrived (p2p.c);
+ *   comm_created, comm_freeing, comm_freed, win_created, win_freeing,
+ *   win_freed, file_opened, file_closing, file_closed
+ *                   a communicator's, window's or file's life: after its
+ *                   creating call, before and after its freeing call, on
+ *                   every call, profiled or not (lifecycle.c);
+ *   rma_call        a profiled one-sided call ended: its kind, target,
+ *                   origin bytes and time (hooks.c);
+ *   file_access, file_end, file_op
+ *                   a profiled MPI-IO read or write, the _end half of a
+ *                   split collective, an open, close, sync, seek or view
+ *                   ended (hooks.c).
+ *
+ * Each event is an array of the enabled modules' handlers, filled once at
+ * MPI_Init (modules.c) and read without a lock; with no handler the emit
+ * is one load and one predictable branch. A handler runs on the calling
+ * thread, inside the MPI call's wrapper: it must not block or call MPI
+ * but for queries (PMPI_Comm_get_name, ...) and, in the handle events,
+ * the collective duplicates every member makes at the same call. */
+#ifndef PROF_EVENTS_H
+#define PROF_EVENTS_H
+
+#include <stdint.h>
+#include <mpi.h>
+#include "handles.h"
+
+#define PROF_MODULES_MAX 16
+
+struct prof_call;
+
+/* The kinds of one-sided call (rma.txt's order: rma.c names them). */
+enum prof_rma_kind {
+    PROF_RMA_PUT, PROF_RMA_GET, PROF_RMA_ACC, PROF_RMA_GET_ACC, PROF_RMA_FOP, PROF_RMA_CAS,
+    PROF_RMA_FENCE, PROF_RMA_PSCW, PROF_RMA_LOCK, PROF_RMA_LOCK_ALL, PROF_RMA_FLUSH,
+    PROF_RMA_CREATE, PROF_RMA_FREE, PROF_RMA_KINDS
+};
+#define PROF_RMA_NOTARGET (-1)     /* the target of a call that names none */
+
+/* The MPI-IO calls (io.txt's order: io.c names them): the operations, the
+ * directions, and how a data access is made: individual file pointer,
+ * explicit offset, shared file pointer, collective (_all), ordered,
+ * nonblocking, split collective (the _begin half; the _end half adds its
+ * time only). */
+enum prof_io_op { PROF_IO_OPEN, PROF_IO_CLOSE, PROF_IO_SYNC, PROF_IO_SEEK, PROF_IO_VIEW, PROF_IO_OPS };
+enum prof_io_dir { PROF_IO_READ, PROF_IO_WRITE };
+enum prof_io_access {
+    PROF_IO_INDIV, PROF_IO_AT, PROF_IO_SHARED, PROF_IO_COLL, PROF_IO_ORDERED, PROF_IO_NB, PROF_IO_SPLIT,
+    PROF_IO_ACCESSES
+};
+
+struct prof_ev_msg {
+    MPI_Comm comm;      /* the message's communicator; MPI_COMM_NULL when the call does not name it (MPI_Mrecv) */
+    uint64_t comm_serial;   /* which communicator: never reused (handles.h); a receive completed after
+                               its communicator was freed has a comm that prof_comm_info_of no longer finds */
+    int peer;           /* the partner's MPI_COMM_WORLD rank; -1 when it cannot be told (partners off) */
+    int tag;            /* the message's tag (a wildcard receive's as given) */
+    uint64_t bytes;     /* a send: the bytes sent; a receive: what arrived */
+};
+
+typedef void (*prof_ev_msg_fn)(const struct prof_ev_msg *ev);
+
+struct prof_ev_handle {
+    struct prof_call *c;   /* the call: c->rc its result (created, freed); c->th NULL when not profiled;
+                              c->entry is the freeing call's, for the module that follows the handle */
+    MPI_Comm comm;         /* win_created, file_opened: the communicator it was made on; else MPI_COMM_NULL */
+    const char *name;      /* file_opened: the file's name; else NULL */
+    void *handle;          /* MPI_Comm *, MPI_Win * or MPI_File * */
+};
+
+typedef void (*prof_ev_handle_fn)(const struct prof_ev_handle *ev);
+
+struct prof_ev_rma {
+    struct prof_call *c;   /* the call, ended */
+    MPI_Win win;           /* MPI_WIN_NULL for MPI_Win_free (c->entry: what its freeing handler kept) */
+    enum prof_rma_kind kind;
+    int target;            /* a rank of the window's group, or PROF_RMA_NOTARGET */
+    uint64_t bytes;        /* the origin's */
+    uint64_t ticks;        /* the call's time */
+};
+
+typedef void (*prof_ev_rma_fn)(const struct prof_ev_rma *ev);
+
+struct prof_ev_io {
+    struct prof_call *c;   /* the call, ended */
+    MPI_File fh;           /* MPI_FILE_NULL for MPI_File_close (c->entry: what its closing handler kept) */
+    enum prof_io_op op;    /* file_op */
+    enum prof_io_dir dir;  /* file_access, file_end */
+    enum prof_io_access access;   /* file_access */
+    uint64_t bytes;        /* file_access */
+    uint64_t ticks;        /* the call's time */
+};
+
+typedef void (*prof_ev_io_fn)(const struct prof_ev_io *ev);
+
+/* Every event: its handler type and name, for struct prof_events, struct
+ * prof_module and modules.c. */
+#define PROF_EVENTS(X)                                                                                 \
+    X(prof_ev_msg_fn, msg_sent) X(prof_ev_msg_fn, msg_received)                                       \
+    X(prof_ev_handle_fn, comm_created) X(prof_ev_handle_fn, comm_freeing)                             \
+    X(prof_ev_handle_fn, comm_freed) X(prof_ev_handle_fn, win_created) X(prof_ev_handle_fn, win_freeing) \
+    X(prof_ev_handle_fn, win_freed) \
+    X(prof_ev_handle_fn, file_opened) X(prof_ev_handle_fn, file_closing)                              \
+    X(prof_ev_handle_fn, file_closed) X(prof_ev_rma_fn, rma_call) X(prof_ev_io_fn, file_access)       \
+    X(prof_ev_io_fn, file_end) X(prof_ev_io_fn, file_op)
+
+/* The handlers of each event, NULL-terminated. */
+#define PROF_EVENT_ARRAY(type, name) type name[PROF_MODULES_MAX + 1];
+struct prof_events {
+    PROF_EVENTS(PROF_EVENT_ARRAY)
+};
+#undef PROF_EVENT_ARRAY
+
+extern struct prof_events prof_events;
+
+/* prof_emit: ev (a pointer) to the handlers h, an array of prof_events. */
+#define prof_emit(h, ev)                    \
+    do {                                    \
+        for (__typeof__(&(h)[0]) h_ = (h); *h_; h_++) \
+            (*h_)(ev);                      \
+    } while (0)
+
+/* prof_emit_msg: a message counted by a profiled call (any thread), to
+ * the handlers h (prof_events.msg_sent or .msg_received). serial: the
+ * communicator's, or 0 to have it looked up (comm still valid). */
+static inline void prof_emit_msg(const prof_ev_msg_fn *h, MPI_Comm comm, uint64_t serial, int peer, int tag,
+                                 uint64_t bytes)
+{
+    if (__builtin_expect(h[0] == NULL, 1))
+        return;
+    struct prof_ev_msg ev = { comm, serial, peer, tag, bytes };
+    if (!serial && comm != MPI_COMM_NULL)
+        ev.comm_serial = prof_comm_info(comm)->serial;
+    prof_emit(h, &ev);
+}
+
+/* prof_events_want_comm: whether a request must keep its communicator's
+ * serial until it completes or starts (a module takes messages). */
+static inline int prof_events_want_comm(void)
+{
+    return prof_events.msg_sent[0] != NULL || prof_events.msg_received[0] != NULL;
+}
+
+#endif

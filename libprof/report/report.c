@@ -1,0 +1,279 @@
+/* report.c: the report directory and its files (cold: finalize). Rank 0
+ * chooses a directory that does not exist yet, writes each file's header,
+ * then the rows of every rank (gather.c). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "clock.h"
+#include "config.h"
+#include "gather.h"
+#include "log.h"
+#include "module.h"
+#include "region.h"
+#include "report.h"
+#include "run.h"
+
+static const struct prof_writer *const writers[] = {
+    &prof_report_summary, &prof_report_functions,
+    &prof_report_matrix_time, &prof_report_matrix_calls, &prof_report_matrix_bytes,
+    &prof_report_branches, &prof_report_partners, &prof_report_branches_human,
+    &prof_report_threads, &prof_report_sites,
+    &prof_report_sizes, &prof_report_slt, &prof_report_collwait, &prof_report_model,
+    &prof_report_regions,
+};
+#define NWRITERS ((int)(sizeof writers / sizeof writers[0]) + PROF_MODULES_MAX)
+
+void prof_report_column_line(struct prof_buf *b, const char *const *names, int n)
+{
+    prof_buf_printf(b, "#");
+    for (int i = 0; i < n; i++)
+        prof_buf_printf(b, " %s", names[i]);
+    prof_buf_printf(b, "\n");
+}
+
+void prof_report_word(struct prof_buf *b, const char *s)
+{
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c <= ' ' || c == '\\' || c == 0x7f)
+            prof_buf_printf(b, "\\x%02x", c);
+        else
+            prof_buf_printf(b, "%c", c);
+    }
+}
+
+void prof_report_region(struct prof_buf *b, uint32_t id)
+{
+    char path[PROF_REGION_PATH];
+    prof_region_path(id, path, sizeof path);
+    prof_report_word(b, id ? path : "whole");
+}
+
+static const struct prof_stats *sort_fn;
+
+static int by_time(const void *a, const void *b)
+{
+    const struct prof_stats *x = &sort_fn[*(const int *)a], *y = &sort_fn[*(const int *)b];
+    if (x->ticks != y->ticks)
+        return x->ticks < y->ticks ? 1 : -1;
+    return *(const int *)a - *(const int *)b;
+}
+
+int prof_report_fn_order(const struct prof_stats *fn, int order[PROF_FN_COUNT])
+{
+    int n = 0;
+    for (int f = 0; f < PROF_FN_COUNT; f++)
+        if (fn[f].calls)
+            order[n++] = f;
+    sort_fn = fn;
+    qsort(order, (size_t)n, sizeof order[0], by_time);
+    return n;
+}
+
+/* mkdir -p for the parents of path; the last component is left to the caller. */
+static int make_parents(const char *path)
+{
+    char p[4096];
+    snprintf(p, sizeof p, "%s", path);
+    for (char *s = strchr(p + 1, '/'); s; s = strchr(s + 1, '/')) {
+        *s = '\0';
+        if (mkdir(p, 0777) != 0 && errno != EEXIST)
+            return -1;
+        *s = '/';
+    }
+    return 0;
+}
+
+void prof_report_base(char *out, size_t size)
+{
+    if (prof_config.output[0])
+        snprintf(out, size, "%s", prof_config.output);
+    else
+        snprintf(out, size, "mpiprof.%s.%dp", prof_run.app, prof_run.size);
+    for (size_t n = strlen(out); n > 1 && out[n - 1] == '/'; n--)
+        out[n - 1] = '\0';
+}
+
+int prof_report_probe(void)
+{
+    char base[4096], parent[4096];
+    prof_report_base(base, sizeof base);
+    if (make_parents(base) != 0) {
+        prof_log_once("cannot create the parent directories of '%s': %s; the report will be lost unless that "
+                      "changes before MPI_Finalize", base, strerror(errno));
+        return -1;
+    }
+    snprintf(parent, sizeof parent, "%s", base);
+    char *slash = strrchr(parent, '/');
+    if (!slash)
+        snprintf(parent, sizeof parent, ".");
+    else
+        slash[slash == parent] = '\0';
+    /* Make it and take it away again: what MPI_Finalize will do (access()
+     * says yes to root where mkdir says no, as in /sys). */
+    struct stat st;
+    int err = stat(parent, &st) != 0 ? errno : !S_ISDIR(st.st_mode) ? ENOTDIR : 0;
+    if (!err && mkdir(base, 0777) == 0)
+        rmdir(base);
+    else if (!err && errno != EEXIST)
+        err = errno;
+    if (err)
+        prof_log_once("cannot create the report directory '%s': %s; the report will be lost unless that "
+                      "changes before MPI_Finalize", base, strerror(err));
+    return err ? -1 : 0;
+}
+
+static int make(const char *name, const void *unused)
+{
+    (void)unused;
+    return mkdir(name, 0777);
+}
+
+/* Renaming onto an empty directory replaces it; onto a report or a file fails. */
+static int move_to(const char *name, const void *from)
+{
+    return rename((const char *)from, name);
+}
+
+/* The first of base, base.1, base.2, ... that take(name) does not find
+ * taken (errno EEXIST; renaming, also ENOTEMPTY or ENOTDIR: a report or a
+ * file there), into out; 0, or -1 (errno from take, or EEXIST when 9999
+ * variants are taken). */
+static int first_free(const char *base, char *out, size_t outsz, int (*take)(const char *name, const void *arg),
+                      const void *arg)
+{
+    int renaming = take == move_to;
+    for (int i = 0; i < 10000; i++) {
+        if (i == 0)
+            snprintf(out, outsz, "%s", base);
+        else
+            snprintf(out, outsz, "%s.%d", base, i);
+        if (take(out, arg) == 0)
+            return 0;
+        if (errno != EEXIST && !(renaming && (errno == ENOTEMPTY || errno == ENOTDIR)))
+            return -1;
+    }
+    errno = EEXIST;
+    return -1;
+}
+
+int prof_report_make_dir(const char *given, char *out, size_t outsz)
+{
+    char base[4096];
+    snprintf(base, sizeof base, "%s", given);
+    for (size_t n = strlen(base); n > 1 && base[n - 1] == '/'; n--)
+        base[n - 1] = '\0';
+    if (make_parents(base) != 0 || first_free(base, out, outsz, make, NULL) != 0)
+        return -1;
+    return 0;
+}
+
+/* Rank 0: the directory the report is written in, base's name with
+ * ".writing-PID" (renamed to base by publish, once complete), its files
+ * and their headers. Returns 0 or -1. */
+static int open_files(const struct prof_report_ctx *ctx, const char *base, char *dir, size_t dirsz,
+                      const struct prof_writer *const *use, int n, FILE **files)
+{
+    snprintf(dir, dirsz, "%s.writing-%ld", base, (long)getpid());
+    if (make_parents(base) != 0) {
+        prof_log_once("cannot create the parent directories of '%s': %s; no report written", base, strerror(errno));
+        return -1;
+    }
+    if (mkdir(dir, 0777) != 0) {
+        prof_log_once("cannot create the report directory '%s': %s; no report written", base, strerror(errno));
+        return -1;
+    }
+    for (int k = 0; k < n; k++) {
+        char path[4200];
+        snprintf(path, sizeof path, "%s/%s", dir, use[k]->file);
+        files[k] = fopen(path, "w");
+        if (!files[k]) {
+            prof_log_once("cannot write '%s': %s; no report written", path, strerror(errno));
+            while (k--)
+                fclose(files[k]);
+            return -1;
+        }
+        struct prof_buf head = { 0 };
+        prof_buf_printf(&head, "%s\n%s", ctx->first_line, ctx->notes);
+        use[k]->columns(&head, ctx);
+        fwrite(head.p, 1, head.len, files[k]);
+        prof_buf_free(&head);
+    }
+    return 0;
+}
+
+/* The last line of summary.txt, written once every file is: the report is
+ * complete. */
+static int complete(const char *dir)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/summary.txt", dir);
+    FILE *f = fopen(path, "a");
+    if (!f)
+        return -1;
+    int rc = fputs("# complete\n", f) < 0;
+    return fclose(f) | rc ? -1 : 0;
+}
+
+int prof_report_write(MPI_Comm comm, const struct prof_report_ctx *ctx,
+                      const struct prof_rank_data *rd, const char *base, struct prof_finalize_times *times)
+{
+    uint64_t t0 = prof_clock_mono_ns();
+    FILE *files[NWRITERS] = { 0 };
+    const struct prof_writer *use[NWRITERS];
+    char dir[4096] = "";
+    int ok = 1, n = 0;
+
+    for (size_t k = 0; k < sizeof writers / sizeof writers[0]; k++)
+        if (!writers[k]->wanted || writers[k]->wanted(ctx))
+            use[n++] = writers[k];
+    for (int m = 0; prof_modules[m] && m < PROF_MODULES_MAX; m++)
+        if (prof_module_written(m) && prof_modules[m]->writer)
+            use[n++] = prof_modules[m]->writer;
+    if (rd->rank == 0)
+        ok = open_files(ctx, base, dir, sizeof dir, use, n, files) == 0;
+    PMPI_Bcast(&ok, 1, MPI_INT, 0, comm);
+    if (!ok)
+        return -1;
+
+    struct prof_buf texts[NWRITERS];
+    memset(texts, 0, sizeof texts);
+    for (int k = 0; k < n; k++)
+        use[k]->rows(&texts[k], ctx, rd);
+    int failed = 0;
+    for (int k = 0; k < n; k++)
+        failed |= texts[k].failed;
+    if (failed)
+        prof_log_local("out of memory while formatting the report; its rows for this rank are incomplete");
+
+    uint64_t t1 = prof_clock_mono_ns();
+    int rc = prof_gather_write(comm, texts, n, files);
+    uint64_t t2 = prof_clock_mono_ns();
+    for (int k = 0; k < n; k++)
+        prof_buf_free(&texts[k]);
+    if (rd->rank != 0)
+        return 0;
+    for (int k = 0; k < n; k++)
+        rc |= fclose(files[k]);
+    if (rc != 0 || complete(dir) != 0) {
+        prof_log_once("writing the report in '%s' failed (disk full?); it is incomplete", dir);
+        return -1;
+    }
+    char done[4096];
+    if (first_free(base, done, sizeof done, move_to, dir) != 0) {
+        prof_log_once("cannot name the report '%s' (%s); it stays in '%s'", base, strerror(errno), dir);
+        return -1;
+    }
+    uint64_t t3 = prof_clock_mono_ns();
+    times->gather_ns = t2 - t1;
+    times->write_ns = (t1 - t0) + (t3 - t2);
+    if (!prof_config.quiet)
+        prof_log_once("report written to %s (%d rank%s, %.2f s at MPI_Finalize: merge %.2f, symbolize %.2f, "
+                      "gather %.2f, write %.2f)", done, ctx->nranks, ctx->nranks == 1 ? "" : "s",
+                      (t3 - times->t_begin) * 1e-9, times->merge_ns * 1e-9, times->symbolize_ns * 1e-9,
+                      times->gather_ns * 1e-9, times->write_ns * 1e-9);
+    return 0;
+}

@@ -1,0 +1,176 @@
+/* report.h: what the report writers get, and the writers (cold: finalize).
+ * Data flows: finalize.c fills a prof_rank_data per rank and a shared
+ * prof_report_ctx; each writer formats one file's rows for one rank into a
+ * text buffer; gather.c brings the buffers to rank 0 one rank at a time;
+ * report.c owns the directory and the files. Writers make no MPI call. */
+#ifndef PROF_REPORT_H
+#define PROF_REPORT_H
+
+#include <stdint.h>
+#include "buf.h"
+#include "fn_table.h"
+#include "record.h"
+#include "branch.h"
+#include "sites.h"
+#include "sizes.h"
+#include "region.h"
+#include <mpi.h>
+
+/* One thread's figures per function. */
+struct prof_thread_data {
+    int index;                         /* 0 = the first thread of the rank to call MPI;
+                                          PROF_THREAD_EXITED (thread.h): the exited ones */
+    struct prof_stats fn[PROF_FN_COUNT];
+};
+
+/* One rank's figures, merged over its threads and call sites. */
+struct prof_rank_data {
+    int rank;
+    double sec_per_tick;
+    uint64_t elapsed_ticks;            /* MPI_Init to MPI_Finalize */
+    uint64_t mpi_ticks;                /* inside profiled MPI calls */
+    uint64_t overflow_calls;           /* calls whose site found the table full */
+    struct prof_stats fn[PROF_FN_COUNT];
+    struct prof_sizes *sizes[PROF_FN_COUNT]; /* message-size histograms (sizes.h), NULL if none */
+    const struct prof_branch *branches; /* call sites, largest time first */
+    int nbranches;
+    const struct prof_site *sites;     /* rank 0: every rank's call sites combined (sites.c) */
+    int nsites;
+    const struct prof_thread_data *threads; /* by index, the exited last */
+    int nthreads;
+    double model_elapsed, model_mpi, model_compute; /* the model (model.h), seconds, */
+    double model_fn[PROF_FN_COUNT];    /* and per function */
+    int nregions;                      /* MPI_Pcontrol regions (region.h), node ids 1..nregions: */
+    const struct prof_region_node *region_nodes; /* [id]: the region (entries, time open, parent) */
+    const struct prof_stats *region_fn; /* [(id - 1) * PROF_FN_COUNT + fn]: calls that ended in the region */
+};
+
+/* What every rank agrees on. */
+struct prof_report_ctx {
+    int nranks;
+    char first_line[8192];             /* "# mpiprof VERSION command=... ranks=... start=... options=..." */
+    char notes[2048];                  /* "# note: ..." lines, or empty */
+    int threaded;                      /* some rank had more than one thread calling MPI */
+    int collwait;                      /* collective wait was on (collwait.h) */
+    int slt;                           /* late sender was on (slt.h) */
+    int model;                         /* a model was on (model.h): */
+    char model_text[128];              /* the model spelt out */
+    double real_max, model_max;        /* the largest real and modelled elapsed of any rank */
+    int regions;                       /* some rank opened an MPI_Pcontrol region */
+    int ncols;                         /* matrix columns: functions used on any rank, */
+    int cols[PROF_FN_COUNT];           /* by total time over all ranks, largest first */
+};
+
+/* A report file: its name, its column line, its rows for one rank, and
+ * whether this run has one (NULL: always). */
+struct prof_writer {
+    const char *file;
+    void (*columns)(struct prof_buf *b, const struct prof_report_ctx *ctx);
+    void (*rows)(struct prof_buf *b, const struct prof_report_ctx *ctx, const struct prof_rank_data *rd);
+    int (*wanted)(const struct prof_report_ctx *ctx);
+};
+
+extern const struct prof_writer prof_report_summary;
+extern const struct prof_writer prof_report_functions;
+extern const struct prof_writer prof_report_matrix_time;
+extern const struct prof_writer prof_report_matrix_calls;
+extern const struct prof_writer prof_report_matrix_bytes;
+extern const struct prof_writer prof_report_branches;
+extern const struct prof_writer prof_report_branches_human;
+extern const struct prof_writer prof_report_partners;
+extern const struct prof_writer prof_report_threads;
+extern const struct prof_writer prof_report_sites;
+extern const struct prof_writer prof_report_collwait;
+extern const struct prof_writer prof_report_slt;
+extern const struct prof_writer prof_report_sizes;
+extern const struct prof_writer prof_report_model;
+extern const struct prof_writer prof_report_regions;
+
+/* Column lists: header lines, rows and mpiprof-report(5) follow them. */
+#define PROF_SUMMARY_COLUMNS(X) X(rank) X(elapsed_s) X(mpi_s) X(mpi_pct) X(compute_s) X(mpi_calls)
+#define PROF_SUMMARY_SLT_COLUMNS(X) X(send_late_s) X(slt_eval_pct)
+#define PROF_SUMMARY_COLLWAIT_COLUMNS(X) X(coll_wait_s)
+#define PROF_SUMMARY_MODEL_COLUMNS(X) X(model_elapsed_s)
+#define PROF_MODEL_COLUMNS(X) X(rank) X(what) X(calls) X(real_s) X(model_s)
+#define PROF_FUNCTIONS_COLUMNS(X) \
+    X(rank) X(function) X(calls) X(time_s) X(min_s) X(max_s) X(bytes_sent) X(bytes_recv) X(region)
+#define PROF_BRANCHES_COLUMNS(X) \
+    X(rank) X(brid) X(function) X(calls) X(time_s) X(self_pct) X(tot_pct) X(sends) X(recvs) \
+    X(avg_send) X(avg_recv) X(bytes_sent) X(bytes_recv) X(recv_wait_s) X(site) X(ancestors) X(region)
+#define PROF_REGIONS_COLUMNS(X) X(rank) X(region) X(entries) X(elapsed_s) X(mpi_s) X(mpi_pct) X(calls)
+#define PROF_SIZES_COLUMNS(X) X(rank) X(function) X(bin_lo) X(bin_hi) X(calls) X(bytes) X(time_s)
+#define PROF_THREADS_COLUMNS(X) \
+    X(rank) X(thread) X(function) X(calls) X(time_s) X(bytes_sent) X(bytes_recv)
+#define PROF_SITES_COLUMNS(X) \
+    X(brid) X(function) X(ranks) X(calls) X(time_s) X(min_s) X(mean_s) X(max_s) X(max_rank) \
+    X(bytes_sent) X(bytes_recv) X(site) X(ancestors)
+#define PROF_SLT_COLUMNS(X) \
+    X(rank) X(brid) X(function) X(evaluated) X(not_evaluated) X(recv_wait_s) X(send_late_s) X(transfer_s)
+#define PROF_COLLWAIT_COLUMNS(X) \
+    X(rank) X(brid) X(function) X(calls) X(evaluated) X(time_s) X(wait_s) X(synced_s)
+#define PROF_PARTNERS_COLUMNS(X) \
+    X(rank) X(brid) X(function) X(partner) X(partner_brid) X(count) X(bytes) X(time_pct)
+#define PROF_RMA_COLUMNS(X) X(rank) X(win) X(target) X(kind) X(calls) X(bytes) X(time_s) X(site)
+#define PROF_IO_COLUMNS(X) X(rank) X(file) X(procs) X(what) X(calls) X(bytes) X(time_s) X(MB_s) X(name)
+#define PROF_PARTNERS_SLT_COLUMNS(X) X(recv_wait_s) X(send_late_s) X(transfer_s) X(late_pct)
+
+/* prof_report_column_line: "# a b c\n" from a column list. */
+void prof_report_column_line(struct prof_buf *b, const char *const *names, int n);
+
+/* prof_report_word: s as one field: backslash, whitespace and control
+ * characters as \xHH. */
+void prof_report_word(struct prof_buf *b, const char *s);
+
+/* prof_report_fn_order: the functions called in fn (a rank's or a
+ * region's figures per function), largest time first (then by function),
+ * into order; returns how many. */
+int prof_report_fn_order(const struct prof_stats *fn, int order[PROF_FN_COUNT]);
+
+/* prof_report_region: the region column's word for node id (0: "whole"). */
+void prof_report_region(struct prof_buf *b, uint32_t id);
+
+#endif
+
+/* The phases of MPI_Finalize on this rank, for the message naming the
+ * report: when it began (CLOCK_MONOTONIC ns) and each phase's time (ns).
+ * finalize.c fills merge (threads, call sites, ids) and symbolize (naming
+ * call sites); prof_report_write adds gather (other ranks' rows to rank 0)
+ * and write (directory, formatting, files). */
+struct prof_finalize_times {
+    uint64_t t_begin;
+    uint64_t merge_ns, symbolize_ns, gather_ns, write_ns;
+};
+
+/* prof_merge_threads: sum every call site and overflow record of the
+ * threads on the list threads (thread.h) per function, per thread
+ * (threads.txt; the exited threads are one), for the rank and per
+ * MPI_Pcontrol region (rd->nregions of them, rd->region_nodes set) into rd
+ * (finalize.c; local). */
+struct prof_thread;
+void prof_merge_threads(struct prof_rank_data *rd, struct prof_thread *threads);
+
+/* prof_report_first_line: ctx->first_line, from the run's facts (local). */
+void prof_report_first_line(struct prof_report_ctx *ctx);
+
+/* prof_report_base: the report directory asked for (MPIPROF_OUTPUT, else
+ * mpiprof.APP.NPp), without trailing slashes. */
+void prof_report_base(char *out, size_t size);
+
+/* prof_report_make_dir: create a new directory base, base.1, base.2, ...
+ * (and base's parents); its name in out. Trailing slashes are not part of
+ * the name ("out/" is "out"). 0, or -1 with errno set. */
+int prof_report_make_dir(const char *base, char *out, size_t outsz);
+
+/* prof_report_probe: rank 0, at MPI_Init: create the parent directories of
+ * the report and check that the directory can be made there; say at once
+ * when not (the run goes on): -1, else 0. */
+int prof_report_probe(void);
+
+/* prof_report_write: collective over comm (the tool's communicator). Rank 0
+ * creates a new directory from base (base, else base.1, base.2, ...: an
+ * existing report is never touched) and writes every file; all ranks send
+ * their rows. On failure rank 0 says why, once, and the application goes
+ * on. times: the phases so far; the message naming the directory gives
+ * them all. Returns 0 when the report was written. */
+int prof_report_write(MPI_Comm comm, const struct prof_report_ctx *ctx,
+                      const struct prof_rank_data *rd, const char *base, struct prof_finalize_times *times);
