@@ -30,7 +30,7 @@ with --model. mix polls with MPI_Testsome, whose count depends on timing: its re
 are compared without the records naming MPI_Testsome
 (tests/compare-reports.sh -i), but the totals of summary.txt and
 model.txt include them and differ from run to run (hence not a default).
-rmaio runs on 2 ranks whatever -n says.
+rmaio runs on 2 ranks and colls on 4, whatever -n says.
 USAGE
 }
 
@@ -98,7 +98,7 @@ profile() {
     mkdir -p "$3.run"
     # shellcheck disable=SC2086 # the set's flags and the command's words are meant to split
     local n=$np
-    [ "$4" = rmaio ] && n=2
+    case $4 in rmaio) n=2 ;; colls) n=4 ;; esac
     (cd "$3.run" && MPIPROF_PRELOAD=$1 "$mpirun" -np "$n" $oversub "$launcher" -q $set -o "$3" $cmd) \
         >"$3.out" 2>&1
 }
