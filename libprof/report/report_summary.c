@@ -24,6 +24,16 @@ static void write_columns(struct prof_buf *b, const struct prof_report_ctx *ctx)
     prof_report_column_line(b, names, n);
 }
 
+/* Printed with two decimals, a share that left some wait out stays
+ * below 100.00 however small that part: 99.99 at most. */
+static double evaluated_pct(uint64_t evaluated, uint64_t skipped)
+{
+    if (!skipped)
+        return 100.0;
+    double pct = 100.0 * (double)evaluated / (double)(evaluated + skipped);
+    return pct > 99.99 ? 99.99 : pct;
+}
+
 static void write_rows(struct prof_buf *b, const struct prof_report_ctx *ctx, const struct prof_rank_data *rd)
 {
     double elapsed = rd->elapsed_ticks * rd->sec_per_tick;
@@ -38,9 +48,8 @@ static void write_rows(struct prof_buf *b, const struct prof_report_ctx *ctx, co
     }
     prof_buf_printf(b, "%d %.9f %.9f %.2f %.9f %llu", rd->rank, elapsed, mpi,
                     elapsed > 0 ? 100.0 * mpi / elapsed : 0.0, elapsed - mpi, (unsigned long long)calls);
-    if (ctx->slt)      /* the evaluated share of the receive wait; 100 with none */
-        prof_buf_printf(b, " %.9f %.2f", late * rd->sec_per_tick,
-                        evaluated + skipped ? 100.0 * (double)evaluated / (double)(evaluated + skipped) : 100.0);
+    if (ctx->slt)      /* the evaluated share of the receive wait: 100 only when none was left out */
+        prof_buf_printf(b, " %.9f %.2f", late * rd->sec_per_tick, evaluated_pct(evaluated, skipped));
     if (ctx->collwait)
         prof_buf_printf(b, " %.9f", sync * rd->sec_per_tick);
     if (ctx->model)
