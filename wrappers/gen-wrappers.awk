@@ -466,16 +466,16 @@ function uses_role(family, role) {
             fam_roles["after", family] ",") ~ ("," role "[?]?,")
 }
 
-# The sync hook of a function flagged sync (the collective-wait barrier, the
-# model's agreement of clocks): on its communicator, else its window, else
-# its file (collwait.c).
+# The coll_enter event of a function flagged sync (events.h: the
+# collective-wait barrier, the model's agreement of clocks): on its
+# communicator, else its window, else its file.
 function sync_call(name) {
     if ("comm" in role_arg)
-        return "prof_sync_comm(&c, " role_arg["comm"] ")"
+        return "prof_coll_comm(&c, " role_arg["comm"] ")"
     if ("win" in role_arg)
-        return "prof_sync_win(&c, " role_arg["win"] ")"
+        return "prof_coll_win(&c, " role_arg["win"] ")"
     if ("file" in role_arg)
-        return "prof_sync_file(&c, " (role_decl["file"] ~ /\*/ ? "*" : "") role_arg["file"] ")"
+        return "prof_coll_file(&c, " (role_decl["file"] ~ /\*/ ? "*" : "") role_arg["file"] ")"
     fail(name ": flag sync needs an argument with role @comm, @win or @file")
 }
 
@@ -636,7 +636,7 @@ END {
         }
         printf "%s", fn_subst[i] > w
         if (fn_sync[i] != "")
-            printf "    if (PROF_UNLIKELY(prof_sync_on))\n        %s;\n", fn_sync[i] > w
+            printf "    %s;\n", fn_sync[i] > w
         if (fn_pre[i] != "")
             printf "    %s;\n", fn_pre[i] > w
         printf "    c.rc = %s;\n", pcall > w

@@ -1,53 +1,58 @@
-/* collwait.c: the sync hooks of blocking collectives: collective wait, and
- * the model's agreement of clocks (cold: only with MPIPROF_EVAL_COLLECTIVE_WAIT
- * or MPIPROF_MODEL; a barrier costs far more than the shadow lookup of
- * windows and files). */
+/* collwait.c: the collective-wait module: a barrier before each blocking
+ * collective, timed into the call's record (cold: only with
+ * MPIPROF_EVAL_COLLECTIVE_WAIT; a barrier costs far more than the shadow
+ * lookup of windows and files). */
 #include "collwait.h"
+#include "fn_table.h"
+#include "log.h"
+#include "module.h"
 #include "prof.h"
+#include "report.h"
+#include "run.h"
 #include "shadow.h"
 
 int prof_collwait_on;
-int prof_sync_on;
 
-static void barrier(struct prof_call *c, MPI_Comm comm)
+/* Every rank must profile the same blocking collectives, or a barrier
+ * would go unmatched (collective over the tool's communicator). */
+static int start(void)
 {
+    enum { N = PROF_FN_COUNT };
+    static int v[2 * N], all[2 * N];
+    for (int f = 0; f < N; f++) {
+        v[f] = prof_fn_coll[f] == 2 && prof_fn_on[f];
+        v[N + f] = -v[f];                  /* min of -v: -max of v */
+    }
+    if (PMPI_Allreduce(v, all, 2 * N, MPI_INT, MPI_MIN, prof_run.comm) != MPI_SUCCESS)
+        return -1;
+    for (int f = 0; f < N; f++)
+        if (all[f] != -all[N + f]) {
+            prof_log_once("MPIPROF_FUNCTIONS profiles %s on some ranks only; collective wait is off", prof_fn_name[f]);
+            return -1;
+        }
+    prof_collwait_on = 1;
+    return 0;
+}
+
+static void coll_enter(const struct prof_ev_coll *ev)
+{
+    MPI_Comm comm = prof_shadow_coll_comm(ev);
     if (comm == MPI_COMM_NULL)
         return;
     uint64_t t = prof_clock();
     if (PMPI_Barrier(comm) != MPI_SUCCESS)
         return;
     uint64_t dt = prof_clock() - t;
-    struct prof_record *r = prof_call_record(c);
+    struct prof_record *r = prof_call_record(ev->c);
     r->s.sync_calls++;
     r->s.sync_ticks += dt;
 }
 
-/* The communicator of a shadow, or MPI_COMM_NULL. */
-static MPI_Comm shadow_comm(uint64_t key)
-{
-    struct prof_shadow *s = prof_shadow_find(key);
-    return s ? s->comm : MPI_COMM_NULL;
-}
-
-void prof_sync_comm(struct prof_call *c, MPI_Comm comm)
-{
-    if (prof_model_on)
-        prof_model_sync(c, comm);
-    if (prof_collwait_on)
-        barrier(c, comm);
-}
-
-/* MPI_Win_fence: on the window's shadow. */
-void prof_sync_win(struct prof_call *c, MPI_Win win)
-{
-    prof_sync_comm(c, shadow_comm(prof_shadow_key(PROF_SHADOW_WIN, &win, sizeof win)));
-}
-
-/* Collective file calls: the model keeps MPI-IO's real time. */
-void prof_sync_file(struct prof_call *c, MPI_File fh)
-{
-    if (prof_model_on)
-        prof_model_sync(c, MPI_COMM_NULL);
-    if (prof_collwait_on)
-        barrier(c, shadow_comm(prof_shadow_key(PROF_SHADOW_FILE, &fh, sizeof fh)));
-}
+const struct prof_module prof_mod_collwait = {
+    .name = "collective wait",
+    .option = "EVAL_COLLECTIVE_WAIT",
+    .start = start,
+    .coll_enter = coll_enter,
+    .writer = &prof_report_collwait,
+    .in_snapshots = 1,
+};

@@ -2,7 +2,9 @@
  * site, written when collective wait is on (cold). A blocking collective's
  * time (time_s, as in branches.txt) is the barrier before it (wait_s) plus
  * the collective with synchronized arrivals (synced_s); nonblocking and
- * split collectives are listed with evaluated 0 and "-". */
+ * split collectives are listed with evaluated 0 and "-". The module's
+ * writer (collwait.c). */
+#include "collwait.h"
 #include "report.h"
 
 #define NAME(c) #c,
@@ -32,11 +34,6 @@ static void write_rows(struct prof_buf *b, const struct prof_report_ctx *ctx, co
     }
 }
 
-static int collwait_on(const struct prof_report_ctx *ctx)
-{
-    return ctx->collwait;
-}
-
 const struct prof_writer prof_report_collwait = {
-    .file = "collwait.txt", .columns = write_columns, .rows = write_rows, .wanted = collwait_on
+    .file = "collwait.txt", .columns = write_columns, .rows = write_rows
 };

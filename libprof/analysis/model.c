@@ -3,7 +3,9 @@
 #include <pthread.h>
 #include <time.h>
 #include "lock.h"
+#include "module.h"
 #include "prof.h"
+#include "shadow.h"
 
 int prof_model_on;
 
@@ -88,10 +90,6 @@ void prof_model_volume(struct prof_call *c, uint64_t bytes)
     c->m_bytes = bytes;
 }
 
-void prof_model_sync(struct prof_call *c, MPI_Comm comm)
-{
-    c->m_comm = comm;
-}
 
 void prof_model_icoll(struct prof_call *c, MPI_Comm comm, MPI_Request *req)
 {
@@ -252,3 +250,23 @@ double prof_model_fn_time(int fn)
 {
     return clk.fn[fn];
 }
+
+/* --- the model as a module (module.h): so far its agreement of clocks ---- */
+
+static int start(void)
+{
+    return prof_model_on ? 0 : -1;
+}
+
+/* A blocking collective agrees its clocks on its communicator, or on its
+ * window's shadow; a collective file call keeps MPI-IO's real time. */
+static void coll_enter(const struct prof_ev_coll *ev)
+{
+    ev->c->m_comm = ev->on == PROF_COLL_FILE ? MPI_COMM_NULL : prof_shadow_coll_comm(ev);
+}
+
+const struct prof_module prof_mod_model = {
+    .name = "the model",
+    .start = start,
+    .coll_enter = coll_enter,
+};

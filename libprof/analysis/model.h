@@ -69,12 +69,11 @@ void prof_model_arrival(struct prof_call *c, double sent, uint64_t bytes);
 void prof_model_volume(struct prof_call *c, uint64_t bytes);
 void prof_model_end(struct prof_call *c);
 
-/* The sync hook of a blocking collective (on its communicator) or of
- * MPI_Win_fence (on the window's shadow): where its clocks are agreed.
+/* Where a blocking collective's clocks are agreed comes from its
+ * coll_enter event (the module prof_mod_model, model.c).
  * prof_model_icoll: after a nonblocking collective on comm started req
  * (prof_fn_coll 3); prof_model_completed: the completion call c reports
  * req complete (its handle as the call got it). */
-void prof_model_sync(struct prof_call *c, MPI_Comm comm);
 void prof_model_icoll(struct prof_call *c, MPI_Comm comm, MPI_Request *req);
 void prof_model_completed(struct prof_call *c, MPI_Request req);
 

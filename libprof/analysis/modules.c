@@ -3,9 +3,15 @@
 #include <string.h>
 #include "module.h"
 
-extern const struct prof_module prof_mod_shadow, prof_mod_rma, prof_mod_io, prof_mod_comms;
+extern const struct prof_module prof_mod_model, prof_mod_collwait, prof_mod_shadow, prof_mod_rma, prof_mod_io,
+    prof_mod_comms;
 
+/* In the order they start and take each event: the model agrees a
+ * collective's clocks before collective wait's barrier; the shadows start
+ * when an analysis before them that needs them did. */
 const struct prof_module *const prof_modules[] = {
+    &prof_mod_model,
+    &prof_mod_collwait,
     &prof_mod_shadow,
     &prof_mod_rma,
     &prof_mod_io,

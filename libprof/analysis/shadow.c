@@ -100,6 +100,18 @@ static void freed(struct prof_call *c)
         release(s);
 }
 
+MPI_Comm prof_shadow_coll_comm(const struct prof_ev_coll *ev)
+{
+    struct prof_shadow *s = NULL;
+    if (ev->on == PROF_COLL_COMM)
+        return ev->comm;
+    if (ev->on == PROF_COLL_WIN)
+        s = prof_shadow_find(prof_shadow_key(PROF_SHADOW_WIN, &ev->win, sizeof ev->win));
+    else
+        s = prof_shadow_find(prof_shadow_key(PROF_SHADOW_FILE, &ev->fh, sizeof ev->fh));
+    return s ? s->comm : MPI_COMM_NULL;
+}
+
 void prof_shadow_each(enum prof_shadow_kind kind, void (*fn)(struct prof_shadow *))
 {
     prof_lock(&map.lock);
@@ -128,7 +140,7 @@ void prof_shadow_release_all(void)
 
 static int start(void)
 {
-    return prof_slt_on || prof_sync_on ? 0 : -1;
+    return prof_slt_on || prof_model_on || prof_collwait_on ? 0 : -1;
 }
 
 /* A handle the call made: its shadow, duplicated from comm (collective
@@ -147,7 +159,7 @@ static void comm_created(const struct prof_ev_handle *ev)
 
 static void win_created(const struct prof_ev_handle *ev)
 {
-    if (prof_sync_on)
+    if (prof_model_on || prof_collwait_on)
         made(ev, PROF_SHADOW_WIN, sizeof(MPI_Win), ev->comm);
 }
 

@@ -44,6 +44,12 @@ void prof_shadow_add(uint64_t key, MPI_Comm user);
  * freed. */
 struct prof_shadow *prof_shadow_find(uint64_t key);
 
+/* prof_shadow_coll_comm: where the blocking collective of a coll_enter
+ * event (events.h) can synchronize: its communicator, or the shadow of its
+ * window or file; MPI_COMM_NULL when it has none. */
+struct prof_ev_coll;
+MPI_Comm prof_shadow_coll_comm(const struct prof_ev_coll *ev);
+
 /* prof_shadow_each: fn on every shadow of kind (under the map's lock: fn
  * must not add or free shadows). */
 void prof_shadow_each(enum prof_shadow_kind kind, void (*fn)(struct prof_shadow *));

@@ -15,7 +15,6 @@
     X(PARTNERS,             partners,             BOOL,   "1", "0/1, no/yes, off/on, false/true") \
     X(QUIET,                quiet,                BOOL,   "0", "0/1, no/yes, off/on, false/true") \
     X(EVAL_SLT,             eval_slt,             BOOL,   "0", "0/1, no/yes, off/on, false/true") \
-    X(EVAL_COLLECTIVE_WAIT, eval_collective_wait, BOOL,   "0", "0/1, no/yes, off/on, false/true") \
     X(MODEL,                model,                MODEL,  "",  "perfect, perfect+<cpu factor>, perfect,cpu=<factor> or lat=<us>,bw=<MB/s>[,cpu=<factor>]") \
     X(REGIONS,              regions,              BOOL,   "1", "0/1, no/yes, off/on, false/true") \
     X(SNAPSHOT,             snapshot,             SECONDS, "0", "seconds between snapshots, from 0.1 to 1000000 (0: none)") \
@@ -35,7 +34,6 @@ struct prof_config {
     bool partners;
     bool quiet;
     bool eval_slt;
-    bool eval_collective_wait;
     char model[256];
     bool regions;
     double snapshot;

@@ -17,7 +17,13 @@
  *   file_access, file_end, file_op
  *                   a profiled MPI-IO read or write, the _end half of a
  *                   split collective, an open, close, sync, seek or view
- *                   ended (hooks.c).
+ *                   ended (hooks.c);
+ *   coll_enter      a profiled blocking collective (flag sync in the
+ *                   wrapper tables), right before it: on a communicator,
+ *                   a window (MPI_Win_fence) or a file (the collective
+ *                   MPI-IO calls). Its handlers may call collectives on
+ *                   a duplicate of that communicator (shadow.h): every
+ *                   member makes the same call.
  *
  * Each event is an array of the enabled modules' handlers, filled once at
  * MPI_Init (modules.c) and read without a lock; with no handler the emit
@@ -100,6 +106,19 @@ struct prof_ev_io {
 
 typedef void (*prof_ev_io_fn)(const struct prof_ev_io *ev);
 
+/* Where a blocking collective runs. */
+enum prof_coll_on { PROF_COLL_COMM, PROF_COLL_WIN, PROF_COLL_FILE };
+
+struct prof_ev_coll {
+    struct prof_call *c;   /* the call, entered */
+    enum prof_coll_on on;  /* which of the handles below it names */
+    MPI_Comm comm;
+    MPI_Win win;
+    MPI_File fh;
+};
+
+typedef void (*prof_ev_coll_fn)(const struct prof_ev_coll *ev);
+
 /* Every event: its handler type and name, for struct prof_events, struct
  * prof_module and modules.c. */
 #define PROF_EVENTS(X)                                                                                 \
@@ -109,7 +128,7 @@ typedef void (*prof_ev_io_fn)(const struct prof_ev_io *ev);
     X(prof_ev_handle_fn, win_freed) \
     X(prof_ev_handle_fn, file_opened) X(prof_ev_handle_fn, file_closing)                              \
     X(prof_ev_handle_fn, file_closed) X(prof_ev_rma_fn, rma_call) X(prof_ev_io_fn, file_access)       \
-    X(prof_ev_io_fn, file_end) X(prof_ev_io_fn, file_op)
+    X(prof_ev_io_fn, file_end) X(prof_ev_io_fn, file_op) X(prof_ev_coll_fn, coll_enter)
 
 /* The handlers of each event, NULL-terminated. */
 #define PROF_EVENT_ARRAY(type, name) type name[PROF_MODULES_MAX + 1];
@@ -139,6 +158,32 @@ static inline void prof_emit_msg(const prof_ev_msg_fn *h, MPI_Comm comm, uint64_
     if (!serial && comm != MPI_COMM_NULL)
         ev.comm_serial = prof_comm_info(comm)->serial;
     prof_emit(h, &ev);
+}
+
+/* prof_coll_comm, prof_coll_win, prof_coll_file: coll_enter, from the
+ * wrapper of a blocking collective on comm, win or fh. */
+static inline void prof_emit_coll(struct prof_call *c, enum prof_coll_on on, MPI_Comm comm, MPI_Win win, MPI_File fh)
+{
+    struct prof_ev_coll ev = { c, on, comm, win, fh };
+    prof_emit(prof_events.coll_enter, &ev);
+}
+
+static inline void prof_coll_comm(struct prof_call *c, MPI_Comm comm)
+{
+    if (__builtin_expect(prof_events.coll_enter[0] != NULL, 0))
+        prof_emit_coll(c, PROF_COLL_COMM, comm, MPI_WIN_NULL, MPI_FILE_NULL);
+}
+
+static inline void prof_coll_win(struct prof_call *c, MPI_Win win)
+{
+    if (__builtin_expect(prof_events.coll_enter[0] != NULL, 0))
+        prof_emit_coll(c, PROF_COLL_WIN, MPI_COMM_NULL, win, MPI_FILE_NULL);
+}
+
+static inline void prof_coll_file(struct prof_call *c, MPI_File fh)
+{
+    if (__builtin_expect(prof_events.coll_enter[0] != NULL, 0))
+        prof_emit_coll(c, PROF_COLL_FILE, MPI_COMM_NULL, MPI_WIN_NULL, fh);
 }
 
 /* prof_events_want_comm: whether a request must keep its communicator's

@@ -25,7 +25,9 @@ struct prof_module {
     const char *name;                   /* in messages */
     const char *option;                 /* its switch: MPIPROF_<option>; NULL: always on */
     /* At MPI_Init, after the ranks agreed that it is on (before the
-     * program's first profiled call); 0, or -1 to stay off (it says why). */
+     * program's first profiled call; prof_fn_on is set): 0, or -1 to stay
+     * off (it says why). It runs on every rank, in the table's order, so
+     * it may be collective over the tool's communicator (prof_run.comm). */
     int (*start)(void);
     /* At MPI_Finalize, on every rank where it started, before the report
      * is written: no more events come. */
@@ -42,7 +44,8 @@ struct prof_module {
      * every rank: agree with the other ranks (ids, totals); 1 when its file
      * is to be written (some rank has rows), 0 when not. NULL: written. */
     int (*agree)(MPI_Comm comm);
-    const struct prof_writer *writer;   /* its report file (NULL: none) */
+    const struct prof_writer *writer;   /* its report file (NULL: none), */
+    int in_snapshots;                   /* in snapshots too (snapshot.c) */
 };
 
 extern const struct prof_module *const prof_modules[];   /* NULL-terminated */

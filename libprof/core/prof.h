@@ -14,7 +14,6 @@
 #include <stdint.h>
 #include <mpi.h>
 #include "clock.h"
-#include "collwait.h"
 #include "config.h"
 #include "events.h"
 #include "fn_table.h"

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "branch.h"
+#include "collwait.h"
 #include "config.h"
 #include "log.h"
 #include "module.h"

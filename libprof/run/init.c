@@ -85,42 +85,21 @@ static void agree_model(void)
     prof_model_on = on;
 }
 
-/* Options that insert communication must be the same on every rank, or a
- * barrier on one rank would meet another rank's next collective, or tokens
- * would go unread. Collective wait is on when every rank asked for it and
- * profiles the same blocking collectives, late sender when every rank asked
- * for it; else each is off everywhere, and rank 0 says why. */
-static void agree_options(const unsigned char *enabled)
+/* Late sender inserts communication: it must be on on every rank, or
+ * tokens would go unread. It is on when every rank asked for it; else off
+ * everywhere, and rank 0 says why. */
+static void agree_options(void)
 {
-    enum { N = 2 + PROF_FN_COUNT };
-    static int v[2 * N], all[2 * N];
-    v[0] = prof_config.eval_collective_wait;
-    v[1] = prof_config.eval_slt;
-    for (int f = 0; f < PROF_FN_COUNT; f++)
-        v[2 + f] = prof_fn_coll[f] == 2 && enabled[f];
-    for (int i = 0; i < N; i++)
-        v[N + i] = -v[i];                  /* min of -v: -max of v */
-    if (PMPI_Allreduce(v, all, 2 * N, MPI_INT, MPI_MIN, prof_run.comm) != MPI_SUCCESS)
+    int v[2] = { prof_config.eval_slt, -prof_config.eval_slt }, all[2];
+    if (PMPI_Allreduce(v, all, 2, MPI_INT, MPI_MIN, prof_run.comm) != MPI_SUCCESS)
         return;
-    if (all[1] != -all[N + 1])
+    if (all[0] != -all[1])
         prof_log_once("MPIPROF_EVAL_SLT is not the same on every rank; late-sender analysis is off");
     else
-        prof_slt_asked = all[1];
+        prof_slt_asked = all[0];
     agree_model();
     if ((prof_slt_on = prof_slt_asked || prof_model_on))
         prof_slt_start_run();
-    prof_sync_on = prof_model_on;
-    if (all[0] != -all[N]) {
-        prof_log_once("MPIPROF_EVAL_COLLECTIVE_WAIT is not the same on every rank; collective wait is off");
-        return;
-    }
-    for (int f = 0; all[0] && f < PROF_FN_COUNT; f++)
-        if (all[2 + f] != -all[N + 2 + f]) {
-            prof_log_once("MPIPROF_FUNCTIONS profiles %s on some ranks only; collective wait is off", prof_fn_name[f]);
-            return;
-        }
-    prof_collwait_on = all[0];
-    prof_sync_on |= prof_collwait_on;
 }
 
 /* The analysis modules: each on when every rank asked for it, else off
@@ -159,7 +138,7 @@ void prof_start(int thread_level)
         prof_log_local("cannot create the tool's communicator; not profiling");
         return;
     }
-    agree_options(enabled);
+    agree_options();
     if (prof_run.rank == 0)
         prof_run.unwritable = prof_report_probe() != 0;
     prof_clock_start();
@@ -167,9 +146,9 @@ void prof_start(int thread_level)
         prof_model_start();
     prof_run.t_init = prof_clock();
     prof_partial_start();
+    memcpy(prof_fn_on, enabled, sizeof prof_fn_on);
     start_modules();
     prof_run.started = 1;
-    memcpy(prof_fn_on, enabled, sizeof prof_fn_on);
 }
 
 PROF_EXPORT int MPI_Init(int *argc, char ***argv)

@@ -18,9 +18,11 @@
 #include <unistd.h>
 #include "branch.h"
 #include "clock.h"
+#include "collwait.h"
 #include "config.h"
 #include "due.h"
 #include "log.h"
+#include "module.h"
 #include "prof.h"
 #include "report.h"
 #include "run.h"
@@ -33,11 +35,12 @@ static struct {
     int failed;              /* a snapshot could not be written: said once */
 } snap;
 
-/* The tables a rank writes alone; matrix.*, sites.txt (over the ranks),
- * branches.human, model.txt, rma.txt and io.txt are not in snapshots. */
+/* The tables a rank writes alone, then the files of the modules that
+ * started and go in snapshots (module.h); matrix.*, sites.txt (over the
+ * ranks), branches.human, model.txt, rma.txt and io.txt are not in them. */
 static const struct prof_writer *const tables[] = {
     &prof_report_summary, &prof_report_functions, &prof_report_branches, &prof_report_partners,
-    &prof_report_threads, &prof_report_sizes, &prof_report_slt, &prof_report_collwait, &prof_report_regions,
+    &prof_report_threads, &prof_report_sizes, &prof_report_slt, &prof_report_regions,
 };
 
 static void take(uint64_t now);
@@ -166,6 +169,14 @@ static void collect(struct prof_rank_data *rd, struct prof_branches *b, struct p
     }
 }
 
+static void table(struct prof_buf *out, const struct prof_writer *w, const struct prof_report_ctx *ctx,
+                  const struct prof_rank_data *rd)
+{
+    prof_buf_printf(out, "@ %s\n", w->file);
+    w->columns(out, ctx);
+    w->rows(out, ctx, rd);
+}
+
 static void format(struct prof_buf *out, const struct prof_rank_data *rd, const struct prof_branches *b,
                    const char *why)
 {
@@ -179,13 +190,12 @@ static void format(struct prof_buf *out, const struct prof_rank_data *rd, const 
     prof_report_first_line(&ctx);
     prof_buf_printf(out, "# mpiprof-snapshot rank=%d ranks=%d elapsed_s=%.6f why=%s\n%s\n", rd->rank, prof_run.size,
                     rd->elapsed_ticks * rd->sec_per_tick, why, ctx.first_line);
-    for (size_t k = 0; k < sizeof tables / sizeof tables[0]; k++) {
-        if (tables[k]->wanted && !tables[k]->wanted(&ctx))
-            continue;
-        prof_buf_printf(out, "@ %s\n", tables[k]->file);
-        tables[k]->columns(out, &ctx);
-        tables[k]->rows(out, &ctx, rd);
-    }
+    for (size_t k = 0; k < sizeof tables / sizeof tables[0]; k++)
+        if (!tables[k]->wanted || tables[k]->wanted(&ctx))
+            table(out, tables[k], &ctx, rd);
+    for (int m = 0; prof_modules[m] && m < PROF_MODULES_MAX; m++)
+        if (prof_module_on(m) && prof_modules[m]->in_snapshots)
+            table(out, prof_modules[m]->writer, &ctx, rd);
     prof_buf_printf(out, "@ keys\n");
     for (int i = 0; i < rd->nbranches; i++)
         prof_buf_printf(out, "%d %016llx\n", b->v[i].id, (unsigned long long)b->v[i].key);

@@ -168,8 +168,7 @@ PROF_INLINE int w_MPI_Win_fence(void *site, int assert, MPI_Win win)
     struct prof_call c;
     if (!prof_enter(&c, FN_MPI_Win_fence, site))
         return prof_next.MPI_Win_fence(assert, win);
-    if (PROF_UNLIKELY(prof_sync_on))
-        prof_sync_win(&c, win);
+    prof_coll_win(&c, win);
     c.rc = prof_next.MPI_Win_fence(assert, win);
     prof_exit(&c);
     return c.rc;
@@ -200,8 +199,7 @@ PROF_INLINE int w_MPI_Gatherv(void *site, const void *sendbuf, int sendcount, MP
     struct prof_call c;
     if (!prof_enter(&c, FN_MPI_Gatherv, site))
         return prof_next.MPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
-    if (PROF_UNLIKELY(prof_sync_on))
-        prof_sync_comm(&c, comm);
+    prof_coll_comm(&c, comm);
     c.rc = prof_next.MPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
     prof_exit_coll_gatherv(&c, sendbuf, sendcount, sendtype, prof_counts_int(recvcounts), recvtype, root, comm);
     return c.rc;
@@ -217,8 +215,7 @@ PROF_INLINE int w_MPI_Gatherv_c(void *site, const void *sendbuf, MPI_Count sendc
     struct prof_call c;
     if (!prof_enter(&c, FN_MPI_Gatherv_c, site))
         return prof_next.MPI_Gatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
-    if (PROF_UNLIKELY(prof_sync_on))
-        prof_sync_comm(&c, comm);
+    prof_coll_comm(&c, comm);
     c.rc = prof_next.MPI_Gatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
     prof_exit_coll_gatherv(&c, sendbuf, sendcount, sendtype, prof_counts_big(recvcounts), recvtype, root, comm);
     return c.rc;
