@@ -22,7 +22,6 @@ layers="base core report analysis run"
 
 known="
 report/branch.c slt.h
-core/prof.h model.h
 core/prof.h slt.h
 "
 

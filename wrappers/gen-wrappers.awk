@@ -225,10 +225,11 @@ function add_fn(name, family, flags, rest, base,    na, a, i, arg, at, decl, rol
     fn_slt[nfn] = hook_call(name, family, "slt")
     fn_after[nfn] = hook_call(name, family, "after")
     fn_sync[nfn] = (("," flags ",") ~ /,sync,/) ? sync_call(name) : ""
-    # A nonblocking collective on a communicator: the model agrees its
-    # clocks alongside (model.c); not a persistent one's init (flag init).
+    # A nonblocking collective on a communicator: its icoll_started event
+    # (events.h; the model agrees its clocks alongside); not a persistent
+    # one's init (flag init).
     fn_icoll[nfn] = (fn_coll[nfn] && fn_sync[nfn] == "" && ("," flags ",") !~ /,init,/ && ("comm" in role_arg) && ("req" in role_arg)) ? \
-        "prof_model_icoll(&c, " role_arg["comm"] ", " role_arg["req"] ")" : ""
+        "prof_icoll(&c, " role_arg["comm"] ", " role_arg["req"] ")" : ""
     fn_post[nfn] = hook_call(name, family, "post")
     # A persistent collective's init (flag init): its request, for the post
     # hook's volume to go to each MPI_Start of it (coll.c).
@@ -549,7 +550,7 @@ END {
     print "/* Collectives (collwait.txt): 2 = blocking, a barrier goes before it under" > h
     print " * collective wait, and the model agrees clocks (flag sync); 1 = nonblocking or" > h
     print " * split (never evaluated); 3 = nonblocking on a communicator (the model agrees" > h
-    print " * its clocks alongside, prof_model_icoll); 4 = a persistent collective's" > h
+    print " * its clocks alongside, icoll_started); 4 = a persistent collective's" > h
     print " * init (flag init: each MPI_Start of its request counts its volume). */" > h
     print "extern const unsigned char prof_fn_coll[PROF_FN_COUNT];" > h
     print "/* The function whose rules each follows (the model's costs): itself, or" > h
@@ -643,7 +644,7 @@ END {
         if (fn_after[i] != "")
             printf "    %s;\n", fn_after[i] > w
         if (fn_icoll[i] != "")
-            printf "    if (PROF_UNLIKELY(prof_model_on))\n        %s;\n", fn_icoll[i] > w
+            printf "    %s;\n", fn_icoll[i] > w
         if (fn_init[i] != "")
             printf "    %s;\n", fn_init[i] > w
         printf "    %s;\n", (fn_post[i] != "" ? fn_post[i] : "prof_exit(&c)") > w

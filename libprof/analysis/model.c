@@ -3,6 +3,7 @@
 #include <pthread.h>
 #include <time.h>
 #include "lock.h"
+#include "model.h"
 #include "module.h"
 #include "prof.h"
 #include "shadow.h"
@@ -64,7 +65,7 @@ double prof_model_now(const struct prof_call *c)
     return v;
 }
 
-void prof_model_begin(struct prof_call *c, uint64_t t1)
+static void begin(struct prof_call *c, uint64_t t1)
 {
     c->m_begin = prof_model_now(c);
     c->m_t1 = t1;
@@ -85,17 +86,7 @@ void prof_model_arrival(struct prof_call *c, double sent, uint64_t bytes)
         c->m_end = at;
 }
 
-void prof_model_volume(struct prof_call *c, uint64_t bytes)
-{
-    c->m_bytes = bytes;
-}
 
-
-void prof_model_icoll(struct prof_call *c, MPI_Comm comm, MPI_Request *req)
-{
-    c->m_comm = c->rc == MPI_SUCCESS ? comm : MPI_COMM_NULL;
-    c->m_ireq = c->rc == MPI_SUCCESS ? *req : MPI_REQUEST_NULL;
-}
 
 /* A collective's modelled cost on p processes when the largest volume of
  * one process is bytes: tree algorithms for the broadcast-like ones, two
@@ -201,7 +192,7 @@ static void start_icoll(struct prof_call *c)
     prof_unlock(&clk.lock);
 }
 
-void prof_model_completed(struct prof_call *c, MPI_Request req)
+static void completed(struct prof_call *c, MPI_Request req)
 {
     struct icoll *e = req == MPI_REQUEST_NULL ? NULL : take(req);
     double at = e ? settle(e) : -1;
@@ -209,7 +200,7 @@ void prof_model_completed(struct prof_call *c, MPI_Request req)
         c->m_end = at;
 }
 
-void prof_model_end(struct prof_call *c)
+static void end(struct prof_call *c)
 {
     if (prof_fn_coll[c->fn] == 2 && c->m_comm != MPI_COMM_NULL)
         agree(c);
@@ -251,11 +242,16 @@ double prof_model_fn_time(int fn)
     return clk.fn[fn];
 }
 
-/* --- the model as a module (module.h): so far its agreement of clocks ---- */
+/* --- the model as a module (module.h) ------------------------------------- */
 
 static int start(void)
 {
     return prof_model_on ? 0 : -1;
+}
+
+static void call_end(const struct prof_ev_call *ev)
+{
+    begin(ev->c, ev->t1);
 }
 
 /* A blocking collective agrees its clocks on its communicator, or on its
@@ -265,8 +261,70 @@ static void coll_enter(const struct prof_ev_coll *ev)
     ev->c->m_comm = ev->on == PROF_COLL_FILE ? MPI_COMM_NULL : prof_shadow_coll_comm(ev);
 }
 
+static void icoll_started(const struct prof_ev_icoll *ev)
+{
+    struct prof_call *c = ev->c;
+    c->m_comm = c->rc == MPI_SUCCESS ? ev->comm : MPI_COMM_NULL;
+    c->m_ireq = c->rc == MPI_SUCCESS ? *ev->req : MPI_REQUEST_NULL;
+}
+
+static void call_volume(const struct prof_ev_call *ev)
+{
+    ev->c->m_bytes = ev->bytes;
+}
+
+/* Point-to-point calls cost nothing by themselves (a blocking MPI_Ssend:
+ * one transfer, as if its receive were posted); a message received
+ * completes at its sender's clock plus its transfer. */
+static void p2p_end(const struct prof_ev_p2p *ev)
+{
+    prof_model_free(ev->c);
+    if (prof_fn_base[ev->c->fn] == FN_MPI_Ssend)
+        prof_model_arrival(ev->c, ev->c->m_begin, ev->sent);
+}
+
+static void req_done(const struct prof_ev_req *ev)
+{
+    completed(ev->c, ev->req);
+}
+
+static void msg_arrived(const struct prof_ev_arrival *ev)
+{
+    prof_model_arrival(ev->c, ev->sent, ev->bytes);
+}
+
+/* One-sided synchronization: the epoch calls' (fences are collectives). */
+static void rma_call(const struct prof_ev_rma *ev)
+{
+    switch (ev->kind) {
+    case PROF_RMA_FENCE:
+    case PROF_RMA_PSCW:
+    case PROF_RMA_LOCK:
+    case PROF_RMA_LOCK_ALL:
+    case PROF_RMA_FLUSH:
+        prof_model_rma_epoch(ev->c, ev->kind);
+        break;
+    default:
+        break;
+    }
+}
+
+static void call_done(const struct prof_ev_call *ev)
+{
+    end(ev->c);
+}
+
 const struct prof_module prof_mod_model = {
     .name = "the model",
     .start = start,
+    .call_end = call_end,
     .coll_enter = coll_enter,
+    .icoll_started = icoll_started,
+    .call_volume = call_volume,
+    .p2p_end = p2p_end,
+    .req_done = req_done,
+    .msg_arrived = msg_arrived,
+    .rma_call = rma_call,
+    .epoch = prof_model_epoch,
+    .call_done = call_done,
 };

@@ -57,37 +57,27 @@ void prof_model_start(void);
 /* Per profiled call, in this order. prof_model_now: the call's modelled
  * start (before the PMPI call: what a token carries). prof_model_begin:
  * at the end of the call, t1 its real end: the model's default, its real
- * time. Then the family hooks: prof_model_free (communication that costs
- * nothing by itself), prof_model_arrival (a message sent at modelled time
- * sent of bytes completed here; sent < 0: not known), prof_model_volume
- * (a collective's bytes). prof_model_end: the clock moves to the call's
- * modelled end (a collective first agrees with the others). */
+ * time. The module (prof_mod_model, model.c) takes the events of each
+ * call (events.h): call_end (begin: its real time by default), then
+ * coll_enter, icoll_started, call_volume, p2p_end, req_done, msg_arrived
+ * and rma_call move the call's modelled end; call_done moves the clock to
+ * it (a collective first agrees with the others).
+ * prof_model_free (communication that costs nothing by itself) and
+ * prof_model_arrival (a message sent at modelled time sent of bytes
+ * completed here; sent < 0: not known) are for model_rma.c. */
 double prof_model_now(const struct prof_call *c);
-void prof_model_begin(struct prof_call *c, uint64_t t1);
 void prof_model_free(struct prof_call *c);
 void prof_model_arrival(struct prof_call *c, double sent, uint64_t bytes);
-void prof_model_volume(struct prof_call *c, uint64_t bytes);
-void prof_model_end(struct prof_call *c);
 
-/* Where a blocking collective's clocks are agreed comes from its
- * coll_enter event (the module prof_mod_model, model.c).
- * prof_model_icoll: after a nonblocking collective on comm started req
- * (prof_fn_coll 3); prof_model_completed: the completion call c reports
- * req complete (its handle as the call got it). */
-void prof_model_icoll(struct prof_call *c, MPI_Comm comm, MPI_Request *req);
-void prof_model_completed(struct prof_call *c, MPI_Request req);
-
-/* One-sided epochs (model_rma.c): the after= hooks of MPI_Win_post,
- * start, complete, and wait and test (flag), on every call (c->th NULL
- * when not profiled); prof_model_rma_epoch: the modelled end of these,
- * the locks and the flushes (k: their enum prof_rma_kind; fences are
- * agreed as collectives), from their post= hook prof_exit_rma_epoch.
+/* One-sided epochs (model_rma.c): prof_model_epoch takes the epoch event
+ * (MPI_Win_post, start, complete, and wait and test, on every call: c->th
+ * NULL when not profiled); prof_model_rma_epoch: the modelled end of
+ * these, the locks and the flushes (k: their enum prof_rma_kind; fences
+ * are agreed as collectives), from their rma_call event.
  * prof_model_transfer: T(bytes). */
 struct prof_pscw;
-void prof_model_win_post(struct prof_call *c, MPI_Group group, MPI_Win win);
-void prof_model_win_start(struct prof_call *c, MPI_Group group, MPI_Win win);
-void prof_model_win_complete(struct prof_call *c, MPI_Win win);
-void prof_model_win_wait(struct prof_call *c, MPI_Win win, int *flag);
+struct prof_ev_epoch;
+void prof_model_epoch(const struct prof_ev_epoch *ev);
 void prof_model_rma_epoch(struct prof_call *c, int k);
 void prof_model_pscw_free(struct prof_pscw *p);
 double prof_model_transfer(uint64_t bytes);

@@ -8,6 +8,7 @@
  * no part. The exchange runs after every such call, profiled or not (the
  * partners must meet); a profiled call's modelled end follows from it. */
 #include <stdlib.h>
+#include "model.h"
 #include "prof.h"
 #include "shadow.h"
 
@@ -88,12 +89,12 @@ static struct prof_shadow *exchanging(struct prof_call *c, MPI_Win win)
 {
     struct prof_shadow *s;
     c->m_partner = -1;
-    if (!prof_model_on || c->rc != MPI_SUCCESS || !(s = win_shadow(win)) || !state(s))
+    if (c->rc != MPI_SUCCESS || !(s = win_shadow(win)) || !state(s))
         return NULL;
     return s;
 }
 
-void prof_model_win_post(struct prof_call *c, MPI_Group group, MPI_Win win)
+static void win_post(struct prof_call *c, MPI_Group group, MPI_Win win)
 {
     struct prof_shadow *s = exchanging(c, win);
     if (s) {
@@ -102,7 +103,7 @@ void prof_model_win_post(struct prof_call *c, MPI_Group group, MPI_Win win)
     }
 }
 
-void prof_model_win_start(struct prof_call *c, MPI_Group group, MPI_Win win)
+static void win_start(struct prof_call *c, MPI_Group group, MPI_Win win)
 {
     struct prof_shadow *s = exchanging(c, win);
     if (s) {
@@ -111,7 +112,7 @@ void prof_model_win_start(struct prof_call *c, MPI_Group group, MPI_Win win)
     }
 }
 
-void prof_model_win_complete(struct prof_call *c, MPI_Win win)
+static void win_complete(struct prof_call *c, MPI_Win win)
 {
     struct prof_shadow *s = exchanging(c, win);
     if (s)
@@ -119,11 +120,29 @@ void prof_model_win_complete(struct prof_call *c, MPI_Win win)
 }
 
 /* MPI_Win_wait, and MPI_Win_test (flag): when the exposure epoch is over. */
-void prof_model_win_wait(struct prof_call *c, MPI_Win win, int *flag)
+static void win_wait(struct prof_call *c, MPI_Win win, const int *flag)
 {
     struct prof_shadow *s = exchanging(c, win);
     if (s && (!flag || *flag))
         c->m_partner = recv_all(s->comm, s->pscw->post, s->pscw->npost, TAG_COMPLETE);
+}
+
+void prof_model_epoch(const struct prof_ev_epoch *ev)
+{
+    switch (ev->call) {
+    case PROF_EPOCH_POST:
+        win_post(ev->c, ev->group, ev->win);
+        break;
+    case PROF_EPOCH_START:
+        win_start(ev->c, ev->group, ev->win);
+        break;
+    case PROF_EPOCH_COMPLETE:
+        win_complete(ev->c, ev->win);
+        break;
+    case PROF_EPOCH_WAIT:
+        win_wait(ev->c, ev->win, ev->flag);
+        break;
+    }
 }
 
 void prof_model_rma_epoch(struct prof_call *c, int k)

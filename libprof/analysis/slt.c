@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include "hmap.h"
 #include "lock.h"
+#include "model.h"
 #include "next.h"
 #include "prof.h"
 #include "shadow.h"

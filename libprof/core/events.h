@@ -23,7 +23,32 @@
  *                   a window (MPI_Win_fence) or a file (the collective
  *                   MPI-IO calls). Its handlers may call collectives on
  *                   a duplicate of that communicator (shadow.h): every
- *                   member makes the same call.
+ *                   member makes the same call;
+ *   icoll_started   a profiled nonblocking collective on a communicator
+ *                   (prof_fn_coll 3) ended, its request made;
+ *   epoch           MPI_Win_post, start, complete, wait or test ended, on
+ *                   every call (c->th NULL when not profiled): its
+ *                   handlers may exchange messages on the window's shadow
+ *                   with the partners of the epoch, who make the matching
+ *                   call;
+ *   call_end        a profiled call's clock was read at its end and its
+ *                   record counted it (every call, hooks.c);
+ *   call_volume     then, for a collective, one-sided or I/O call: the
+ *                   larger of its sent and received bytes (hooks.c);
+ *   p2p_end         then, for a point-to-point call (send, receive,
+ *                   send-receive, probe, persistent init, start,
+ *                   completion): the bytes its sends posted (p2p.c;
+ *                   MPI_Probe and MPI_Iprobe only with late sender on,
+ *                   whose hook they take);
+ *   req_done        then, for a completion call, each request it reported
+ *                   complete, tracked or not (p2p.c);
+ *   msg_arrived     then each message the call waited for and found there
+ *                   (a blocking receive or send-receive, a probe that
+ *                   found one, a receive request completed), with its
+ *                   sender's modelled clock when late sender carried it
+ *                   (p2p.c);
+ *   call_done       the profiled call is over (prof_exit_done): the last
+ *                   event of every profiled call.
  *
  * Each event is an array of the enabled modules' handlers, filled once at
  * MPI_Init (modules.c) and read without a lock; with no handler the emit
@@ -119,6 +144,67 @@ struct prof_ev_coll {
 
 typedef void (*prof_ev_coll_fn)(const struct prof_ev_coll *ev);
 
+/* A nonblocking collective's start: on comm, *req (both valid only when
+ * c->rc is MPI_SUCCESS). */
+struct prof_ev_icoll {
+    struct prof_call *c;
+    MPI_Comm comm;
+    MPI_Request *req;
+};
+
+typedef void (*prof_ev_icoll_fn)(const struct prof_ev_icoll *ev);
+
+/* The active-target synchronization calls (MPI_Win_test is a wait whose
+ * flag says whether the epoch is over). */
+enum prof_epoch_call { PROF_EPOCH_POST, PROF_EPOCH_START, PROF_EPOCH_COMPLETE, PROF_EPOCH_WAIT };
+
+struct prof_ev_epoch {
+    struct prof_call *c;          /* ended: c->rc its result; c->th NULL when not profiled */
+    enum prof_epoch_call call;
+    MPI_Group group;              /* post, start: the group given; else MPI_GROUP_NULL */
+    MPI_Win win;
+    const int *flag;              /* MPI_Win_test's flag; else NULL */
+};
+
+typedef void (*prof_ev_epoch_fn)(const struct prof_ev_epoch *ev);
+
+/* call_end (t1: its end on the profiler's clock), call_volume (bytes),
+ * call_done (neither). */
+struct prof_ev_call {
+    struct prof_call *c;
+    uint64_t t1;
+    uint64_t bytes;
+};
+
+typedef void (*prof_ev_call_fn)(const struct prof_ev_call *ev);
+
+/* p2p_end: sent is the bytes the call's sends posted (0 without one). */
+struct prof_ev_p2p {
+    struct prof_call *c;
+    uint64_t sent;
+};
+
+typedef void (*prof_ev_p2p_fn)(const struct prof_ev_p2p *ev);
+
+/* req_done: the request as the completion call got it (its handle may be
+ * MPI_REQUEST_NULL by now in the program's array). */
+struct prof_ev_req {
+    struct prof_call *c;
+    MPI_Request req;
+};
+
+typedef void (*prof_ev_req_fn)(const struct prof_ev_req *ev);
+
+/* msg_arrived: sent is the sender's modelled clock at the send (< 0: not
+ * known), bytes what arrived. */
+struct prof_ev_arrival {
+    struct prof_call *c;
+    double sent;
+    uint64_t bytes;
+};
+
+typedef void (*prof_ev_arrival_fn)(const struct prof_ev_arrival *ev);
+
 /* Every event: its handler type and name, for struct prof_events, struct
  * prof_module and modules.c. */
 #define PROF_EVENTS(X)                                                                                 \
@@ -128,7 +214,10 @@ typedef void (*prof_ev_coll_fn)(const struct prof_ev_coll *ev);
     X(prof_ev_handle_fn, win_freed) \
     X(prof_ev_handle_fn, file_opened) X(prof_ev_handle_fn, file_closing)                              \
     X(prof_ev_handle_fn, file_closed) X(prof_ev_rma_fn, rma_call) X(prof_ev_io_fn, file_access)       \
-    X(prof_ev_io_fn, file_end) X(prof_ev_io_fn, file_op) X(prof_ev_coll_fn, coll_enter)
+    X(prof_ev_io_fn, file_end) X(prof_ev_io_fn, file_op) X(prof_ev_coll_fn, coll_enter)                 \
+    X(prof_ev_icoll_fn, icoll_started) X(prof_ev_epoch_fn, epoch) X(prof_ev_call_fn, call_end)         \
+    X(prof_ev_call_fn, call_volume) X(prof_ev_p2p_fn, p2p_end) X(prof_ev_req_fn, req_done)             \
+    X(prof_ev_arrival_fn, msg_arrived) X(prof_ev_call_fn, call_done)
 
 /* The handlers of each event, NULL-terminated. */
 #define PROF_EVENT_ARRAY(type, name) type name[PROF_MODULES_MAX + 1];
@@ -184,6 +273,69 @@ static inline void prof_coll_file(struct prof_call *c, MPI_File fh)
 {
     if (__builtin_expect(prof_events.coll_enter[0] != NULL, 0))
         prof_emit_coll(c, PROF_COLL_FILE, MPI_COMM_NULL, MPI_WIN_NULL, fh);
+}
+
+/* prof_icoll: icoll_started, from the wrapper of a nonblocking collective. */
+static inline void prof_icoll(struct prof_call *c, MPI_Comm comm, MPI_Request *req)
+{
+    struct prof_ev_icoll ev = { c, comm, req };
+    prof_emit(prof_events.icoll_started, &ev);
+}
+
+/* prof_epoch_post, _start, _complete, _wait: epoch, from the after= hooks
+ * of MPI_Win_post, start, complete, and wait and test (flag). */
+static inline void prof_emit_epoch(struct prof_call *c, enum prof_epoch_call call, MPI_Group group, MPI_Win win,
+                                   const int *flag)
+{
+    struct prof_ev_epoch ev = { c, call, group, win, flag };
+    prof_emit(prof_events.epoch, &ev);
+}
+
+static inline void prof_epoch_post(struct prof_call *c, MPI_Group group, MPI_Win win)
+{
+    prof_emit_epoch(c, PROF_EPOCH_POST, group, win, NULL);
+}
+
+static inline void prof_epoch_start(struct prof_call *c, MPI_Group group, MPI_Win win)
+{
+    prof_emit_epoch(c, PROF_EPOCH_START, group, win, NULL);
+}
+
+static inline void prof_epoch_complete(struct prof_call *c, MPI_Win win)
+{
+    prof_emit_epoch(c, PROF_EPOCH_COMPLETE, MPI_GROUP_NULL, win, NULL);
+}
+
+static inline void prof_epoch_wait(struct prof_call *c, MPI_Win win, int *flag)
+{
+    prof_emit_epoch(c, PROF_EPOCH_WAIT, MPI_GROUP_NULL, win, flag);
+}
+
+/* prof_emit_call: call_end, call_volume or call_done (h) of c. */
+static inline void prof_emit_call(const prof_ev_call_fn *h, struct prof_call *c, uint64_t t1, uint64_t bytes)
+{
+    if (__builtin_expect(h[0] != NULL, 0)) {
+        struct prof_ev_call ev = { c, t1, bytes };
+        prof_emit(h, &ev);
+    }
+}
+
+/* prof_emit_p2p: p2p_end of c. */
+static inline void prof_emit_p2p(struct prof_call *c, uint64_t sent)
+{
+    if (__builtin_expect(prof_events.p2p_end[0] != NULL, 0)) {
+        struct prof_ev_p2p ev = { c, sent };
+        prof_emit(prof_events.p2p_end, &ev);
+    }
+}
+
+/* prof_emit_arrival: msg_arrived of c. */
+static inline void prof_emit_arrival(struct prof_call *c, double sent, uint64_t bytes)
+{
+    if (__builtin_expect(prof_events.msg_arrived[0] != NULL, 0)) {
+        struct prof_ev_arrival ev = { c, sent, bytes };
+        prof_emit(prof_events.msg_arrived, &ev);
+    }
 }
 
 /* prof_events_want_comm: whether a request must keep its communicator's

@@ -22,8 +22,7 @@ static uint64_t exit_volume(struct prof_call *c, uint64_t sent, uint64_t recv)
     prof_exit_record(c, &tr, &dt);
     if (c->rc == MPI_SUCCESS)
         prof_sizes_add(&c->th->table.sizes[c->fn], sent > recv ? sent : recv, sent + recv, dt);
-    if (PROF_UNLIKELY(prof_model_on))
-        prof_model_volume(c, sent > recv ? sent : recv);
+    prof_emit_call(prof_events.call_volume, c, 0, sent > recv ? sent : recv);
     return dt;
 }
 
@@ -48,8 +47,7 @@ struct prof_record *prof_exit_record(struct prof_call *c, const struct prof_traf
     struct prof_record *r = prof_call_record(c);
     *dt = t1 - c->t0;
     prof_stats_add(&r->s, *dt, tr);
-    if (PROF_UNLIKELY(prof_model_on))
-        prof_model_begin(c, t1);
+    prof_emit_call(prof_events.call_end, c, t1, 0);
     prof_due_check(t1);
     return r;
 }
@@ -105,10 +103,7 @@ void prof_exit_rma_compare_and_swap(struct prof_call *c, MPI_Datatype type, int 
 
 void prof_exit_rma_epoch(struct prof_call *c, MPI_Win win, int target, enum prof_rma_kind k)
 {
-    uint64_t dt = exit_time(c);
-    if (PROF_UNLIKELY(prof_model_on))
-        prof_model_rma_epoch(c, k);
-    rma_end(c, k, win, target, 0, dt);
+    rma_end(c, k, win, target, 0, exit_time(c));
 }
 
 void prof_exit_rma_create(struct prof_call *c, MPI_Win *win)

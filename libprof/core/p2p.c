@@ -64,21 +64,19 @@ static void slt_account(struct prof_record *r, int evaluated, uint64_t late, uin
     r->s.slt_wait_ticks += wait;
 }
 
-/* The model (model.h): point-to-point calls cost nothing by themselves
- * (a blocking MPI_Ssend: one transfer, as if its receive were posted); a
- * message received completes at its sender's clock plus its transfer. */
-static void model_send(struct prof_call *c, uint64_t bytes, const MPI_Request *req)
+/* The events of a point-to-point call that ended: p2p_end with the bytes
+ * its sends posted, and msg_arrived when it received a message (from: the
+ * sender's modelled clock, < 0: not known). */
+static inline int p2p_wanted(void)
 {
-    prof_model_free(c);
-    if (!req && prof_fn_base[c->fn] == FN_MPI_Ssend)
-        prof_model_arrival(c, c->m_begin, bytes);
+    return prof_events.p2p_end[0] != NULL || prof_events.msg_arrived[0] != NULL;
 }
 
-static void model_received(struct prof_call *c, int received, double sent, uint64_t bytes)
+static void p2p_events(struct prof_call *c, uint64_t sent, int received, double from, uint64_t bytes)
 {
-    prof_model_free(c);
+    prof_emit_p2p(c, sent);
     if (received)
-        prof_model_arrival(c, sent, bytes);
+        prof_emit_arrival(c, from, bytes);
 }
 
 /* A received message's tag: its status's, when the call has one. */
@@ -150,8 +148,7 @@ void prof_exit_send(struct prof_call *c, MPI_Count count, MPI_Datatype type, int
     uint64_t dt;
     struct prof_record *r = prof_exit_record(c, &tr, &dt);
     sized(c->th, c->fn, &tr, dt);
-    if (PROF_UNLIKELY(prof_model_on))
-        model_send(c, tr.bytes_sent, req);
+    prof_emit_p2p(c, tr.bytes_sent);
     if (tr.msgs_sent) {
         int world = prof_comm_world_rank(comm, dst);
         partner(r, world, tr.bytes_sent, dt);
@@ -183,8 +180,7 @@ void prof_exit_recv(struct prof_call *c, MPI_Count count, MPI_Datatype type, int
     uint64_t dt;
     struct prof_record *r = prof_exit_record(c, &tr, &dt);
     sized(c->th, c->fn, &tr, dt);
-    if (PROF_UNLIKELY(prof_model_on))
-        model_received(c, tr.msgs_recv > 0, c->slt_sent, tr.bytes_recv);
+    p2p_events(c, tr.bytes_sent, tr.msgs_recv > 0, c->slt_sent, tr.bytes_recv);
     if (req) {
         track_recv(c, *req, r, dt, comm, src, tag, 0, &posted);
     } else if (tr.msgs_recv) {
@@ -206,8 +202,7 @@ void prof_exit_recv_matched(struct prof_call *c, MPI_Count count, MPI_Datatype t
     uint64_t dt;
     struct prof_record *r = prof_exit_record(c, &tr, &dt);
     sized(c->th, c->fn, &tr, dt);
-    if (PROF_UNLIKELY(prof_model_on))
-        model_received(c, tr.msgs_recv > 0, -1, tr.bytes_recv);
+    p2p_events(c, 0, tr.msgs_recv > 0, -1, tr.bytes_recv);
     if (req) {
         track_recv(c, *req, r, dt, MPI_COMM_NULL, MPI_PROC_NULL, 0, 0, &posted);
     } else if (tr.msgs_recv) {
@@ -238,8 +233,7 @@ void prof_exit_sendrecv(struct prof_call *c, MPI_Count scount, MPI_Datatype styp
     struct prof_traffic posted, tr;
     uint64_t dt;
     struct prof_record *r = sendrecv_record(c, scount, stype, dst, rcount, rtype, src, status, NULL, &tr, &posted, &dt);
-    if (PROF_UNLIKELY(prof_model_on))
-        model_received(c, tr.msgs_recv > 0, c->slt_sent, tr.bytes_recv);
+    p2p_events(c, tr.bytes_sent, tr.msgs_recv > 0, c->slt_sent, tr.bytes_recv);
     /* The time is split between the two partners; a send-late wait is the
      * receive's alone. */
     uint64_t peers = tr.msgs_sent + tr.msgs_recv;
@@ -275,8 +269,7 @@ void prof_exit_isendrecv(struct prof_call *c, MPI_Count scount, MPI_Datatype sty
     struct prof_traffic posted, tr;
     uint64_t dt;
     struct prof_record *r = sendrecv_record(c, scount, stype, dst, rcount, rtype, src, NULL, req, &tr, &posted, &dt);
-    if (PROF_UNLIKELY(prof_model_on))
-        model_send(c, tr.bytes_sent, req);
+    prof_emit_p2p(c, tr.bytes_sent);
     if (tr.msgs_sent) {
         int world = prof_comm_world_rank(comm, dst);
         partner(r, world, tr.bytes_sent, dt);
@@ -296,8 +289,7 @@ static void persistent(struct prof_call *c, const struct prof_traffic *tr, MPI_C
     struct prof_record *r = prof_exit_record(c, &none, &dt);
     if (c->rc == MPI_SUCCESS)
         track(c, *req, r, dt, comm, peer, tag, is_recv, 1, 0, tr);
-    if (PROF_UNLIKELY(prof_model_on))
-        prof_model_free(c);
+    prof_emit_p2p(c, 0);
     prof_exit_done(c);
 }
 
@@ -350,9 +342,9 @@ void prof_exit_mprobe(struct prof_call *c, int *flag, MPI_Status *status)
     struct prof_record *r = prof_exit_record(c, &none, &dt);
     if (prof_slt_on && probed(c, flag, status))
         slt_account(r, c->slt_eval, c->slt_late, dt);
-    if (PROF_UNLIKELY(prof_model_on)) {
+    if (PROF_UNLIKELY(p2p_wanted())) {
         int got = probed(c, flag, status);
-        model_received(c, got, c->slt_sent, got ? prof_status_bytes(status, 0) : 0);
+        p2p_events(c, 0, got, c->slt_sent, got ? prof_status_bytes(status, 0) : 0);
     }
     prof_exit_done(c);
 }
@@ -369,8 +361,8 @@ void prof_exit_probe_slt(struct prof_call *c, int *flag, MPI_Status *status)
     int got = probed(c, flag, status);
     if (got && !flag)
         slt_account(r, c->slt_eval, c->slt_late, dt);
-    if (PROF_UNLIKELY(prof_model_on))
-        model_received(c, got, got ? c->slt_sent : -1, got ? prof_status_bytes(status, 0) : 0);
+    if (PROF_UNLIKELY(p2p_wanted()))
+        p2p_events(c, 0, got, c->slt_sent, got ? prof_status_bytes(status, 0) : 0);
     prof_exit_done(c);
 }
 
@@ -392,8 +384,7 @@ void prof_exit_startall(struct prof_call *c, int n, MPI_Request *reqs)
     uint64_t dt;
     struct prof_record *r = prof_exit_record(c, &sum, &dt);
     uint64_t share = msgs ? dt / msgs : 0;
-    if (PROF_UNLIKELY(prof_model_on))
-        prof_model_free(c);
+    prof_emit_p2p(c, sum.bytes_sent);
     for (int i = 0; msgs && i < n; i++) {
         if (!prof_request_get(reqs[i], &info))
             continue;
@@ -452,7 +443,7 @@ static void take(struct prof_call *c, int n, const MPI_Request *reqs, int all)
 {
     c->rq_n = 0;
     c->rq_done = 0;
-    if (n <= 0 || (!prof_request_any() && !prof_model_on))    /* the model: nonblocking collectives */
+    if (n <= 0 || (!prof_request_any() && !prof_events.req_done[0]))    /* req_done: untracked ones too */
         return;
     struct prof_thread *th = prof_tl;
     if (PROF_UNLIKELY(!th) && !(th = prof_thread_attach()))
@@ -628,12 +619,12 @@ void prof_exit_complete(struct prof_call *c)
     struct prof_record *r = prof_exit_record(c, &none, &dt);
     uint64_t share = c->rq_done > 0 ? dt / (uint64_t)c->rq_done : 0;
     uint64_t xfer = 0;
-    if (PROF_UNLIKELY(prof_model_on)) {
-        prof_model_free(c);
-        for (int i = 0; i < c->rq_n; i++)
-            if (th->taken[c->rq_base + i].cand)
-                prof_model_completed(c, th->taken[c->rq_base + i].req);
-    }
+    prof_emit_p2p(c, 0);
+    for (int i = 0; prof_events.req_done[0] && i < c->rq_n; i++)
+        if (th->taken[c->rq_base + i].cand) {
+            struct prof_ev_req ev = { c, th->taken[c->rq_base + i].req };
+            prof_emit(prof_events.req_done, &ev);
+        }
     if (prof_slt_on) {
         slt_shares(c, dt);
         xfer = c->slt_late;
@@ -643,8 +634,8 @@ void prof_exit_complete(struct prof_call *c)
         if (!t->done)
             continue;
         partner(r, t->peer, t->bytes, share);
-        if (PROF_UNLIKELY(prof_model_on) && t->info.is_recv && t->peer != MPI_PROC_NULL)
-            prof_model_arrival(c, t->sent, t->bytes);
+        if (t->info.is_recv && t->peer != MPI_PROC_NULL)
+            prof_emit_arrival(c, t->sent, t->bytes);
         if (t->info.is_recv && t->info.owner == th->serial) {
             t->info.rec->s.recv_wait_ticks += share;
             if (prof_slt_on && t->peer != MPI_PROC_NULL)

@@ -17,7 +17,6 @@
 #include "config.h"
 #include "events.h"
 #include "fn_table.h"
-#include "model.h"
 #include "region.h"
 #include "slt.h"
 #include "site.h"
@@ -112,8 +111,7 @@ struct prof_record *prof_exit_record(struct prof_call *c, const struct prof_traf
 
 static inline void prof_exit_done(struct prof_call *c)
 {
-    if (PROF_UNLIKELY(prof_model_on))
-        prof_model_end(c);
+    prof_emit_call(prof_events.call_done, c, 0, 0);
     c->th->inside = 0;
 }
 

@@ -7,6 +7,7 @@
 #include "collwait.h"
 #include "config.h"
 #include "log.h"
+#include "model.h"
 #include "module.h"
 #include "prof.h"
 #include "report.h"

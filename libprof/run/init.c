@@ -8,6 +8,7 @@
 #include "config.h"
 #include "fortran.h"
 #include "log.h"
+#include "model.h"
 #include "module.h"
 #include "prof.h"
 #include "report.h"
