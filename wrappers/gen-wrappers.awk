@@ -66,7 +66,7 @@ BEGIN {
     ntbl = 0
 }
 
-# families.def: family class [always=|before=|pre=|slt=|post=|after=hook(roles)]
+# families.def: family class [always=|before=|pre=|around=|post=|after=hook(roles)]
 FILENAME ~ /families\.def$/ {
     if ($0 ~ /^[ \t]*(#|$)/)
         next
@@ -78,8 +78,8 @@ FILENAME ~ /families\.def$/ {
         fail("unknown class " $2 " (known: p2p coll rma io other)")
     fam_class[$1] = $2
     for (i = 3; i <= NF; i++) {
-        if (!match($i, /^(always|before|pre|slt|post|after)=[A-Za-z_][A-Za-z0-9_]*\([A-Za-z_?,]*\)$/))
-            fail("hook '" $i "' is not always=, before=, pre=, slt=, post= or after=name(roles)")
+        if (!match($i, /^(always|before|pre|around|post|after)=[A-Za-z_][A-Za-z0-9_]*\([A-Za-z_?,]*\)$/))
+            fail("hook '" $i "' is not always=, before=, pre=, around=, post= or after=name(roles)")
         when = substr($i, 1, index($i, "=") - 1)
         if ((when, $1) in fam_hook)
             fail("family " $1 " has two " when " hooks")
@@ -222,7 +222,7 @@ function add_fn(name, family, flags, rest, base,    na, a, i, arg, at, decl, rol
     fn_always[nfn] = hook_call(name, family, "always")
     fn_before[nfn] = hook_call(name, family, "before")
     fn_pre[nfn] = hook_call(name, family, "pre")
-    fn_slt[nfn] = hook_call(name, family, "slt")
+    fn_around[nfn] = hook_call(name, family, "around")
     fn_after[nfn] = hook_call(name, family, "after")
     fn_sync[nfn] = (("," flags ",") ~ /,sync,/) ? sync_call(name) : ""
     # A nonblocking collective on a communicator: its icoll_started event
@@ -463,7 +463,7 @@ function fortran_names(fp,    n, p, i, s, w) {
 }
 
 function uses_role(family, role) {
-    return ("," fam_roles["pre", family] "," fam_roles["slt", family] "," fam_roles["post", family] "," \
+    return ("," fam_roles["pre", family] "," fam_roles["around", family] "," fam_roles["post", family] "," \
             fam_roles["after", family] ",") ~ ("," role "[?]?,")
 }
 
@@ -503,6 +503,8 @@ function hook_call(name, family, when,    nr, need, i, r, opt, args) {
     }
     if (when == "always")
         return fam_hook[when, family] "(" substr(args, 3) ")"
+    if (when == "around")       # an entry of struct prof_around (around.h)
+        return "prof_around." fam_hook[when, family] "(&c" args ")"
     return fam_hook[when, family] "(&c" args ")"
 }
 
@@ -620,11 +622,11 @@ END {
         if (fn_before[i] != "")
             printf "    %s;\n", fn_before[i] > w
         # The MPI library's call (or the next tool's: prof_next), unless the
-        # late-sender hook made it (c.rc set).
+        # around= hook made it (c.rc set).
         pcall = sprintf("prof_next.%s(%s)", n, fn_args[i])
-        if (fn_slt[i] != "")
-            pcall = sprintf("PROF_UNLIKELY(prof_slt_on) && %s ? c.rc : %s", fn_slt[i], pcall)
-        slow = (fn_after[i] != "" || fn_slt[i] != "")
+        if (fn_around[i] != "")
+            pcall = sprintf("PROF_UNLIKELY(prof_around_on) && %s ? c.rc : %s", fn_around[i], pcall)
+        slow = (fn_after[i] != "" || fn_around[i] != "")
         printf "    if (!prof_enter(&c, FN_%s, site))%s\n", n, (slow ? " {" : "") > w
         if (slow) {
             print "        c.th = NULL;" > w

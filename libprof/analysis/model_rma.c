@@ -11,6 +11,7 @@
 #include "model.h"
 #include "prof.h"
 #include "shadow.h"
+#include "slt.h"
 
 enum { TAG_POST = 1, TAG_COMPLETE = 2 };
 

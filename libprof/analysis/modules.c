@@ -3,8 +3,8 @@
 #include <string.h>
 #include "module.h"
 
-extern const struct prof_module prof_mod_model, prof_mod_collwait, prof_mod_shadow, prof_mod_rma, prof_mod_io,
-    prof_mod_comms;
+extern const struct prof_module prof_mod_model, prof_mod_collwait, prof_mod_slt, prof_mod_shadow, prof_mod_rma,
+    prof_mod_io, prof_mod_comms;
 
 /* In the order they start and take each event: the model agrees a
  * collective's clocks before collective wait's barrier; the shadows start
@@ -12,6 +12,7 @@ extern const struct prof_module prof_mod_model, prof_mod_collwait, prof_mod_shad
 const struct prof_module *const prof_modules[] = {
     &prof_mod_model,
     &prof_mod_collwait,
+    &prof_mod_slt,
     &prof_mod_shadow,
     &prof_mod_rma,
     &prof_mod_io,
@@ -42,6 +43,10 @@ void prof_modules_start(const int *on)
             continue;
         started[m] = true;
         PROF_EVENTS(ADD_HANDLER)
+        if (mod->around && !prof_around_on) {
+            prof_around = *mod->around;
+            prof_around_on = 1;
+        }
     }
 }
 

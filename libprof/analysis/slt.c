@@ -11,9 +11,12 @@
 #include "hmap.h"
 #include "lock.h"
 #include "model.h"
+#include "module.h"
 #include "next.h"
 #include "prof.h"
+#include "report.h"
 #include "shadow.h"
+#include "slt.h"
 
 int prof_slt_asked;
 int prof_slt_on;
@@ -644,7 +647,7 @@ static int probe_ready(void *arg)
 
 /* --- hooks ---------------------------------------------------------------- */
 
-static int tag_ub = INT_MAX;     /* MPI_TAG_UB, read once (prof_slt_start_run) */
+static int tag_ub = INT_MAX;     /* MPI_TAG_UB, read once (start_run) */
 
 /* Whether one side of a point-to-point call on comm (which has a shadow, so
  * is a communicator) can succeed, as far as arguments tell without an MPI
@@ -679,7 +682,7 @@ static void now_and_then(void)
         prof_shadow_each(PROF_SHADOW_COMM, drain_shadow);
 }
 
-int prof_slt_send(struct prof_call *c, MPI_Count count, MPI_Datatype type, int dst, int tag, MPI_Comm comm)
+static int around_send(struct prof_call *c, MPI_Count count, MPI_Datatype type, int dst, int tag, MPI_Comm comm)
 {
     now_and_then();
     struct prof_shadow *s = dst == MPI_PROC_NULL ? NULL : shadow_of(comm);
@@ -691,7 +694,7 @@ int prof_slt_send(struct prof_call *c, MPI_Count count, MPI_Datatype type, int d
 /* MPI_Recv: posted at once (an MPI_Rsend may count on it), then waited for
  * while its token is taken in; unprofiled, made as it is (MPI_Irecv: the
  * after= hook lists it). */
-int prof_slt_recv(struct prof_call *c, void *buf, MPI_Count count, MPI_Datatype type, int src, int tag, MPI_Comm comm,
+static int around_recv(struct prof_call *c, void *buf, MPI_Count count, MPI_Datatype type, int src, int tag, MPI_Comm comm,
                   MPI_Status *status, MPI_Request *req)
 {
     no_figures(c);
@@ -786,14 +789,14 @@ static int sendrecv(struct prof_call *c, const void *sbuf, MPI_Count scount, MPI
     return 1;
 }
 
-int prof_slt_sendrecv(struct prof_call *c, const void *sbuf, MPI_Count scount, MPI_Datatype stype, int dst, int tag,
+static int around_sendrecv(struct prof_call *c, const void *sbuf, MPI_Count scount, MPI_Datatype stype, int dst, int tag,
                       void *rbuf, MPI_Count rcount, MPI_Datatype rtype, int src, int rtag, MPI_Comm comm,
                       MPI_Status *status)
 {
     return sendrecv(c, sbuf, scount, stype, dst, tag, rbuf, rcount, rtype, src, rtag, comm, status, 0);
 }
 
-int prof_slt_sendrecv_replace(struct prof_call *c, void *buf, MPI_Count count, MPI_Datatype type, int dst, int tag,
+static int around_sendrecv_replace(struct prof_call *c, void *buf, MPI_Count count, MPI_Datatype type, int dst, int tag,
                               int src, int rtag, MPI_Comm comm, MPI_Status *status)
 {
     return sendrecv(c, buf, count, type, dst, tag, buf, count, type, src, rtag, comm, status, 1);
@@ -802,7 +805,7 @@ int prof_slt_sendrecv_replace(struct prof_call *c, void *buf, MPI_Count count, M
 /* MPI_Probe waits like a receive (for the message it finds, whose token
  * stays for the receive that takes it); MPI_Iprobe does not wait, and
  * gives the model the token of what it found. */
-int prof_slt_probe(struct prof_call *c, int src, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
+static int around_probe(struct prof_call *c, int src, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
 {
     no_figures(c);
     struct prof_slt_queue *q;
@@ -838,7 +841,7 @@ int prof_slt_probe(struct prof_call *c, int src, int tag, MPI_Comm comm, int *fl
 
 /* MPI_Mprobe matches its message: a receive that waits; MPI_Improbe one
  * that does not. */
-int prof_slt_mprobe(struct prof_call *c, int src, int tag, MPI_Comm comm, MPI_Message *msg, int *flag,
+static int around_mprobe(struct prof_call *c, int src, int tag, MPI_Comm comm, MPI_Message *msg, int *flag,
                     MPI_Status *status)
 {
     no_figures(c);
@@ -866,7 +869,7 @@ int prof_slt_mprobe(struct prof_call *c, int src, int tag, MPI_Comm comm, MPI_Me
 
 /* Persistent requests: each start of a send sends its token, each start of
  * a receive lists an instance of it. */
-int prof_slt_start(struct prof_call *c, int n, MPI_Request *reqs)
+static int around_start(struct prof_call *c, int n, MPI_Request *reqs)
 {
     now_and_then();
     for (int i = 0; i < n; i++) {
@@ -898,9 +901,9 @@ int prof_slt_start(struct prof_call *c, int n, MPI_Request *reqs)
     return 0;
 }
 
-int prof_slt_start1(struct prof_call *c, MPI_Request *req)
+static int around_start1(struct prof_call *c, MPI_Request *req)
 {
-    return prof_slt_start(c, 1, req);
+    return around_start(c, 1, req);
 }
 
 /* Handle h given out again (lock held): a new request, so the entry of
@@ -920,8 +923,8 @@ static void renamed(MPI_Request h)
     rx_free(old);
 }
 
-void prof_slt_init_(struct prof_call *c, MPI_Count count, MPI_Datatype type, int peer, int tag, MPI_Comm comm,
-                    MPI_Request *req, int recv)
+static void init_(struct prof_call *c, MPI_Count count, MPI_Datatype type, int peer, int tag, MPI_Comm comm,
+                  MPI_Request *req, int recv)
 {
     if (c->rc != MPI_SUCCESS || *req == MPI_REQUEST_NULL)
         return;
@@ -938,8 +941,8 @@ void prof_slt_init_(struct prof_call *c, MPI_Count count, MPI_Datatype type, int
     prof_unlock(&slt.lock);
 }
 
-void prof_slt_post_(struct prof_call *c, MPI_Count count, MPI_Datatype type, int src, int tag, MPI_Comm comm,
-                    MPI_Request *req, int nostatus)
+static void post_(struct prof_call *c, MPI_Count count, MPI_Datatype type, int src, int tag, MPI_Comm comm,
+                  MPI_Request *req, int nostatus)
 {
     struct prof_slt_queue *q;
     if (c->rc != MPI_SUCCESS || src == MPI_PROC_NULL || *req == MPI_REQUEST_NULL || !(q = queue_of(comm)) ||
@@ -983,7 +986,7 @@ static struct rx *unmap(MPI_Request h)
  * complete, else it is forgotten (the token of the message it gets stays,
  * and the next receive of that source and tag takes it in its stead); a
  * persistent request's description goes. */
-int prof_slt_request_free(struct prof_call *c, MPI_Request *req)
+static int around_request_free(struct prof_call *c, MPI_Request *req)
 {
     (void)c;
     if (*req == MPI_REQUEST_NULL)
@@ -1187,14 +1190,14 @@ static int complete_call(struct prof_call *c, enum mode m, int test, int n, MPI_
     return 1;
 }
 
-int prof_slt_wait(struct prof_call *c, int n, MPI_Request *reqs, int *index, int *flag, int *outcount, int *indices,
+static int around_wait(struct prof_call *c, int n, MPI_Request *reqs, int *index, int *flag, int *outcount, int *indices,
                   MPI_Status *status, MPI_Status *statuses, int test)
 {
     enum mode m = index ? ANY : outcount ? SOME : ALL;
     return complete_call(c, m, test || flag, n, reqs, index, flag, outcount, indices, status, statuses);
 }
 
-int prof_slt_wait1(struct prof_call *c, MPI_Request *req, int *flag, MPI_Status *status)
+static int around_wait1(struct prof_call *c, MPI_Request *req, int *flag, MPI_Status *status)
 {
     return complete_call(c, ONE, flag != NULL, 1, req, NULL, flag, NULL, NULL, status, NULL);
 }
@@ -1240,7 +1243,7 @@ void prof_slt_queue_free(struct prof_shadow *s)
     prof_unlock(&slt.lock);
 }
 
-void prof_slt_start_run(void)
+static void start_run(void)
 {
     MPI_Comm world = MPI_COMM_WORLD, self = MPI_COMM_SELF;
     int *ub, flag = 0;
@@ -1255,7 +1258,7 @@ void prof_slt_start_run(void)
 
 /* At MPI_Finalize: the token receives withdrawn, the token sends let go,
  * and the notes of requests never completed freed. */
-void prof_slt_finish(void)
+static void finish(void)
 {
     prof_shadow_each(PROF_SHADOW_COMM, unpost_shadow);
     prof_lock(&pool.lock);
@@ -1283,3 +1286,56 @@ void prof_slt_finish(void)
     }
     prof_unlock(&slt.lock);
 }
+
+/* --- the module (module.h) ------------------------------------------------- */
+
+static int start(void)
+{
+    if (!prof_slt_on)
+        return -1;
+    start_run();
+    return 0;
+}
+
+static void recv_posted(const struct prof_ev_post *ev)
+{
+    post_(ev->c, ev->count, ev->type, ev->peer, ev->tag, ev->comm, ev->req, ev->nostatus);
+}
+
+static void p2p_init(const struct prof_ev_post *ev)
+{
+    init_(ev->c, ev->count, ev->type, ev->peer, ev->tag, ev->comm, ev->req, ev->recv);
+}
+
+/* The partners name their sending sites by record key. */
+static int keeps_key(uint64_t key)
+{
+    (void)key;
+    return 1;
+}
+
+static const struct prof_around around = {
+    .send = around_send,
+    .recv = around_recv,
+    .sendrecv = around_sendrecv,
+    .sendrecv_replace = around_sendrecv_replace,
+    .start = around_start,
+    .start1 = around_start1,
+    .probe = around_probe,
+    .mprobe = around_mprobe,
+    .wait1 = around_wait1,
+    .wait = around_wait,
+    .request_free = around_request_free,
+};
+
+const struct prof_module prof_mod_slt = {
+    .name = "late sender",
+    .start = start,
+    .finish = finish,
+    .recv_posted = recv_posted,
+    .p2p_init = p2p_init,
+    .keeps_key = keeps_key,
+    .around = &around,
+    .writer = &prof_report_slt,
+    .in_snapshots = 1,
+};

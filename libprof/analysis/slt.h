@@ -50,72 +50,20 @@ struct prof_shadow;
 extern int prof_slt_asked;
 extern int prof_slt_on;
 
-/* prof_slt_start_run: the shadows of MPI_COMM_WORLD and MPI_COMM_SELF
- * (collective over MPI_COMM_WORLD; MPI_Init, once prof_slt_on is agreed).
- * prof_slt_finish: at MPI_Finalize, let go of the token sends in flight. */
-void prof_slt_start_run(void);
-void prof_slt_finish(void);
+/* The module (prof_mod_slt, slt.c) starts when prof_slt_on: it makes the
+ * shadows of MPI_COMM_WORLD and MPI_COMM_SELF (collective over
+ * MPI_COMM_WORLD), stands around the point-to-point calls (around.h: its
+ * hooks run on every call, profiled or not; a call whose arguments are
+ * wrong, a rank outside the communicator, a negative count or tag,
+ * MPI_DATATYPE_NULL, sends no token and waits for none: it fails as the
+ * program made it), notes the receives posted and the persistent requests
+ * described (recv_posted, p2p_init), keeps every record key for the
+ * partners' sending sites, and at MPI_Finalize lets go of the token sends
+ * in flight. */
 
-/* slt= hooks (families.def): right before the PMPI call, on every call,
- * profiled or not (c->th NULL when not). Those returning 1 made the
- * program's call themselves (c->rc set; what the call returns is what the
- * program's call returns). A call whose arguments are wrong (a rank outside
- * the communicator, a negative count or tag, MPI_DATATYPE_NULL) sends no
- * token and waits for none: it fails as the program made it. Results for
- * the profiled call: c->slt_eval, slt_late, slt_key, slt_sent; for the
- * requests of a completion call, its th->taken entries (p2p.c). */
-int prof_slt_send(struct prof_call *c, MPI_Count count, MPI_Datatype type, int dst, int tag, MPI_Comm comm);
-int prof_slt_recv(struct prof_call *c, void *buf, MPI_Count count, MPI_Datatype type, int src, int tag, MPI_Comm comm,
-                  MPI_Status *status, MPI_Request *req);
-int prof_slt_sendrecv(struct prof_call *c, const void *sbuf, MPI_Count scount, MPI_Datatype stype, int dst, int tag,
-                      void *rbuf, MPI_Count rcount, MPI_Datatype rtype, int src, int rtag, MPI_Comm comm,
-                      MPI_Status *status);
-int prof_slt_sendrecv_replace(struct prof_call *c, void *buf, MPI_Count count, MPI_Datatype type, int dst, int tag,
-                              int src, int rtag, MPI_Comm comm, MPI_Status *status);
-int prof_slt_start1(struct prof_call *c, MPI_Request *req);
-int prof_slt_start(struct prof_call *c, int n, MPI_Request *reqs);
-int prof_slt_probe(struct prof_call *c, int src, int tag, MPI_Comm comm, int *flag, MPI_Status *status);
-int prof_slt_mprobe(struct prof_call *c, int src, int tag, MPI_Comm comm, MPI_Message *msg, int *flag,
-                    MPI_Status *status);
-int prof_slt_wait1(struct prof_call *c, MPI_Request *req, int *flag, MPI_Status *status);
-/* prof_slt_wait: test is PROF_SLT_TEST for MPI_Testsome (the only Test
- * variant without a flag), PROF_SLT_WAIT for the others. */
-enum { PROF_SLT_WAIT = 0, PROF_SLT_TEST = 1 };
-int prof_slt_wait(struct prof_call *c, int n, MPI_Request *reqs, int *index, int *flag, int *outcount, int *indices,
-                  MPI_Status *status, MPI_Status *statuses, int test);
-int prof_slt_request_free(struct prof_call *c, MPI_Request *req);
-
-/* after= hooks (every call, profiled or not; nothing unless prof_slt_on):
- * a nonblocking receive posted (MPI_Irecv; MPI_Isendrecv(_replace), whose
- * completion status may say nothing of the receive: PROF_SLT_NOSTATUS),
- * a persistent send or receive described (its starts send the token or
- * post the receive). */
-enum { PROF_SLT_STATUS = 0, PROF_SLT_NOSTATUS = 1 };
-void prof_slt_post_(struct prof_call *c, MPI_Count count, MPI_Datatype type, int src, int tag, MPI_Comm comm,
-                    MPI_Request *req, int nostatus);
-void prof_slt_init_(struct prof_call *c, MPI_Count count, MPI_Datatype type, int peer, int tag, MPI_Comm comm,
-                    MPI_Request *req, int recv);
-
-static inline void prof_slt_posted(struct prof_call *c, MPI_Count count, MPI_Datatype type, int src, int tag,
-                                   MPI_Comm comm, MPI_Request *req, int nostatus)
-{
-    if (__builtin_expect(prof_slt_on, 0) && req)
-        prof_slt_post_(c, count, type, src, tag, comm, req, nostatus);
-}
-
-static inline void prof_slt_send_init(struct prof_call *c, MPI_Count count, MPI_Datatype type, int dst, int tag,
-                                      MPI_Comm comm, MPI_Request *req)
-{
-    if (__builtin_expect(prof_slt_on, 0))
-        prof_slt_init_(c, count, type, dst, tag, comm, req, 0);
-}
-
-static inline void prof_slt_recv_init(struct prof_call *c, MPI_Count count, MPI_Datatype type, int src, int tag,
-                                      MPI_Comm comm, MPI_Request *req)
-{
-    if (__builtin_expect(prof_slt_on, 0))
-        prof_slt_init_(c, count, type, src, tag, comm, req, 1);
-}
+/* slt.txt (slt_report.c): only when late sender was asked for. */
+struct prof_writer;
+extern const struct prof_writer prof_report_slt;
 
 /* prof_token_isend: a token (key, sent clock) to dst with tag on comm, from
  * the pool (its send completes in the background); prof_token_recv: the

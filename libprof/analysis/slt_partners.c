@@ -6,6 +6,7 @@
  * asked, and one count per rank (cold). */
 #include <stdlib.h>
 #include "branch.h"
+#include "slt.h"
 
 struct key_id {
     uint64_t key;

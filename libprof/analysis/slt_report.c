@@ -3,6 +3,7 @@
  * written when late sender is on (cold): the receive wait of the evaluated
  * receives split into send-late time and transfer. */
 #include "report.h"
+#include "slt.h"
 
 #define NAME(c) #c,
 static const char *const columns[] = { PROF_SLT_COLUMNS(NAME) };

@@ -24,6 +24,11 @@
  *                   MPI-IO calls). Its handlers may call collectives on
  *                   a duplicate of that communicator (shadow.h): every
  *                   member makes the same call;
+ *   recv_posted     a nonblocking receive posted (MPI_Irecv; MPI_Isendrecv
+ *                   and _replace, whose completion status may say nothing
+ *                   of the receive: PROF_POST_NOSTATUS), on every call;
+ *   p2p_init        a persistent send or receive described (its starts
+ *                   send or post it), on every call;
  *   icoll_started   a profiled nonblocking collective on a communicator
  *                   (prof_fn_coll 3) ended, its request made;
  *   epoch           MPI_Win_post, start, complete, wait or test ended, on
@@ -144,6 +149,23 @@ struct prof_ev_coll {
 
 typedef void (*prof_ev_coll_fn)(const struct prof_ev_coll *ev);
 
+/* recv_posted, p2p_init: the call (c->rc its result; c->th NULL when not
+ * profiled) and its arguments; *req the request made. */
+enum { PROF_POST_STATUS = 0, PROF_POST_NOSTATUS = 1 };
+
+struct prof_ev_post {
+    struct prof_call *c;
+    MPI_Count count;
+    MPI_Datatype type;
+    int peer, tag;
+    MPI_Comm comm;
+    MPI_Request *req;
+    int recv;          /* p2p_init: 1 for a receive, 0 for a send */
+    int nostatus;      /* recv_posted: PROF_POST_NOSTATUS or PROF_POST_STATUS */
+};
+
+typedef void (*prof_ev_post_fn)(const struct prof_ev_post *ev);
+
 /* A nonblocking collective's start: on comm, *req (both valid only when
  * c->rc is MPI_SUCCESS). */
 struct prof_ev_icoll {
@@ -215,6 +237,7 @@ typedef void (*prof_ev_arrival_fn)(const struct prof_ev_arrival *ev);
     X(prof_ev_handle_fn, file_opened) X(prof_ev_handle_fn, file_closing)                              \
     X(prof_ev_handle_fn, file_closed) X(prof_ev_rma_fn, rma_call) X(prof_ev_io_fn, file_access)       \
     X(prof_ev_io_fn, file_end) X(prof_ev_io_fn, file_op) X(prof_ev_coll_fn, coll_enter)                 \
+    X(prof_ev_post_fn, recv_posted) X(prof_ev_post_fn, p2p_init)                                     \
     X(prof_ev_icoll_fn, icoll_started) X(prof_ev_epoch_fn, epoch) X(prof_ev_call_fn, call_end)         \
     X(prof_ev_call_fn, call_volume) X(prof_ev_p2p_fn, p2p_end) X(prof_ev_req_fn, req_done)             \
     X(prof_ev_arrival_fn, msg_arrived) X(prof_ev_call_fn, call_done)
@@ -273,6 +296,37 @@ static inline void prof_coll_file(struct prof_call *c, MPI_File fh)
 {
     if (__builtin_expect(prof_events.coll_enter[0] != NULL, 0))
         prof_emit_coll(c, PROF_COLL_FILE, MPI_COMM_NULL, MPI_WIN_NULL, fh);
+}
+
+/* prof_recv_posted: recv_posted, from the after= hook of a receive (req
+ * NULL: a blocking one, no event); prof_send_init, prof_recv_init:
+ * p2p_init, from those of the persistent inits. */
+static inline void prof_emit_post(const prof_ev_post_fn *h, struct prof_call *c, MPI_Count count, MPI_Datatype type,
+                                  int peer, int tag, MPI_Comm comm, MPI_Request *req, int recv, int nostatus)
+{
+    if (__builtin_expect(h[0] != NULL, 0)) {
+        struct prof_ev_post ev = { c, count, type, peer, tag, comm, req, recv, nostatus };
+        prof_emit(h, &ev);
+    }
+}
+
+static inline void prof_recv_posted(struct prof_call *c, MPI_Count count, MPI_Datatype type, int src, int tag,
+                                    MPI_Comm comm, MPI_Request *req, int nostatus)
+{
+    if (req)
+        prof_emit_post(prof_events.recv_posted, c, count, type, src, tag, comm, req, 1, nostatus);
+}
+
+static inline void prof_send_init(struct prof_call *c, MPI_Count count, MPI_Datatype type, int dst, int tag,
+                                  MPI_Comm comm, MPI_Request *req)
+{
+    prof_emit_post(prof_events.p2p_init, c, count, type, dst, tag, comm, req, 0, PROF_POST_STATUS);
+}
+
+static inline void prof_recv_init(struct prof_call *c, MPI_Count count, MPI_Datatype type, int src, int tag,
+                                  MPI_Comm comm, MPI_Request *req)
+{
+    prof_emit_post(prof_events.p2p_init, c, count, type, src, tag, comm, req, 1, PROF_POST_STATUS);
 }
 
 /* prof_icoll: icoll_started, from the wrapper of a nonblocking collective. */

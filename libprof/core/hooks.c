@@ -14,6 +14,9 @@ void (*prof_due_fn)(uint64_t now);
 
 unsigned char prof_fn_on[PROF_FN_COUNT];
 
+struct prof_around prof_around;
+int prof_around_on;
+
 /* The end of a call that moved bytes, but for prof_exit_done: its time. */
 static uint64_t exit_volume(struct prof_call *c, uint64_t sent, uint64_t recv)
 {

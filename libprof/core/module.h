@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <mpi.h>
+#include "around.h"
 #include "events.h"
 
 struct prof_writer;
@@ -44,7 +45,11 @@ struct prof_module {
      * every rank: agree with the other ranks (ids, totals); 1 when its file
      * is to be written (some rank has rows), 0 when not. NULL: written. */
     int (*agree)(MPI_Comm comm);
-    const struct prof_writer *writer;   /* its report file (NULL: none), */
+    /* The calls it makes in the program's place (around.h; NULL: none; at
+     * most one module has them). */
+    const struct prof_around *around;
+    const struct prof_writer *writer;   /* its report file (NULL: none; its wanted step, if any, says
+                                           whether this run has it), */
     int in_snapshots;                   /* in snapshots too (snapshot.c) */
 };
 

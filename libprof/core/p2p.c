@@ -51,7 +51,7 @@ static void partner_slt(struct prof_record *r, int world, uint64_t count, uint64
 }
 
 /* Late sender: a profiled receive's send-late figures on the record that
- * holds its receive wait; wait is its share of that wait (prof_slt_on). */
+ * holds its receive wait; wait is its share of that wait (prof_around_on). */
 static void slt_account(struct prof_record *r, int evaluated, uint64_t late, uint64_t wait)
 {
     if (!evaluated) {
@@ -116,7 +116,7 @@ static int track(struct prof_call *c, MPI_Request req, struct prof_record *r, ui
 static inline void slt_received(struct prof_call *c, struct prof_record *r, int world, uint64_t bytes,
                                 uint64_t ticks, uint64_t wait)
 {
-    if (PROF_LIKELY(!prof_slt_on)) {
+    if (PROF_LIKELY(!prof_around_on)) {
         partner(r, world, bytes, ticks);
         return;
     }
@@ -237,7 +237,7 @@ void prof_exit_sendrecv(struct prof_call *c, MPI_Count scount, MPI_Datatype styp
     /* The time is split between the two partners; a send-late wait is the
      * receive's alone. */
     uint64_t peers = tr.msgs_sent + tr.msgs_recv;
-    uint64_t late = prof_slt_on && c->slt_eval && tr.msgs_recv && c->slt_late <= dt ? c->slt_late : 0;
+    uint64_t late = prof_around_on && c->slt_eval && tr.msgs_recv && c->slt_late <= dt ? c->slt_late : 0;
     uint64_t share = peers ? (dt - late) / peers : 0;
     if (tr.msgs_sent) {
         int world = prof_comm_world_rank(comm, dst);
@@ -340,7 +340,7 @@ void prof_exit_mprobe(struct prof_call *c, int *flag, MPI_Status *status)
     uint64_t dt;
     struct prof_traffic none = { 0 };
     struct prof_record *r = prof_exit_record(c, &none, &dt);
-    if (prof_slt_on && probed(c, flag, status))
+    if (prof_around_on && probed(c, flag, status))
         slt_account(r, c->slt_eval, c->slt_late, dt);
     if (PROF_UNLIKELY(p2p_wanted())) {
         int got = probed(c, flag, status);
@@ -527,7 +527,7 @@ static void arrive(struct prof_thread *th, struct prof_taken *t)
     r->s.msgs_recv++;
     r->s.bytes_recv += t->bytes;
     prof_sizes_add(&th->table.sizes[r->fn], t->bytes, t->bytes, info->arr_ticks);
-    if (PROF_UNLIKELY(prof_slt_on))
+    if (PROF_UNLIKELY(prof_around_on))
         partner_slt(r, t->peer, 1, t->bytes, info->arr_ticks, t->key, t->late, 0);
     else
         partner(r, t->peer, t->bytes, info->arr_ticks);
@@ -625,7 +625,7 @@ void prof_exit_complete(struct prof_call *c)
             struct prof_ev_req ev = { c, th->taken[c->rq_base + i].req };
             prof_emit(prof_events.req_done, &ev);
         }
-    if (prof_slt_on) {
+    if (prof_around_on) {
         slt_shares(c, dt);
         xfer = c->slt_late;
     }
@@ -638,11 +638,11 @@ void prof_exit_complete(struct prof_call *c)
             prof_emit_arrival(c, t->sent, t->bytes);
         if (t->info.is_recv && t->info.owner == th->serial) {
             t->info.rec->s.recv_wait_ticks += share;
-            if (prof_slt_on && t->peer != MPI_PROC_NULL)
+            if (prof_around_on && t->peer != MPI_PROC_NULL)
                 slt_account(t->info.rec, t->slt, t->late, t->late + xfer);
         }
         /* The wait goes to the partner that arrive() recorded. */
-        if (prof_slt_on && t->info.is_recv && t->info.arr_rec && t->info.arr_owner == th->serial)
+        if (prof_around_on && t->info.is_recv && t->info.arr_rec && t->info.arr_owner == th->serial)
             partner_slt(t->info.arr_rec, t->peer, 0, 0, 0, t->key, 0, t->slt ? t->late + xfer : share);
     }
     prof_exit_done(c);

@@ -13,12 +13,12 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <mpi.h>
+#include "around.h"
 #include "clock.h"
 #include "config.h"
 #include "events.h"
 #include "fn_table.h"
 #include "region.h"
-#include "slt.h"
 #include "site.h"
 #include "thread.h"
 
@@ -151,7 +151,7 @@ void prof_exit_probe_slt(struct prof_call *c, int *flag, MPI_Status *status);
 
 static inline void prof_exit_probe(struct prof_call *c, int *flag, MPI_Status *status)
 {
-    if (PROF_UNLIKELY(prof_slt_on))
+    if (PROF_UNLIKELY(prof_around_on))
         prof_exit_probe_slt(c, flag, status);
     else
         prof_exit(c);

@@ -13,7 +13,6 @@
 #include "hmap.h"
 #include "keys.h"
 #include "module.h"
-#include "slt.h"
 #include "symbolize.h"
 #include "thread.h"
 
@@ -113,7 +112,7 @@ static int make(struct prof_branch *br, const struct prof_record *r, void *const
     br->partners = r->partners;
     br->depth = n;
     br->key = prof_fnv(prof_fnv(PROF_FNV0, &r->fn, sizeof r->fn), frames, n * sizeof *frames);
-    if ((prof_slt_on || prof_modules_keep_key(r->key)) && r->key && (br->rkeys = malloc(sizeof *br->rkeys))) {
+    if (prof_modules_keep_key(r->key) && r->key && (br->rkeys = malloc(sizeof *br->rkeys))) {
         br->rkeys[0] = r->key;
         br->nrkeys = 1;
     }

@@ -21,7 +21,7 @@ static const struct prof_writer *const writers[] = {
     &prof_report_matrix_time, &prof_report_matrix_calls, &prof_report_matrix_bytes,
     &prof_report_branches, &prof_report_partners, &prof_report_branches_human,
     &prof_report_threads, &prof_report_sites,
-    &prof_report_sizes, &prof_report_slt, &prof_report_model,
+    &prof_report_sizes, &prof_report_model,
     &prof_report_regions,
 };
 #define NWRITERS ((int)(sizeof writers / sizeof writers[0]) + PROF_MODULES_MAX)
@@ -231,7 +231,8 @@ int prof_report_write(MPI_Comm comm, const struct prof_report_ctx *ctx,
         if (!writers[k]->wanted || writers[k]->wanted(ctx))
             use[n++] = writers[k];
     for (int m = 0; prof_modules[m] && m < PROF_MODULES_MAX; m++)
-        if (prof_module_written(m) && prof_modules[m]->writer)
+        if (prof_module_written(m) && prof_modules[m]->writer &&
+            (!prof_modules[m]->writer->wanted || prof_modules[m]->writer->wanted(ctx)))
             use[n++] = prof_modules[m]->writer;
     if (rd->rank == 0)
         ok = open_files(ctx, base, dir, sizeof dir, use, n, files) == 0;

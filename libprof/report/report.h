@@ -80,7 +80,6 @@ extern const struct prof_writer prof_report_branches_human;
 extern const struct prof_writer prof_report_partners;
 extern const struct prof_writer prof_report_threads;
 extern const struct prof_writer prof_report_sites;
-extern const struct prof_writer prof_report_slt;
 extern const struct prof_writer prof_report_sizes;
 extern const struct prof_writer prof_report_model;
 extern const struct prof_writer prof_report_regions;

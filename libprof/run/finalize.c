@@ -14,6 +14,7 @@
 #include "request.h"
 #include "run.h"
 #include "shadow.h"
+#include "slt.h"
 #include "snapshot.h"
 #include "wait.h"
 
@@ -225,8 +226,6 @@ void prof_finish(void)
     int nregions = prof_regions_finish(t_end, &trouble);
     prof_run.finished = 1;
     prof_modules_finish();
-    if (prof_slt_on)
-        prof_slt_finish();
     memset(&rd, 0, sizeof rd);
     rd.rank = prof_run.rank;
     rd.sec_per_tick = prof_clock_stop();

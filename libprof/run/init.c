@@ -13,6 +13,7 @@
 #include "prof.h"
 #include "report.h"
 #include "run.h"
+#include "slt.h"
 #include "snapshot.h"
 
 struct prof_run prof_run;
@@ -99,8 +100,7 @@ static void agree_options(void)
     else
         prof_slt_asked = all[0];
     agree_model();
-    if ((prof_slt_on = prof_slt_asked || prof_model_on))
-        prof_slt_start_run();
+    prof_slt_on = prof_slt_asked || prof_model_on;
 }
 
 /* The analysis modules: each on when every rank asked for it, else off

@@ -26,6 +26,7 @@
 #include "prof.h"
 #include "report.h"
 #include "run.h"
+#include "slt.h"
 #include "snapshot.h"
 
 static struct {
@@ -40,7 +41,7 @@ static struct {
  * ranks), branches.human, model.txt, rma.txt and io.txt are not in them. */
 static const struct prof_writer *const tables[] = {
     &prof_report_summary, &prof_report_functions, &prof_report_branches, &prof_report_partners,
-    &prof_report_threads, &prof_report_sizes, &prof_report_slt, &prof_report_regions,
+    &prof_report_threads, &prof_report_sizes, &prof_report_regions,
 };
 
 static void take(uint64_t now);
@@ -194,7 +195,8 @@ static void format(struct prof_buf *out, const struct prof_rank_data *rd, const 
         if (!tables[k]->wanted || tables[k]->wanted(&ctx))
             table(out, tables[k], &ctx, rd);
     for (int m = 0; prof_modules[m] && m < PROF_MODULES_MAX; m++)
-        if (prof_module_on(m) && prof_modules[m]->in_snapshots)
+        if (prof_module_on(m) && prof_modules[m]->in_snapshots &&
+            (!prof_modules[m]->writer->wanted || prof_modules[m]->writer->wanted(&ctx)))
             table(out, prof_modules[m]->writer, &ctx, rd);
     prof_buf_printf(out, "@ keys\n");
     for (int i = 0; i < rd->nbranches; i++)

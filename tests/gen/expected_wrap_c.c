@@ -54,10 +54,10 @@ PROF_INLINE int w_MPI_Send(void *site, const void *buf, int count, MPI_Datatype 
     struct prof_call c;
     if (!prof_enter(&c, FN_MPI_Send, site)) {
         c.th = NULL;
-        c.rc = PROF_UNLIKELY(prof_slt_on) && prof_slt_send(&c, count, datatype, dest, tag, comm) ? c.rc : prof_next.MPI_Send(buf, count, datatype, dest, tag, comm);
+        c.rc = PROF_UNLIKELY(prof_around_on) && prof_around.send(&c, count, datatype, dest, tag, comm) ? c.rc : prof_next.MPI_Send(buf, count, datatype, dest, tag, comm);
         return c.rc;
     }
-    c.rc = PROF_UNLIKELY(prof_slt_on) && prof_slt_send(&c, count, datatype, dest, tag, comm) ? c.rc : prof_next.MPI_Send(buf, count, datatype, dest, tag, comm);
+    c.rc = PROF_UNLIKELY(prof_around_on) && prof_around.send(&c, count, datatype, dest, tag, comm) ? c.rc : prof_next.MPI_Send(buf, count, datatype, dest, tag, comm);
     prof_exit_send(&c, count, datatype, dest, tag, comm, NULL);
     return c.rc;
 }
@@ -72,14 +72,14 @@ PROF_INLINE int w_MPI_Recv(void *site, void *buf, int count, MPI_Datatype dataty
     struct prof_call c;
     if (!prof_enter(&c, FN_MPI_Recv, site)) {
         c.th = NULL;
-        c.rc = PROF_UNLIKELY(prof_slt_on) && prof_slt_recv(&c, buf, count, datatype, source, tag, comm, status, NULL) ? c.rc : prof_next.MPI_Recv(buf, count, datatype, source, tag, comm, status);
-        prof_slt_posted(&c, count, datatype, source, tag, comm, NULL, PROF_SLT_STATUS);
+        c.rc = PROF_UNLIKELY(prof_around_on) && prof_around.recv(&c, buf, count, datatype, source, tag, comm, status, NULL) ? c.rc : prof_next.MPI_Recv(buf, count, datatype, source, tag, comm, status);
+        prof_recv_posted(&c, count, datatype, source, tag, comm, NULL, PROF_POST_STATUS);
         return c.rc;
     }
     if (status == MPI_STATUS_IGNORE)
         status = &c.status;
-    c.rc = PROF_UNLIKELY(prof_slt_on) && prof_slt_recv(&c, buf, count, datatype, source, tag, comm, status, NULL) ? c.rc : prof_next.MPI_Recv(buf, count, datatype, source, tag, comm, status);
-    prof_slt_posted(&c, count, datatype, source, tag, comm, NULL, PROF_SLT_STATUS);
+    c.rc = PROF_UNLIKELY(prof_around_on) && prof_around.recv(&c, buf, count, datatype, source, tag, comm, status, NULL) ? c.rc : prof_next.MPI_Recv(buf, count, datatype, source, tag, comm, status);
+    prof_recv_posted(&c, count, datatype, source, tag, comm, NULL, PROF_POST_STATUS);
     prof_exit_recv(&c, count, datatype, source, tag, comm, status, NULL);
     return c.rc;
 }
@@ -95,12 +95,12 @@ PROF_INLINE int w_MPI_Waitall(void *site, int count, MPI_Request array_of_reques
     prof_complete_take(&c, count, array_of_requests);
     if (!prof_enter(&c, FN_MPI_Waitall, site)) {
         c.th = NULL;
-        c.rc = PROF_UNLIKELY(prof_slt_on) && prof_slt_wait(&c, count, array_of_requests, NULL, NULL, NULL, NULL, NULL, array_of_statuses, PROF_SLT_WAIT) ? c.rc : prof_next.MPI_Waitall(count, array_of_requests, array_of_statuses);
+        c.rc = PROF_UNLIKELY(prof_around_on) && prof_around.wait(&c, count, array_of_requests, NULL, NULL, NULL, NULL, NULL, array_of_statuses, PROF_AROUND_WAIT) ? c.rc : prof_next.MPI_Waitall(count, array_of_requests, array_of_statuses);
         prof_complete_done(&c, count, array_of_requests, NULL, NULL, NULL, NULL, NULL, array_of_statuses);
         return c.rc;
     }
     array_of_statuses = prof_statuses(&c, array_of_statuses, count);
-    c.rc = PROF_UNLIKELY(prof_slt_on) && prof_slt_wait(&c, count, array_of_requests, NULL, NULL, NULL, NULL, NULL, array_of_statuses, PROF_SLT_WAIT) ? c.rc : prof_next.MPI_Waitall(count, array_of_requests, array_of_statuses);
+    c.rc = PROF_UNLIKELY(prof_around_on) && prof_around.wait(&c, count, array_of_requests, NULL, NULL, NULL, NULL, NULL, array_of_statuses, PROF_AROUND_WAIT) ? c.rc : prof_next.MPI_Waitall(count, array_of_requests, array_of_statuses);
     prof_complete_done(&c, count, array_of_requests, NULL, NULL, NULL, NULL, NULL, array_of_statuses);
     prof_exit_complete(&c);
     return c.rc;
@@ -133,11 +133,11 @@ PROF_INLINE int w_MPI_Request_free(void *site, MPI_Request *request)
     prof_complete_take_free(&c, request);
     if (!prof_enter(&c, FN_MPI_Request_free, site)) {
         c.th = NULL;
-        c.rc = PROF_UNLIKELY(prof_slt_on) && prof_slt_request_free(&c, request) ? c.rc : prof_next.MPI_Request_free(request);
+        c.rc = PROF_UNLIKELY(prof_around_on) && prof_around.request_free(&c, request) ? c.rc : prof_next.MPI_Request_free(request);
         prof_complete_done1(&c, request, NULL, NULL);
         return c.rc;
     }
-    c.rc = PROF_UNLIKELY(prof_slt_on) && prof_slt_request_free(&c, request) ? c.rc : prof_next.MPI_Request_free(request);
+    c.rc = PROF_UNLIKELY(prof_around_on) && prof_around.request_free(&c, request) ? c.rc : prof_next.MPI_Request_free(request);
     prof_complete_done1(&c, request, NULL, NULL);
     prof_exit(&c);
     return c.rc;
