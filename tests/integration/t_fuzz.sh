@@ -7,7 +7,8 @@
 # (the schedules also run with every send synchronous, fuzz -S, which
 # proves them legal whatever the buffering); under --slt, per rank and
 # site the send_late_s of slt.txt against fuzz's truth within 20 % (floor
-# 5 ms) and its receives exactly (fuzz-figures.awk), a miss run once
+# 5 ms; at most that above it where some receives were not evaluated) and
+# its receives exactly (fuzz-figures.awk), a miss run once
 # more, both tries printed. Every run under a time limit: a hang kills
 # the job, fails naming seeds, options and the step it was stuck in
 # (fuzz-stuck.awk), and the option set is not run again (so that a hanging
