@@ -54,11 +54,10 @@ void prof_model_text(char *buf, size_t size);
 /* prof_model_start: the clock starts (MPI_Init returns). */
 void prof_model_start(void);
 
-/* Per profiled call, in this order. prof_model_now: the call's modelled
- * start (before the PMPI call: what a token carries). prof_model_begin:
- * at the end of the call, t1 its real end: the model's default, its real
- * time. The module (prof_mod_model, model.c) takes the events of each
- * call (events.h): call_end (begin: its real time by default), then
+/* prof_model_now: a profiled call's modelled start (before the PMPI call:
+ * what a token carries). The module (prof_mod_model, model.c) takes the
+ * events of each call (events.h), in this order: call_end (t1 its real
+ * end; by default the call takes its real time), then
  * coll_enter, icoll_started, call_volume, p2p_end, req_done, msg_arrived
  * and rma_call move the call's modelled end; call_done moves the clock to
  * it (a collective first agrees with the others).

@@ -67,7 +67,8 @@ void prof_modules_start(const int *on);
 /* prof_modules_finish: finish the started modules and empty prof_events. */
 void prof_modules_finish(void);
 
-/* prof_module_on: whether module m started (report.c: its writer). */
+/* prof_module_on: whether module m started on this rank (snapshot.c: its
+ * file in snapshots). */
 bool prof_module_on(int m);
 
 /* At MPI_Finalize: prof_modules_keep_key, whether a module that started
