@@ -2,6 +2,7 @@
  * collective, timed into the call's record (cold: only with
  * MPIPROF_EVAL_COLLECTIVE_WAIT; a barrier costs far more than the shadow
  * lookup of windows and files). */
+#include "agree.h"
 #include "collwait.h"
 #include "fn_table.h"
 #include "log.h"
@@ -17,19 +18,16 @@ int prof_collwait_on;
  * would go unmatched (collective over the tool's communicator). */
 static int start(void)
 {
-    enum { N = PROF_FN_COUNT };
-    static int v[2 * N], all[2 * N];
-    for (int f = 0; f < N; f++) {
+    static double v[PROF_FN_COUNT];
+    static bool same[PROF_FN_COUNT];
+    for (int f = 0; f < PROF_FN_COUNT; f++)
         v[f] = prof_fn_coll[f] == 2 && prof_fn_on[f];
-        v[N + f] = -v[f];                  /* min of -v: -max of v */
-    }
-    if (PMPI_Allreduce(v, all, 2 * N, MPI_INT, MPI_MIN, prof_run.comm) != MPI_SUCCESS)
-        return -1;
-    for (int f = 0; f < N; f++)
-        if (all[f] != -all[N + f]) {
+    int rc = prof_agree(v, PROF_FN_COUNT, same);
+    for (int f = 0; rc == 0 && f < PROF_FN_COUNT; f++)
+        if (!same[f])
             prof_log_once("MPIPROF_FUNCTIONS profiles %s on some ranks only; collective wait is off", prof_fn_name[f]);
-            return -1;
-        }
+    if (rc != 1)
+        return -1;
     prof_collwait_on = 1;
     return 0;
 }
@@ -48,11 +46,17 @@ static void coll_enter(const struct prof_ev_coll *ev)
     r->s.sync_ticks += dt;
 }
 
+static void columns(struct prof_report_ctx *ctx)
+{
+    ctx->collwait = 1;
+}
+
 const struct prof_module prof_mod_collwait = {
     .name = "collective wait",
     .option = "EVAL_COLLECTIVE_WAIT",
     .start = start,
     .coll_enter = coll_enter,
+    .columns = columns,
     .writer = &prof_report_collwait,
     .in_snapshots = 1,
 };

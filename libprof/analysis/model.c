@@ -2,7 +2,10 @@
  * lock: with several threads calling MPI their calls share one timeline. */
 #include <pthread.h>
 #include <time.h>
+#include "agree.h"
+#include "config.h"
 #include "lock.h"
+#include "log.h"
 #include "model.h"
 #include "module.h"
 #include "prof.h"
@@ -41,15 +44,6 @@ static double calibrate(void)
     return t1 > t0 ? (double)(m1 - m0) * 1e-9 / (double)(t1 - t0) : 1e-9;
 }
 
-void prof_model_start(void)
-{
-    double spt = calibrate();
-    prof_lock(&clk.lock);
-    clk.sec_per_tick = spt;
-    clk.last = prof_clock();
-    clk.now = 0;
-    prof_unlock(&clk.lock);
-}
 
 /* The modelled time of the compute before a call that started at t0. */
 static double compute_before(uint64_t t0)
@@ -244,9 +238,30 @@ double prof_model_fn_time(int fn)
 
 /* --- the model as a module (module.h) ------------------------------------- */
 
+/* On when MPIPROF_MODEL names a model and every rank has the same one
+ * (its tokens and clock exchanges are communication); else off everywhere,
+ * and rank 0 says so when they differ. */
 static int start(void)
 {
-    return prof_model_on ? 0 : -1;
+    struct prof_model m = { 0, 0, 0, 0 };
+    int on = prof_config.model[0] && prof_model_parse(prof_config.model, &m) == 0;
+    double v[5] = { on, m.perfect, m.lat, m.bw, m.cpu };
+    int same = prof_agree(v, 5, NULL);
+    if (same == 0)
+        prof_log_once("MPIPROF_MODEL is not the same on every rank; no model");
+    if (same != 1 || !on)
+        return -1;
+    prof_model = m;
+    prof_model_on = 1;
+    clk.sec_per_tick = calibrate();
+    return 0;
+}
+
+/* The clock starts at 0 with the run's times (MPI_Init returns). */
+static void begin_run(uint64_t t)
+{
+    clk.last = t;
+    clk.now = 0;
 }
 
 static void call_end(const struct prof_ev_call *ev)
@@ -317,6 +332,8 @@ static void call_done(const struct prof_ev_call *ev)
 const struct prof_module prof_mod_model = {
     .name = "the model",
     .start = start,
+    .begin = begin_run,
+    .figures = prof_model_figures,
     .call_end = call_end,
     .coll_enter = coll_enter,
     .icoll_started = icoll_started,

@@ -35,7 +35,8 @@ struct prof_model {
     double cpu;        /* compute time factor */
 };
 
-/* 1 when a model is in force, on every rank (set once at MPI_Init). */
+/* 1 when a model is in force, on every rank (set once at MPI_Init, by the
+ * module's start: MPIPROF_MODEL the same everywhere). */
 extern int prof_model_on;
 extern struct prof_model prof_model;
 
@@ -50,9 +51,6 @@ double prof_model_time(const struct prof_model *m, double bytes);
 unsigned prof_model_log2(int p);
 /* prof_model_text: the model in force, spelt out ("lat=1.5us,bw=1000MB/s,cpu=1"). */
 void prof_model_text(char *buf, size_t size);
-
-/* prof_model_start: the clock starts (MPI_Init returns). */
-void prof_model_start(void);
 
 /* prof_model_now: a profiled call's modelled start (before the PMPI call:
  * what a token carries). The module (prof_mod_model, model.c) takes the
@@ -86,5 +84,10 @@ double prof_model_transfer(uint64_t bytes);
 void prof_model_finish(uint64_t t_end, double *elapsed, double *mpi, double *compute);
 /* prof_model_fn_time: the modelled time of this process's calls of fn. */
 double prof_model_fn_time(int fn);
+/* prof_model_figures (model_report.c): the module's figures step
+ * (module.h; collective). */
+struct prof_report_ctx;
+struct prof_rank_data;
+void prof_model_figures(struct prof_report_ctx *ctx, struct prof_rank_data *rd, uint64_t t_end);
 
 #endif

@@ -2,7 +2,9 @@
  * names the model and the job's predicted speed-up; then per rank, the
  * elapsed time, the time inside MPI and between MPI calls (compute), and
  * each MPI function called: real and modelled seconds. */
+#include "model.h"
 #include "report.h"
+#include "run.h"
 
 #define NAME(c) #c,
 static const char *const columns[] = { PROF_MODEL_COLUMNS(NAME) };
@@ -40,3 +42,18 @@ static int model_on(const struct prof_report_ctx *ctx)
 const struct prof_writer prof_report_model = {
     .file = "model.txt", .columns = write_columns, .rows = write_rows, .wanted = model_on
 };
+
+/* The module's figures (module.h): this rank's modelled times, and the
+ * job's largest real and modelled elapsed times (collective). */
+void prof_model_figures(struct prof_report_ctx *ctx, struct prof_rank_data *rd, uint64_t t_end)
+{
+    prof_model_finish(t_end, &rd->model_elapsed, &rd->model_mpi, &rd->model_compute);
+    for (int f = 0; f < PROF_FN_COUNT; f++)
+        rd->model_fn[f] = prof_model_fn_time(f);
+    double mine[2] = { rd->elapsed_ticks * rd->sec_per_tick, rd->model_elapsed }, all[2] = { 0, 0 };
+    PMPI_Allreduce(mine, all, 2, MPI_DOUBLE, MPI_MAX, prof_run.comm);
+    ctx->model = 1;
+    ctx->real_max = all[0];
+    ctx->model_max = all[1];
+    prof_model_text(ctx->model_text, sizeof ctx->model_text);
+}

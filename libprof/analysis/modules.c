@@ -50,12 +50,33 @@ void prof_modules_start(const int *on)
     }
 }
 
+void prof_modules_begin_run(uint64_t t)
+{
+    EACH_MODULE(m)
+        if (started[m] && prof_modules[m]->begin)
+            prof_modules[m]->begin(t);
+}
+
 void prof_modules_finish(void)
 {
     memset(&prof_events, 0, sizeof prof_events);
     EACH_MODULE(m)
         if (started[m] && prof_modules[m]->finish)
             prof_modules[m]->finish();
+}
+
+void prof_modules_columns(struct prof_report_ctx *ctx)
+{
+    EACH_MODULE(m)
+        if (started[m] && prof_modules[m]->columns)
+            prof_modules[m]->columns(ctx);
+}
+
+void prof_modules_figures(struct prof_report_ctx *ctx, struct prof_rank_data *rd, uint64_t t_end)
+{
+    EACH_MODULE(m)
+        if (started[m] && prof_modules[m]->figures)
+            prof_modules[m]->figures(ctx, rd, t_end);
 }
 
 bool prof_module_on(int m)
@@ -71,7 +92,7 @@ bool prof_modules_keep_key(uint64_t key)
     return false;
 }
 
-void prof_modules_named(const struct prof_branch *v, int n)
+void prof_modules_named(struct prof_branch *v, int n)
 {
     EACH_MODULE(m)
         if (started[m] && prof_modules[m]->named)

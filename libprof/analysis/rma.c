@@ -174,7 +174,7 @@ static int is_site(uint64_t key)
 }
 
 /* Each site's id and text, from the numbered branches. */
-static void named(const struct prof_branch *v, int n)
+static void named(struct prof_branch *v, int n)
 {
     for (int i = 0; i < n; i++)
         for (int j = 0; j < v[i].nrkeys; j++) {

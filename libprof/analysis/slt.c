@@ -8,7 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "agree.h"
+#include "config.h"
 #include "hmap.h"
+#include "log.h"
 #include "lock.h"
 #include "model.h"
 #include "module.h"
@@ -525,18 +528,18 @@ static void received(struct prof_call *c, struct rx *e, const MPI_Status *st, ui
     prof_lock(&slt.lock);
     struct got g = completed(e, st, t0, t1);
     prof_unlock(&slt.lock);
-    c->slt_eval = g.eval;
-    c->slt_late = g.late;
-    c->slt_key = g.tok.key;
-    c->slt_sent = g.tok.sent;
+    c->sender.eval = g.eval;
+    c->sender.late = g.late;
+    c->sender.key = g.tok.key;
+    c->sender.sent = g.tok.sent;
 }
 
 static void no_figures(struct prof_call *c)
 {
-    c->slt_eval = 0;
-    c->slt_late = 0;
-    c->slt_key = 0;
-    c->slt_sent = -1;
+    c->sender.eval = 0;
+    c->sender.late = 0;
+    c->sender.key = 0;
+    c->sender.sent = -1;
 }
 
 /* --- waiting as the program's call waits ----------------------------------- */
@@ -829,11 +832,11 @@ static int around_probe(struct prof_call *c, int src, int tag, MPI_Comm comm, in
     int k, i = find_token(q, q->seq + 1, st->MPI_SOURCE, st->MPI_TAG, &k);
     if (i >= 0) {
         struct queued t = q->v[i];
-        c->slt_key = t.tok.key;
-        c->slt_sent = t.tok.sent;
-        c->slt_eval = !flag && c->th;
-        if (c->slt_eval)
-            c->slt_late = before(sent_at(&t), t0, t1);
+        c->sender.key = t.tok.key;
+        c->sender.sent = t.tok.sent;
+        c->sender.eval = !flag && c->th;
+        if (c->sender.eval)
+            c->sender.late = before(sent_at(&t), t0, t1);
     }
     prof_unlock(&slt.lock);
     return 1;
@@ -1107,10 +1110,10 @@ static void completions(struct prof_call *c, enum mode m, int n, struct rx **es,
         struct got g = completed(d[k].e, d[k].st, t0, t1);
         if (th && d[k].i < c->rq_n) {
             struct prof_taken *t = &th->taken[c->rq_base + d[k].i];
-            t->slt = g.eval;
-            t->late = g.late;
-            t->key = g.tok.key;
-            t->sent = g.tok.sent;
+            t->sender.eval = g.eval;
+            t->sender.late = g.late;
+            t->sender.key = g.tok.key;
+            t->sender.sent = g.tok.sent;
         }
     }
     for (int i = 0; i < n; i++)      /* not completed: back in the map */
@@ -1289,8 +1292,17 @@ static void finish(void)
 
 /* --- the module (module.h) ------------------------------------------------- */
 
+/* Late sender inserts communication: it is on when every rank asked for it
+ * (else off everywhere, and rank 0 says why), and its tokens are sent when
+ * it or the model (started before it) is on. */
 static int start(void)
 {
+    double asked = prof_config.eval_slt;
+    int same = prof_agree(&asked, 1, NULL);
+    if (same == 0)
+        prof_log_once("MPIPROF_EVAL_SLT is not the same on every rank; late-sender analysis is off");
+    prof_slt_asked = same == 1 && asked;
+    prof_slt_on = prof_slt_asked || prof_model_on;
     if (!prof_slt_on)
         return -1;
     start_run();
@@ -1334,7 +1346,13 @@ const struct prof_module prof_mod_slt = {
     .finish = finish,
     .recv_posted = recv_posted,
     .p2p_init = p2p_init,
+    .msg_waited = prof_slt_msg_waited,
+    .reqs_waited = prof_slt_reqs_waited,
+    .msg_matched = prof_slt_msg_matched,
     .keeps_key = keeps_key,
+    .named = prof_slt_named,
+    .columns = prof_slt_columns,
+    .figures = prof_slt_figures,
     .around = &around,
     .writer = &prof_report_slt,
     .in_snapshots = 1,

@@ -61,9 +61,16 @@ extern int prof_slt_on;
  * partners' sending sites, and at MPI_Finalize lets go of the token sends
  * in flight. */
 
-/* slt.txt (slt_report.c): only when late sender was asked for. */
+/* slt.txt (slt_report.c): only when late sender was asked for; and the
+ * module's report steps there (module.h: columns, figures, named). */
 struct prof_writer;
+struct prof_report_ctx;
+struct prof_rank_data;
+struct prof_branch;
 extern const struct prof_writer prof_report_slt;
+void prof_slt_columns(struct prof_report_ctx *ctx);
+void prof_slt_figures(struct prof_report_ctx *ctx, struct prof_rank_data *rd, uint64_t t_end);
+void prof_slt_named(struct prof_branch *v, int n);
 
 /* prof_token_isend: a token (key, sent clock) to dst with tag on comm, from
  * the pool (its send completes in the background); prof_token_recv: the
@@ -71,6 +78,19 @@ extern const struct prof_writer prof_report_slt;
  * The model's one-sided epochs exchange clocks with them (model_rma.c). */
 void prof_token_isend(MPI_Comm comm, int dst, int tag, uint64_t key, double sent);
 double prof_token_recv(MPI_Comm comm, int src, int tag);
+
+/* The module's handlers of the waits (slt_account.c; events.h). */
+struct prof_ev_wait;
+void prof_slt_msg_waited(const struct prof_ev_wait *ev);
+void prof_slt_reqs_waited(const struct prof_ev_wait *ev);
+void prof_slt_msg_matched(const struct prof_ev_wait *ev);
+
+/* prof_slt_partner_ids (slt_partners.c, the module's named step): collective
+ * over comm (ranks as in the partners' ranks); set each partner's brid to
+ * the id of the branch that sent it (from the record key its tokens
+ * carried), asking the partner's rank. Returns 0, or -1 when out of memory
+ * (ids stay 0). */
+int prof_slt_partner_ids(MPI_Comm comm, struct prof_branch *v, int n);
 
 /* prof_slt_queue_free: a shadow's tokens, its posted token receive, and
  * its notes of pending receives (shadow.c, before freeing it). */

@@ -25,14 +25,14 @@ static int asked(const struct prof_partner *p)
     return p->count && p->rank >= 0 && p->key;
 }
 
-int prof_branches_partner_ids(MPI_Comm comm, struct prof_branches *b)
+int prof_slt_partner_ids(MPI_Comm comm, struct prof_branch *v, int n)
 {
     int size, nmine = 0, nask = 0, ok;
     PMPI_Comm_size(comm, &size);
-    for (int i = 0; i < b->n; i++) {
-        nmine += b->v[i].nrkeys;
+    for (int i = 0; i < n; i++) {
+        nmine += v[i].nrkeys;
         for (int k = 0; k <= PROF_PARTNERS; k++)
-            nask += asked(&b->v[i].partners.p[k]);
+            nask += asked(&v[i].partners.p[k]);
     }
     struct key_id *mine = malloc(((size_t)nmine + 1) * sizeof *mine);
     int *cnt = calloc(4 * (size_t)size, sizeof *cnt);       /* send counts, displs, recv counts, displs */
@@ -48,15 +48,15 @@ int prof_branches_partner_ids(MPI_Comm comm, struct prof_branches *b)
         goto out;
     int *scnt = cnt, *sdis = cnt + size, *rcnt = cnt + 2 * size, *rdis = cnt + 3 * size;
     nmine = 0;
-    for (int i = 0; i < b->n; i++)
-        for (int j = 0; j < b->v[i].nrkeys; j++)
-            mine[nmine++] = (struct key_id){ b->v[i].rkeys[j], b->v[i].id };
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < v[i].nrkeys; j++)
+            mine[nmine++] = (struct key_id){ v[i].rkeys[j], v[i].id };
     qsort(mine, (size_t)nmine, sizeof *mine, by_key);
     /* The questions, grouped by rank in the order of the branches. */
-    for (int i = 0; i < b->n; i++)
+    for (int i = 0; i < n; i++)
         for (int k = 0; k <= PROF_PARTNERS; k++)
-            if (asked(&b->v[i].partners.p[k]) && b->v[i].partners.p[k].rank < size)
-                scnt[b->v[i].partners.p[k].rank]++;
+            if (asked(&v[i].partners.p[k]) && v[i].partners.p[k].rank < size)
+                scnt[v[i].partners.p[k].rank]++;
     for (int r = 1; r < size; r++)
         sdis[r] = sdis[r - 1] + scnt[r - 1];
     int *fill = calloc((size_t)size + 1, sizeof *fill);
@@ -74,9 +74,9 @@ int prof_branches_partner_ids(MPI_Comm comm, struct prof_branches *b)
         free(fill);
         goto out;
     }
-    for (int i = 0; i < b->n; i++)
+    for (int i = 0; i < n; i++)
         for (int k = 0; k <= PROF_PARTNERS; k++) {
-            const struct prof_partner *p = &b->v[i].partners.p[k];
+            const struct prof_partner *p = &v[i].partners.p[k];
             if (asked(p) && p->rank < size)
                 ask[sdis[p->rank] + fill[p->rank]++] = p->key;
         }
@@ -90,9 +90,9 @@ int prof_branches_partner_ids(MPI_Comm comm, struct prof_branches *b)
     PMPI_Alltoallv(ids_out, rcnt, rdis, MPI_INT64_T, ids, scnt, sdis, MPI_INT64_T, comm);
     /* The answers come back in the order asked. */
     int *next = calloc((size_t)size + 1, sizeof *next);
-    for (int i = 0; next && i < b->n; i++)
+    for (int i = 0; next && i < n; i++)
         for (int k = 0; k <= PROF_PARTNERS; k++) {
-            struct prof_partner *p = &b->v[i].partners.p[k];
+            struct prof_partner *p = &v[i].partners.p[k];
             if (asked(p) && p->rank < size)
                 p->brid = (int32_t)ids[sdis[p->rank] + next[p->rank]++];
         }

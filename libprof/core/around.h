@@ -11,8 +11,9 @@
  * made the program's call itself (c->rc set: what the call returns is what
  * the program's call returns), else 0 and the wrapper makes it. For a
  * profiled receive, probe or completion call it leaves what it learned of
- * the messages in c (c->slt_eval, slt_late, slt_key, slt_sent) and in the
- * completion's th->taken entries (thread.h), for p2p.c. */
+ * the messages' senders (struct prof_sender, thread.h) in c->sender and in
+ * the completion's th->taken entries: p2p.c names the partners by their
+ * sending sites and gives them to the events (events.h). */
 #ifndef PROF_AROUND_H
 #define PROF_AROUND_H
 

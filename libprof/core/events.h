@@ -52,6 +52,17 @@
  *                   found one, a receive request completed), with its
  *                   sender's modelled clock when late sender carried it
  *                   (p2p.c);
+ *   msg_waited      then, for a blocking receive or send-receive that got
+ *                   a message and a blocking probe or MPI_Mprobe or
+ *                   MPI_Improbe that found one: the call's wait for it
+ *                   (p2p.c; its sender in c->sender, around.h);
+ *   reqs_waited     then, for a completion call that completed requests:
+ *                   its time, to be split among them (p2p.c; each one's
+ *                   sender in its th->taken entry);
+ *   msg_matched     a receive request's message counted on the record
+ *                   that holds its arrival (its posting call's or its
+ *                   MPI_Start's), in the completion call, profiled or not
+ *                   (p2p.c);
  *   call_done       the profiled call is over (prof_exit_done): the last
  *                   event of every profiled call.
  *
@@ -227,6 +238,20 @@ struct prof_ev_arrival {
 
 typedef void (*prof_ev_arrival_fn)(const struct prof_ev_arrival *ev);
 
+/* msg_waited, reqs_waited, msg_matched. Only with a module around the
+ * point-to-point calls (around.h), which set the senders. */
+struct prof_taken;
+struct prof_record;
+struct prof_ev_wait {
+    struct prof_call *c;
+    struct prof_record *r;        /* msg_waited: the call's record; msg_matched: the arrival's; else NULL */
+    const struct prof_taken *t;   /* msg_matched: the request's entry; else NULL */
+    int peer;                     /* the partner's MPI_COMM_WORLD rank (< 0: none, a probe) */
+    uint64_t ticks;               /* msg_waited: the wait; reqs_waited: the call's time; msg_matched: 0 */
+};
+
+typedef void (*prof_ev_wait_fn)(const struct prof_ev_wait *ev);
+
 /* Every event: its handler type and name, for struct prof_events, struct
  * prof_module and modules.c. */
 #define PROF_EVENTS(X)                                                                                 \
@@ -240,7 +265,8 @@ typedef void (*prof_ev_arrival_fn)(const struct prof_ev_arrival *ev);
     X(prof_ev_post_fn, recv_posted) X(prof_ev_post_fn, p2p_init)                                     \
     X(prof_ev_icoll_fn, icoll_started) X(prof_ev_epoch_fn, epoch) X(prof_ev_call_fn, call_end)         \
     X(prof_ev_call_fn, call_volume) X(prof_ev_p2p_fn, p2p_end) X(prof_ev_req_fn, req_done)             \
-    X(prof_ev_arrival_fn, msg_arrived) X(prof_ev_call_fn, call_done)
+    X(prof_ev_arrival_fn, msg_arrived) X(prof_ev_wait_fn, msg_waited) X(prof_ev_wait_fn, reqs_waited) \
+    X(prof_ev_wait_fn, msg_matched) X(prof_ev_call_fn, call_done)
 
 /* The handlers of each event, NULL-terminated. */
 #define PROF_EVENT_ARRAY(type, name) type name[PROF_MODULES_MAX + 1];

@@ -19,6 +19,8 @@
 
 struct prof_writer;
 struct prof_branch;
+struct prof_report_ctx;
+struct prof_rank_data;
 
 #define PROF_MODULE_HANDLER(type, name) type name;
 
@@ -30,6 +32,9 @@ struct prof_module {
      * off (it says why). It runs on every rank, in the table's order, so
      * it may be collective over the tool's communicator (prof_run.comm). */
     int (*start)(void);
+    /* Then, once every module started: t, the profiler's clock at which the
+     * run's times start (prof_run.t_init). */
+    void (*begin)(uint64_t t);
     /* At MPI_Finalize, on every rank where it started, before the report
      * is written: no more events come. */
     void (*finish)(void);
@@ -40,11 +45,20 @@ struct prof_module {
      * branches keep the keys merged into them; and, once they are numbered,
      * the branches (their ids and texts for its rows). */
     int (*keeps_key)(uint64_t key);
-    void (*named)(const struct prof_branch *v, int n);
+    void (*named)(struct prof_branch *v, int n);
     /* At MPI_Finalize, after named, collective over comm (the tool's) on
      * every rank: agree with the other ranks (ids, totals); 1 when its file
      * is to be written (some rank has rows), 0 when not. NULL: written. */
     int (*agree)(MPI_Comm comm);
+    /* The report (report.h): columns, its flag in the context that adds its
+     * columns to summary.txt and branches.txt (in snapshots too: on one
+     * rank, at any time); figures, at MPI_Finalize after finish and before
+     * named, collective over the tool's communicator on every rank (where
+     * it started on one rank it started on all: its start is agreed): this
+     * rank's figures in rd, the job's in ctx, and its notes (appended to
+     * ctx->notes). */
+    void (*columns)(struct prof_report_ctx *ctx);
+    void (*figures)(struct prof_report_ctx *ctx, struct prof_rank_data *rd, uint64_t t_end);
     /* The calls it makes in the program's place (around.h; NULL: none; at
      * most one module has them). */
     const struct prof_around *around;
@@ -64,8 +78,17 @@ extern bool prof_module_asked[PROF_MODULES_MAX];
  * MPI_Init. */
 void prof_modules_start(const int *on);
 
+/* prof_modules_begin_run: the run's times start at t (begin of the started
+ * modules). Once, at MPI_Init, right after prof_modules_start. */
+void prof_modules_begin_run(uint64_t t);
+
 /* prof_modules_finish: finish the started modules and empty prof_events. */
 void prof_modules_finish(void);
+
+/* prof_modules_columns, prof_modules_figures: the started modules' report
+ * steps (columns and figures above; figures is collective). */
+void prof_modules_columns(struct prof_report_ctx *ctx);
+void prof_modules_figures(struct prof_report_ctx *ctx, struct prof_rank_data *rd, uint64_t t_end);
 
 /* prof_module_on: whether module m started on this rank (snapshot.c: its
  * file in snapshots). */
@@ -77,7 +100,7 @@ bool prof_module_on(int m);
  * agreement; then prof_module_written(m), whether module m's file is
  * written. */
 bool prof_modules_keep_key(uint64_t key);
-void prof_modules_named(const struct prof_branch *v, int n);
+void prof_modules_named(struct prof_branch *v, int n);
 void prof_modules_agree(MPI_Comm comm);
 bool prof_module_written(int m);
 

@@ -9,7 +9,10 @@
  * receive's share back to the posting site as receive wait. A receive's
  * message, arrived bytes and partner go to the posting call's record (for
  * a persistent request, the MPI_Start's) when it completes, on every
- * completion call, profiled or not: a cancelled receive counts nothing. */
+ * completion call, profiled or not: a cancelled receive counts nothing.
+ * With a module around these calls (around.h), a received message's
+ * partner is also named by its sending site, and the waits go to the
+ * module (msg_waited, reqs_waited, msg_matched). */
 #include "config.h"
 #include "prof.h"
 #include "request.h"
@@ -34,34 +37,28 @@ static inline void sized(struct prof_thread *th, uint32_t fn, const struct prof_
                        tr->bytes_sent + tr->bytes_recv, dt);
 }
 
-/* One message with the partner of world rank world. */
-static inline void partner(struct prof_record *r, int world, uint64_t bytes, uint64_t ticks)
+/* One message with the partner of world rank world, sent by the site key
+ * (0: not known). */
+static inline void partner(struct prof_record *r, int world, uint64_t key, uint64_t bytes, uint64_t ticks)
 {
     if (prof_config.partners && world >= 0)
-        prof_partners_add(&r->partners, world, 1, bytes, ticks);
+        prof_partners_add_from(&r->partners, world, key, 1, bytes, ticks);
 }
 
-/* With late sender: count messages from world, sent by the site key,
- * received after wait ticks of which late ticks of send-late time. */
-static void partner_slt(struct prof_record *r, int world, uint64_t count, uint64_t bytes, uint64_t ticks,
-                        uint64_t key, uint64_t late, uint64_t wait)
+/* The sending site of the message a call received (around.h). */
+static inline uint64_t sender_key(const struct prof_sender *s)
 {
-    if (prof_config.partners && world >= 0)
-        prof_partners_add_slt(&r->partners, world, key, count, bytes, ticks, late, wait);
+    return PROF_UNLIKELY(prof_around_on) ? s->key : 0;
 }
 
-/* Late sender: a profiled receive's send-late figures on the record that
- * holds its receive wait; wait is its share of that wait (prof_around_on). */
-static void slt_account(struct prof_record *r, int evaluated, uint64_t late, uint64_t wait)
+/* msg_waited: call c, whose record is r, waited ticks for a message from
+ * world (< 0: a probe's, no partner). */
+static inline void waited(struct prof_call *c, struct prof_record *r, int world, uint64_t ticks)
 {
-    if (!evaluated) {
-        r->s.slt_skipped++;
-        r->s.slt_skipped_ticks += wait;
-        return;
+    if (PROF_UNLIKELY(prof_events.msg_waited[0] != NULL)) {
+        struct prof_ev_wait ev = { c, r, NULL, world, ticks };
+        prof_emit(prof_events.msg_waited, &ev);
     }
-    r->s.slt_calls++;
-    r->s.late_ticks += late;
-    r->s.slt_wait_ticks += wait;
 }
 
 /* The events of a point-to-point call that ended: p2p_end with the bytes
@@ -110,19 +107,13 @@ static int track(struct prof_call *c, MPI_Request req, struct prof_record *r, ui
     return prof_request_put(req, &info);
 }
 
-/* A blocking receive of bytes from world after wait ticks, ticks of them
- * this partner's share of the call: its partner, and with late sender its
- * send-late figures. */
-static inline void slt_received(struct prof_call *c, struct prof_record *r, int world, uint64_t bytes,
-                                uint64_t ticks, uint64_t wait)
+/* A blocking receive of bytes from world after the call's dt ticks,
+ * ticks of them this partner's share: its partner and its wait. */
+static inline void received(struct prof_call *c, struct prof_record *r, int world, uint64_t bytes, uint64_t ticks,
+                            uint64_t dt)
 {
-    if (PROF_LIKELY(!prof_around_on)) {
-        partner(r, world, bytes, ticks);
-        return;
-    }
-    uint64_t late = c->slt_eval && c->slt_late <= wait ? c->slt_late : 0;
-    slt_account(r, c->slt_eval, late, wait);
-    partner_slt(r, world, 1, bytes, ticks, c->slt_key, late, wait);
+    partner(r, world, sender_key(&c->sender), bytes, ticks);
+    waited(c, r, world, dt);
 }
 
 /* Track a nonblocking receive; one the map cannot hold (its completion
@@ -136,7 +127,7 @@ static void track_recv(struct prof_call *c, MPI_Request req, struct prof_record 
     r->s.msgs_recv += posted->msgs_recv;
     r->s.bytes_recv += posted->bytes_recv;
     if (posted->msgs_recv && src >= 0)
-        partner(r, prof_comm_world_rank(comm, src), posted->bytes_recv, dt);
+        partner(r, prof_comm_world_rank(comm, src), 0, posted->bytes_recv, dt);
     if (posted->msgs_recv)
         prof_emit_msg(prof_events.msg_received, comm, 0, prof_comm_world_rank(comm, src), tag, posted->bytes_recv);
 }
@@ -151,7 +142,7 @@ void prof_exit_send(struct prof_call *c, MPI_Count count, MPI_Datatype type, int
     prof_emit_p2p(c, tr.bytes_sent);
     if (tr.msgs_sent) {
         int world = prof_comm_world_rank(comm, dst);
-        partner(r, world, tr.bytes_sent, dt);
+        partner(r, world, 0, tr.bytes_sent, dt);
         prof_emit_msg(prof_events.msg_sent, comm, 0, world, tag, tr.bytes_sent);
     }
     if (req && c->rc == MPI_SUCCESS)
@@ -180,13 +171,13 @@ void prof_exit_recv(struct prof_call *c, MPI_Count count, MPI_Datatype type, int
     uint64_t dt;
     struct prof_record *r = prof_exit_record(c, &tr, &dt);
     sized(c->th, c->fn, &tr, dt);
-    p2p_events(c, tr.bytes_sent, tr.msgs_recv > 0, c->slt_sent, tr.bytes_recv);
+    p2p_events(c, tr.bytes_sent, tr.msgs_recv > 0, c->sender.sent, tr.bytes_recv);
     if (req) {
         track_recv(c, *req, r, dt, comm, src, tag, 0, &posted);
     } else if (tr.msgs_recv) {
         int world = world_peer(comm, src, status);
         r->s.recv_wait_ticks += dt;
-        slt_received(c, r, world, tr.bytes_recv, dt, dt);
+        received(c, r, world, tr.bytes_recv, dt, dt);
         prof_emit_msg(prof_events.msg_received, comm, 0, world, msg_tag(tag, status), tr.bytes_recv);
     }
     prof_exit_done(c);
@@ -233,21 +224,22 @@ void prof_exit_sendrecv(struct prof_call *c, MPI_Count scount, MPI_Datatype styp
     struct prof_traffic posted, tr;
     uint64_t dt;
     struct prof_record *r = sendrecv_record(c, scount, stype, dst, rcount, rtype, src, status, NULL, &tr, &posted, &dt);
-    p2p_events(c, tr.bytes_sent, tr.msgs_recv > 0, c->slt_sent, tr.bytes_recv);
-    /* The time is split between the two partners; a send-late wait is the
-     * receive's alone. */
+    p2p_events(c, tr.bytes_sent, tr.msgs_recv > 0, c->sender.sent, tr.bytes_recv);
+    /* The time is split between the two partners; the wait before the
+     * message was sent, when measured, is the receive's alone. */
     uint64_t peers = tr.msgs_sent + tr.msgs_recv;
-    uint64_t late = prof_around_on && c->slt_eval && tr.msgs_recv && c->slt_late <= dt ? c->slt_late : 0;
+    uint64_t late =
+        prof_around_on && c->sender.eval && tr.msgs_recv && c->sender.late <= dt ? c->sender.late : 0;
     uint64_t share = peers ? (dt - late) / peers : 0;
     if (tr.msgs_sent) {
         int world = prof_comm_world_rank(comm, dst);
-        partner(r, world, tr.bytes_sent, share);
+        partner(r, world, 0, tr.bytes_sent, share);
         prof_emit_msg(prof_events.msg_sent, comm, 0, world, tag, tr.bytes_sent);
     }
     if (tr.msgs_recv) {
         int world = world_peer(comm, src, status);
         r->s.recv_wait_ticks += dt;
-        slt_received(c, r, world, tr.bytes_recv, late + share, dt);
+        received(c, r, world, tr.bytes_recv, late + share, dt);
         prof_emit_msg(prof_events.msg_received, comm, 0, world, msg_tag(rtag, status), tr.bytes_recv);
     }
     prof_exit_done(c);
@@ -272,7 +264,7 @@ void prof_exit_isendrecv(struct prof_call *c, MPI_Count scount, MPI_Datatype sty
     prof_emit_p2p(c, tr.bytes_sent);
     if (tr.msgs_sent) {
         int world = prof_comm_world_rank(comm, dst);
-        partner(r, world, tr.bytes_sent, dt);
+        partner(r, world, 0, tr.bytes_sent, dt);
         prof_emit_msg(prof_events.msg_sent, comm, 0, world, tag, tr.bytes_sent);
     }
     track_recv(c, *req, r, dt, comm, src, rtag, 1, &posted);
@@ -333,36 +325,35 @@ static int probed(const struct prof_call *c, const int *flag, const MPI_Status *
     return c->rc == MPI_SUCCESS && (!flag || *flag) && status->MPI_SOURCE != MPI_PROC_NULL;
 }
 
-/* MPI_Mprobe, MPI_Improbe: a matched message's send-late time (Mprobe);
- * the model: the message is there when it arrived (its token popped here). */
+/* MPI_Mprobe, MPI_Improbe: a matched message's wait (msg_waited); the
+ * model: the message is there when it arrived (its token popped here). */
 void prof_exit_mprobe(struct prof_call *c, int *flag, MPI_Status *status)
 {
     uint64_t dt;
     struct prof_traffic none = { 0 };
     struct prof_record *r = prof_exit_record(c, &none, &dt);
-    if (prof_around_on && probed(c, flag, status))
-        slt_account(r, c->slt_eval, c->slt_late, dt);
-    if (PROF_UNLIKELY(p2p_wanted())) {
-        int got = probed(c, flag, status);
-        p2p_events(c, 0, got, c->slt_sent, got ? prof_status_bytes(status, 0) : 0);
-    }
+    int got = probed(c, flag, status);
+    if (got)
+        waited(c, r, -1, dt);
+    if (PROF_UNLIKELY(p2p_wanted()))
+        p2p_events(c, 0, got, c->sender.sent, got ? prof_status_bytes(status, 0) : 0);
     prof_exit_done(c);
 }
 
-/* MPI_Probe, MPI_Iprobe with late sender or the model: MPI_Probe's wait for
- * the message it found is its send-late time; under the model the message
- * probed is there when it arrived (its token, still queued for the receive
- * that takes it, gives the time: c->slt_sent). */
-void prof_exit_probe_slt(struct prof_call *c, int *flag, MPI_Status *status)
+/* MPI_Probe, MPI_Iprobe with a module around them (late sender, the
+ * model): MPI_Probe's wait for the message it found (msg_waited); under the
+ * model the message probed is there when it arrived (its token, still
+ * queued for the receive that takes it, gives the time: c->sender.sent). */
+void prof_exit_probe_around(struct prof_call *c, int *flag, MPI_Status *status)
 {
     uint64_t dt;
     struct prof_traffic none = { 0 };
     struct prof_record *r = prof_exit_record(c, &none, &dt);
     int got = probed(c, flag, status);
     if (got && !flag)
-        slt_account(r, c->slt_eval, c->slt_late, dt);
+        waited(c, r, -1, dt);
     if (PROF_UNLIKELY(p2p_wanted()))
-        p2p_events(c, 0, got, c->slt_sent, got ? prof_status_bytes(status, 0) : 0);
+        p2p_events(c, 0, got, c->sender.sent, got ? prof_status_bytes(status, 0) : 0);
     prof_exit_done(c);
 }
 
@@ -393,7 +384,7 @@ void prof_exit_startall(struct prof_call *c, int n, MPI_Request *reqs)
         } else {
             sized(c->th, c->fn, &info.tr, share);
             if (info.peer >= 0)
-                partner(r, info.peer, info.tr.bytes_sent, share);
+                partner(r, info.peer, 0, info.tr.bytes_sent, share);
             if (info.tr.msgs_sent)
                 prof_emit_msg(prof_events.msg_sent, info.comm, info.comm_serial, info.peer, info.tag,
                               info.tr.bytes_sent);
@@ -460,10 +451,7 @@ static void take(struct prof_call *c, int n, const MPI_Request *reqs, int all)
         t->status = NULL;
         t->peer = MPI_PROC_NULL;
         t->bytes = 0;
-        t->slt = 0;
-        t->late = 0;
-        t->key = 0;
-        t->sent = -1;
+        t->sender = (struct prof_sender){ 0, -1, 0, 0 };
     }
     th->ntaken = base + n;
     c->rq_base = base;
@@ -495,11 +483,12 @@ static void mark(struct prof_call *c, int i, const MPI_Status *st)
     }
 }
 
-/* A counted completion of t on thread th: its partner and the bytes it
- * moved (a receive: what its status says arrived; a cancelled one or one
- * from MPI_PROC_NULL nothing), and a receive's message, bytes and partner
- * on the record that holds its arrival, if this thread owns that record. */
-static void arrive(struct prof_thread *th, struct prof_taken *t)
+/* A counted completion of t by call c on thread th: its partner and the
+ * bytes it moved (a receive: what its status says arrived; a cancelled one
+ * or one from MPI_PROC_NULL nothing), and a receive's message, bytes and
+ * partner on the record that holds its arrival, if this thread owns that
+ * record (msg_matched). */
+static void arrive(struct prof_call *c, struct prof_thread *th, struct prof_taken *t)
 {
     const struct prof_request *info = &t->info;
     const MPI_Status *st = info->no_status ? NULL : t->status;
@@ -527,10 +516,11 @@ static void arrive(struct prof_thread *th, struct prof_taken *t)
     r->s.msgs_recv++;
     r->s.bytes_recv += t->bytes;
     prof_sizes_add(&th->table.sizes[r->fn], t->bytes, t->bytes, info->arr_ticks);
-    if (PROF_UNLIKELY(prof_around_on))
-        partner_slt(r, t->peer, 1, t->bytes, info->arr_ticks, t->key, t->late, 0);
-    else
-        partner(r, t->peer, t->bytes, info->arr_ticks);
+    partner(r, t->peer, sender_key(&t->sender), t->bytes, info->arr_ticks);
+    if (PROF_UNLIKELY(prof_events.msg_matched[0] != NULL)) {
+        struct prof_ev_wait ev = { c, r, t, t->peer, 0 };
+        prof_emit(prof_events.msg_matched, &ev);
+    }
 }
 
 /* After the call: which requests completed (a non-persistent one is freed,
@@ -556,7 +546,7 @@ static void settle(struct prof_call *c, const MPI_Request *now)
         c->rq_done += fin;
         t->done = t->state != 0 && fin && (rc == MPI_SUCCESS || (rc == MPI_ERR_IN_STATUS && status_ok));
         if (t->done && (!t->info.persistent || t->info.active))   /* freed inactive: nothing */
-            arrive(th, t);
+            arrive(c, th, t);
         if (t->state == 2 && !gone)
             prof_request_put(t->req, &t->info);
     }
@@ -593,20 +583,6 @@ void prof_complete_done(struct prof_call *c, int n, MPI_Request *reqs, int *inde
     settle(c, reqs);
 }
 
-/* Late sender: the transfer share of a completion call's requests (its
- * time beyond all their send-late waits, per request), in c->slt_late. */
-static void slt_shares(struct prof_call *c, uint64_t dt)
-{
-    struct prof_thread *th = c->th;
-    uint64_t sum = 0;
-    for (int i = 0; i < c->rq_n; i++) {
-        const struct prof_taken *t = &th->taken[c->rq_base + i];
-        if (t->done && t->slt)
-            sum += t->late;
-    }
-    c->slt_late = c->rq_done > 0 && dt > sum ? (dt - sum) / (uint64_t)c->rq_done : 0;
-}
-
 /* A profiled completion call: its time is split between the requests it
  * completed; each tracked one gets its partner on this call's site (with
  * the bytes arrive found), and a receive gives its share back to its
@@ -618,32 +594,25 @@ void prof_exit_complete(struct prof_call *c)
     uint64_t dt;
     struct prof_record *r = prof_exit_record(c, &none, &dt);
     uint64_t share = c->rq_done > 0 ? dt / (uint64_t)c->rq_done : 0;
-    uint64_t xfer = 0;
     prof_emit_p2p(c, 0);
     for (int i = 0; prof_events.req_done[0] && i < c->rq_n; i++)
         if (th->taken[c->rq_base + i].cand) {
             struct prof_ev_req ev = { c, th->taken[c->rq_base + i].req };
             prof_emit(prof_events.req_done, &ev);
         }
-    if (prof_around_on) {
-        slt_shares(c, dt);
-        xfer = c->slt_late;
-    }
     for (int i = 0; i < c->rq_n; i++) {
         const struct prof_taken *t = &th->taken[c->rq_base + i];
         if (!t->done)
             continue;
-        partner(r, t->peer, t->bytes, share);
+        partner(r, t->peer, 0, t->bytes, share);
         if (t->info.is_recv && t->peer != MPI_PROC_NULL)
-            prof_emit_arrival(c, t->sent, t->bytes);
-        if (t->info.is_recv && t->info.owner == th->serial) {
+            prof_emit_arrival(c, t->sender.sent, t->bytes);
+        if (t->info.is_recv && t->info.owner == th->serial)
             t->info.rec->s.recv_wait_ticks += share;
-            if (prof_around_on && t->peer != MPI_PROC_NULL)
-                slt_account(t->info.rec, t->slt, t->late, t->late + xfer);
-        }
-        /* The wait goes to the partner that arrive() recorded. */
-        if (prof_around_on && t->info.is_recv && t->info.arr_rec && t->info.arr_owner == th->serial)
-            partner_slt(t->info.arr_rec, t->peer, 0, 0, 0, t->key, 0, t->slt ? t->late + xfer : share);
+    }
+    if (PROF_UNLIKELY(prof_events.reqs_waited[0] != NULL) && c->rq_done > 0) {
+        struct prof_ev_wait ev = { c, NULL, NULL, -1, dt };
+        prof_emit(prof_events.reqs_waited, &ev);
     }
     prof_exit_done(c);
 }

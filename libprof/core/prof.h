@@ -52,10 +52,7 @@ struct prof_call {
     struct prof_shadow *shadow; /* freeing a handle: its shadow, from before the call to after it (shadow.c) */
     void *entry;           /* freeing a window or closing a file: what the module that follows it keeps
                               from before the call to after it (events.h) */
-    uint64_t slt_late;     /* late sender: this receive's wait for its token (slt.c) */
-    int slt_eval;          /* 1 when slt_late was measured */
-    uint64_t slt_key;      /* the token's sending call site (0: unknown) */
-    double slt_sent;       /* the model: the sender's clock at the send (< 0: unknown) */
+    struct prof_sender sender; /* a receive or probe that found a message: its sender (around.h) */
     double m_begin, m_end; /* the model (model.c): the call's modelled start and end, */
     double m_real;         /* its real time (s), */
     uint64_t m_t1;         /* its real end (ticks), */
@@ -145,14 +142,14 @@ static inline void prof_exit(struct prof_call *c)
     prof_exit_bytes(c, 0, 0);
 }
 
-/* MPI_Probe, MPI_Iprobe: timed as any call, and by late sender and the
- * model (cold). */
-void prof_exit_probe_slt(struct prof_call *c, int *flag, MPI_Status *status);
+/* MPI_Probe, MPI_Iprobe: timed as any call, and with a module around the
+ * point-to-point calls (around.h) as one (cold). */
+void prof_exit_probe_around(struct prof_call *c, int *flag, MPI_Status *status);
 
 static inline void prof_exit_probe(struct prof_call *c, int *flag, MPI_Status *status)
 {
     if (PROF_UNLIKELY(prof_around_on))
-        prof_exit_probe_slt(c, flag, status);
+        prof_exit_probe_around(c, flag, status);
     else
         prof_exit(c);
 }

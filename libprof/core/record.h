@@ -101,45 +101,51 @@ static inline struct prof_partner *prof_partner_slot(struct prof_partners *ps, i
     return &ps->p[PROF_PARTNERS];
 }
 
-/* prof_partners_add: count messages to/from rank, with their bytes and
- * time (hot for p2p; no sending site: key 0). */
-static inline void prof_partners_add(struct prof_partners *ps, int32_t rank, uint64_t count, uint64_t bytes,
-                                     uint64_t ticks)
-{
-    struct prof_partner *p = prof_partner_slot(ps, rank, 0);
-    p->rank = p == &ps->p[PROF_PARTNERS] ? PROF_PEER_OTHERS : rank;
-    p->count += count;
-    p->bytes += bytes;
-    p->ticks += ticks;
-}
-
-/* prof_partners_add_slt: the same from the sending site key (late sender),
- * with the messages' send-late time and receive wait. A partner is a rank
- * and a sending site. With count 0 the figures go to a partner already
- * there, or nowhere. */
-static inline void prof_partners_add_slt(struct prof_partners *ps, int32_t rank, uint64_t key, uint64_t count,
-                                         uint64_t bytes, uint64_t ticks, uint64_t late, uint64_t wait)
+/* prof_partners_add_from: count messages to/from rank, sent by the site
+ * key (0: not known; a partner is a rank and a sending site), with their
+ * bytes and time (hot for p2p). Its slot. prof_partners_add: the same with
+ * key 0. */
+static inline struct prof_partner *prof_partners_add_from(struct prof_partners *ps, int32_t rank, uint64_t key,
+                                                          uint64_t count, uint64_t bytes, uint64_t ticks)
 {
     struct prof_partner *p = prof_partner_slot(ps, rank, key);
-    if (!count && !p->count)
-        return;
     int others = p == &ps->p[PROF_PARTNERS];
     p->rank = others ? PROF_PEER_OTHERS : rank;
     p->key = others ? 0 : key;
     p->count += count;
     p->bytes += bytes;
     p->ticks += ticks;
-    p->late_ticks += late;
-    p->wait_ticks += wait;
+    return p;
+}
+
+static inline void prof_partners_add(struct prof_partners *ps, int32_t rank, uint64_t count, uint64_t bytes,
+                                     uint64_t ticks)
+{
+    prof_partners_add_from(ps, rank, 0, count, bytes, ticks);
+}
+
+/* prof_partners_add_wait: the messages' send-late time and receive wait
+ * (late sender), to the partner (rank, key) already there, or nowhere. */
+static inline void prof_partners_add_wait(struct prof_partners *ps, int32_t rank, uint64_t key, uint64_t late,
+                                          uint64_t wait)
+{
+    struct prof_partner *p = prof_partner_slot(ps, rank, key);
+    if (p->count) {
+        p->late_ticks += late;
+        p->wait_ticks += wait;
+    }
 }
 
 /* prof_partners_merge: into += from (cold). */
 static inline void prof_partners_merge(struct prof_partners *into, const struct prof_partners *from)
 {
     for (int i = 0; i <= PROF_PARTNERS; i++)
-        if (from->p[i].count)
-            prof_partners_add_slt(into, from->p[i].rank, from->p[i].key, from->p[i].count, from->p[i].bytes,
-                                  from->p[i].ticks, from->p[i].late_ticks, from->p[i].wait_ticks);
+        if (from->p[i].count) {
+            struct prof_partner *p = prof_partners_add_from(into, from->p[i].rank, from->p[i].key,
+                                                            from->p[i].count, from->p[i].bytes, from->p[i].ticks);
+            p->late_ticks += from->p[i].late_ticks;
+            p->wait_ticks += from->p[i].wait_ticks;
+        }
 }
 
 /* A call site: the function and the return addresses of depth frames,

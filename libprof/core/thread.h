@@ -11,6 +11,16 @@
 #include "request.h"
 #include "table.h"
 
+/* What the module around the point-to-point calls (around.h) learned of
+ * the sender of a message a call or request received; set only when
+ * prof_around_on. */
+struct prof_sender {
+    uint64_t key;                  /* the sending call site's record key (0: unknown) */
+    double sent;                   /* the sender's modelled clock at the send (< 0: unknown) */
+    uint64_t late;                 /* the receive's wait before the message was sent (ticks), */
+    int eval;                      /* 1 when that was measured */
+};
+
 /* A request of a running Wait/Test/Request_free call (p2p.c). */
 struct prof_taken {
     MPI_Request req;               /* as the call got it */
@@ -20,10 +30,7 @@ struct prof_taken {
     const MPI_Status *status;      /* its status after the call, or NULL */
     int peer;                      /* done: world rank of the partner (< 0: none) */
     uint64_t bytes;                /* done: bytes sent, or bytes that arrived */
-    int slt;                       /* late sender (slt.c): 1 when its send-late time was measured, */
-    uint64_t late;                 /* that time, */
-    uint64_t key;                  /* the sending site its token named (0: unknown), */
-    double sent;                   /* and the sender's modelled clock it gave (< 0: unknown) */
+    struct prof_sender sender;     /* done, a receive: its sender (around.h) */
     struct prof_request info;
 };
 

@@ -76,10 +76,4 @@ int prof_branches_describe_local(struct prof_branches *b);
  * snapshot's keys map them to the job's: tools/mpiprof-merge). */
 void prof_branches_number_local(struct prof_branches *b);
 
-/* prof_branches_partner_ids: collective over comm (ranks as in the
- * partners' ranks); late sender: set each partner's brid to the id of the
- * branch that sent it (from the record key its tokens carried), asking the
- * partner's rank. Returns 0, or -1 when out of memory (ids stay 0). */
-int prof_branches_partner_ids(MPI_Comm comm, struct prof_branches *b);
-
 #endif

@@ -4,17 +4,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include "branch.h"
-#include "collwait.h"
 #include "config.h"
 #include "log.h"
-#include "model.h"
 #include "module.h"
 #include "prof.h"
 #include "report.h"
 #include "request.h"
 #include "run.h"
 #include "shadow.h"
-#include "slt.h"
 #include "snapshot.h"
 #include "wait.h"
 
@@ -87,8 +84,7 @@ static int by_total_time(const void *a, const void *b)
 static void choose_columns(struct prof_report_ctx *ctx, const struct prof_rank_data *rd,
                            const struct prof_region_trouble *trouble)
 {
-    enum { OVERFLOW = PROF_FN_COUNT, UNTRACKED, FOREIGN, THREADS, ESCAPED, SLT_SKIPPED,
-           REGIONS, STRAY, CROSSED, LEFT_OPEN, TOO_MANY, NO_NAME, NVALUES };
+    enum { OVERFLOW = PROF_FN_COUNT, UNTRACKED, FOREIGN, THREADS, ESCAPED, REGIONS, STRAY, CROSSED, LEFT_OPEN, TOO_MANY, NO_NAME, NVALUES };
     static double mine[NVALUES], all[NVALUES];
     for (int f = 0; f < PROF_FN_COUNT; f++)
         mine[f] = rd->fn[f].calls ? rd->fn[f].ticks * rd->sec_per_tick + 1e-300 : 0;
@@ -100,9 +96,6 @@ static void choose_columns(struct prof_report_ctx *ctx, const struct prof_rank_d
         mine[ESCAPED] += (double)th->escaped + (th->inside != 0);   /* + one left at the end */
     }
     mine[THREADS] = rd->nthreads > 1;
-    mine[SLT_SKIPPED] = 0;
-    for (int f = 0; f < PROF_FN_COUNT; f++)
-        mine[SLT_SKIPPED] += (double)rd->fn[f].slt_skipped;
     mine[REGIONS] = rd->nregions;
     mine[STRAY] = (double)trouble->stray_closes;
     mine[CROSSED] = (double)trouble->crossed;
@@ -147,13 +140,6 @@ static void choose_columns(struct prof_report_ctx *ctx, const struct prof_rank_d
                       "region around them), %.0f without a name (ignored)\n",
                       all[STRAY], all[CROSSED], all[LEFT_OPEN], all[TOO_MANY], PROF_REGIONS_MAX, PROF_REGION_DEPTH,
                       all[NO_NAME]);
-    if (ctx->slt && all[SLT_SKIPPED] > 0 && n < sizeof ctx->notes)
-        snprintf(ctx->notes + n, sizeof ctx->notes - n,
-                 "# note: %.0f receives were not evaluated for late sender (completed by a Test variant or "
-                 "MPI_Improbe, their token not told apart or not there, or on a communicator without a shadow): "
-                 "their send-late time is not known; slt_eval_pct is the share of each rank's receive wait "
-                 "that was evaluated\n",
-                 all[SLT_SKIPPED]);
 }
 
 /* s with backslash, double quote and control characters escaped (\\ \" \n
@@ -196,21 +182,6 @@ void prof_report_first_line(struct prof_report_ctx *ctx)
              prof_clock_name(), prof_config.options[0] ? escaped(prof_config.options, options, sizeof options) : "-");
 }
 
-/* The model's figures of this rank, and the job's largest real and
- * modelled elapsed times (collective). */
-static void model_figures(struct prof_report_ctx *ctx, struct prof_rank_data *rd, uint64_t t_end)
-{
-    prof_model_finish(t_end, &rd->model_elapsed, &rd->model_mpi, &rd->model_compute);
-    for (int f = 0; f < PROF_FN_COUNT; f++)
-        rd->model_fn[f] = prof_model_fn_time(f);
-    double mine[2] = { rd->elapsed_ticks * rd->sec_per_tick, rd->model_elapsed }, all[2] = { 0, 0 };
-    PMPI_Allreduce(mine, all, 2, MPI_DOUBLE, MPI_MAX, prof_run.comm);
-    ctx->model = 1;
-    ctx->real_max = all[0];
-    ctx->model_max = all[1];
-    prof_model_text(ctx->model_text, sizeof ctx->model_text);
-}
-
 void prof_finish(void)
 {
     static struct prof_branches branches;
@@ -236,11 +207,9 @@ void prof_finish(void)
 
     memset(&ctx, 0, sizeof ctx);
     ctx.nranks = prof_run.size;
-    ctx.collwait = prof_collwait_on;
-    ctx.slt = prof_slt_asked;
-    if (prof_model_on)
-        model_figures(&ctx, &rd, t_end);
+    prof_modules_columns(&ctx);
     choose_columns(&ctx, &rd, &trouble);
+    prof_modules_figures(&ctx, &rd, t_end);
     prof_report_first_line(&ctx);
 
     struct prof_finalize_times times = { .t_begin = t_begin };
@@ -249,8 +218,6 @@ void prof_finish(void)
     if (!any_failed)
         failed = prof_branches_describe(prof_run.comm, &branches, &times.symbolize_ns) != 0;
     if (!any_failed && prof_branches_number(prof_run.comm, &branches, failed) == 0) {
-        if (prof_slt_on && prof_branches_partner_ids(prof_run.comm, &branches) != 0)
-            prof_log_once("out of memory while naming the partners' branches; partners.txt shows them as -");
         prof_modules_named(branches.v, branches.n);
         prof_branches_sort_time(&branches);
         rd.branches = branches.v;

@@ -4,16 +4,15 @@
  * fortran.c, call prof_start and prof_finish the same way. */
 #include <stdio.h>
 #include <string.h>
+#include "agree.h"
 #include "chain.h"
 #include "config.h"
 #include "fortran.h"
 #include "log.h"
-#include "model.h"
 #include "module.h"
 #include "prof.h"
 #include "report.h"
 #include "run.h"
-#include "slt.h"
 #include "snapshot.h"
 
 struct prof_run prof_run;
@@ -67,60 +66,28 @@ __attribute__((destructor)) static void at_unload(void)
         __cxa_atexit(check_finalized, NULL, NULL);
 }
 
-/* The model: on when every rank has the same one (its tokens and clock
- * exchanges are communication); else off everywhere, and rank 0 says so. */
-static void agree_model(void)
-{
-    struct prof_model m = { 0, 0, 0, 0 };
-    int on = prof_config.model[0] && prof_model_parse(prof_config.model, &m) == 0;
-    double v[10] = { on, m.perfect, m.lat, m.bw, m.cpu }, all[10];
-    for (int i = 0; i < 5; i++)
-        v[5 + i] = -v[i];
-    if (PMPI_Allreduce(v, all, 10, MPI_DOUBLE, MPI_MIN, prof_run.comm) != MPI_SUCCESS)
-        return;
-    for (int i = 0; i < 5; i++)
-        if (all[i] != -all[5 + i]) {
-            prof_log_once("MPIPROF_MODEL is not the same on every rank; no model");
-            return;
-        }
-    prof_model = m;
-    prof_model_on = on;
-}
-
-/* Late sender inserts communication: it must be on on every rank, or
- * tokens would go unread. It is on when every rank asked for it; else off
- * everywhere, and rank 0 says why. */
-static void agree_options(void)
-{
-    int v[2] = { prof_config.eval_slt, -prof_config.eval_slt }, all[2];
-    if (PMPI_Allreduce(v, all, 2, MPI_INT, MPI_MIN, prof_run.comm) != MPI_SUCCESS)
-        return;
-    if (all[0] != -all[1])
-        prof_log_once("MPIPROF_EVAL_SLT is not the same on every rank; late-sender analysis is off");
-    else
-        prof_slt_asked = all[0];
-    agree_model();
-    prof_slt_on = prof_slt_asked || prof_model_on;
-}
-
 /* The analysis modules: each on when every rank asked for it, else off
- * everywhere, and rank 0 says so; then those on start. */
+ * everywhere, and rank 0 says so; then those on start, and the run's
+ * times start once they did (their starts, collective, are the
+ * profiler's time, as MPI_Init's own is not the program's). */
 static void start_modules(void)
 {
-    static int v[2 * PROF_MODULES_MAX], all[2 * PROF_MODULES_MAX];
-    for (int m = 0; m < PROF_MODULES_MAX; m++) {
-        v[m] = prof_module_asked[m];
-        v[PROF_MODULES_MAX + m] = -v[m];
+    double v[PROF_MODULES_MAX];
+    bool same[PROF_MODULES_MAX];
+    int on[PROF_MODULES_MAX] = { 0 }, n = 0;
+    while (n < PROF_MODULES_MAX && prof_modules[n]) {
+        v[n] = prof_module_asked[n];
+        n++;
     }
-    if (PMPI_Allreduce(v, all, 2 * PROF_MODULES_MAX, MPI_INT, MPI_MIN, prof_run.comm) != MPI_SUCCESS)
+    if (prof_agree(v, n, same) < 0)
         return;
-    for (int m = 0; prof_modules[m] && m < PROF_MODULES_MAX; m++)
-        if (all[m] != -all[PROF_MODULES_MAX + m]) {
+    for (int m = 0; m < n; m++) {
+        on[m] = same[m] && v[m];
+        if (!same[m])
             prof_log_once("MPIPROF_%s is not the same on every rank; %s is off", prof_modules[m]->option,
                           prof_modules[m]->name);
-            all[m] = 0;
-        }
-    prof_modules_start(all);
+    }
+    prof_modules_start(on);
 }
 
 void prof_start(int thread_level)
@@ -139,16 +106,14 @@ void prof_start(int thread_level)
         prof_log_local("cannot create the tool's communicator; not profiling");
         return;
     }
-    agree_options();
     if (prof_run.rank == 0)
         prof_run.unwritable = prof_report_probe() != 0;
     prof_clock_start();
-    if (prof_model_on)
-        prof_model_start();
-    prof_run.t_init = prof_clock();
     prof_partial_start();
     memcpy(prof_fn_on, enabled, sizeof prof_fn_on);
     start_modules();
+    prof_run.t_init = prof_clock();
+    prof_modules_begin_run(prof_run.t_init);
     prof_run.started = 1;
 }
 

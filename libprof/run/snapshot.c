@@ -16,9 +16,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "agree.h"
 #include "branch.h"
 #include "clock.h"
-#include "collwait.h"
 #include "config.h"
 #include "due.h"
 #include "log.h"
@@ -26,7 +26,6 @@
 #include "prof.h"
 #include "report.h"
 #include "run.h"
-#include "slt.h"
 #include "snapshot.h"
 
 static struct {
@@ -116,16 +115,12 @@ static void make_partial_dir(char *dir, size_t size)
 
 void prof_partial_start(void)
 {
-    double v[4] = { prof_config.snapshot, prof_config.partial, -prof_config.snapshot, -(double)prof_config.partial };
-    double all[4];
-    if (PMPI_Allreduce(v, all, 4, MPI_DOUBLE, MPI_MIN, prof_run.comm) != MPI_SUCCESS)
-        return;
-    if (all[0] != -all[2] || all[1] != -all[3]) {
+    double v[2] = { prof_config.snapshot, prof_config.partial };
+    int same = prof_agree(v, 2, NULL);
+    if (same == 0)
         prof_log_once("MPIPROF_SNAPSHOT or MPIPROF_PARTIAL is not the same on every rank; no snapshots and no "
                       "partial report");
-        return;
-    }
-    if (all[0] <= 0 && !all[1])
+    if (same != 1 || (v[0] <= 0 && !v[1]))
         return;
     char dir[4096] = "";
     if (prof_run.rank == 0)
@@ -135,8 +130,8 @@ void prof_partial_start(void)
         return;
     snprintf(prof_run.partial_dir, sizeof prof_run.partial_dir, "%s", dir);
     snprintf(snap.dir, sizeof snap.dir, "%s/snapshots", dir);
-    snap.partial = all[1] != 0;
-    snap.seconds = all[0];
+    snap.partial = v[1] != 0;
+    snap.seconds = v[0];
     if (snap.seconds > 0) {
         prof_due_fn = take;
         next_due();
@@ -185,8 +180,7 @@ static void format(struct prof_buf *out, const struct prof_rank_data *rd, const 
     memset(&ctx, 0, sizeof ctx);
     ctx.nranks = prof_run.size;
     ctx.threaded = rd->nthreads > 1;
-    ctx.collwait = prof_collwait_on;
-    ctx.slt = prof_slt_asked;
+    prof_modules_columns(&ctx);
     ctx.regions = rd->nregions > 0;
     prof_report_first_line(&ctx);
     prof_buf_printf(out, "# mpiprof-snapshot rank=%d ranks=%d elapsed_s=%.6f why=%s\n%s\n", rd->rank, prof_run.size,

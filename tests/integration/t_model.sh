@@ -85,7 +85,11 @@ check "rmaio: same file under --model perfect" cmp "$work/plain.dat" "$work/mode
 # as fast, every rank's modelled elapsed is half the origins' computation
 # (a target's MPI_Win_wait ends when its origin's MPI_Win_complete does).
 # Timed on 2 ranks: on 4 over 2 cores it is 18 to 25 % above, before
-# issue 31 as after (issue 33, as model-comm above); on 2, 7 %.
+# issue 31 as after (issue 33, as model-comm above). Window creation and
+# freeing keep their measured time (mpiprof(1)): MPICH 4.0.2's first
+# MPI_Win_allocate takes 7 ms here, which the other rank's next barrier
+# waits for, so the timing run computes 50 ms a round: with 20 ms MPICH is
+# 14 % above, with 50 ms 6 to 7 % (Open MPI: 3 to 4 %, 2 %).
 prog="$top_builddir/tests/integration/pscw"
 run $np "$prog" 6 20 2> /dev/null | sort > "$work/pscw.plain"
 run $np "$launcher" -q --model PERFECT+0.5 -o "$work/pscw-np" "$prog" 6 20 2> /dev/null | sort > "$work/pscw.model"
@@ -94,7 +98,7 @@ check "pscw: same output under --model PERFECT+0.5" cmp "$work/pscw.plain" "$wor
 what="pscw --model PERFECT+0.5 on 2 ranks: model_elapsed_s per rank within 20 % (floor 10 ms) of half the computation"
 for try in 1 2; do          # a miss on a busy node is run once more (as timed, lib.sh)
     rm -rf "$work/pscw"
-    run_timed 2 "$launcher" -q --model PERFECT+0.5 -o "$work/pscw" "$prog" 6 20 2> "$work/pscw.err" > /dev/null
+    run_timed 2 "$launcher" -q --model PERFECT+0.5 -o "$work/pscw" "$prog" 6 50 2> "$work/pscw.err" > /dev/null
     half=$(awk -F= '/^compute_s=/ { printf "%.6f", $2 / 2 }' "$work/pscw.err")
     echo "expect=pscw column=model_elapsed_s values=$half,$half" > "$work/pscw.expect"
     if within 20 0.010 "$work/pscw.expect" "$work/pscw"; then
