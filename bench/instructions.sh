@@ -11,7 +11,8 @@ usage() {
     cat <<USAGE
 Usage: bench/instructions.sh [-m openmpi|mpich] [-b BUILDDIR] [-d DEPTH] [-n "N1 N2"]
 
-Instructions per profiled MPI_Comm_rank and MPI_Iprobe spent in libmpiprof,
+Instructions per profiled MPI_Comm_rank, MPI_Iprobe and 1-byte
+MPI_Send+MPI_Recv pair (rank 0's side of a ping-pong) spent in libmpiprof,
 counted by callgrind on rank 0 of BUILDDIR/bench/mpiprof-overhead (2 ranks),
 from two runs with N1 and N2 calls per loop.
 
@@ -85,11 +86,11 @@ ours() {
 }
 
 echo "# instructions per call in libmpiprof: $flavor, depth $depth, callgrind on rank 0, ($n2 - $n1) x 2 calls"
-for f in MPI_Comm_rank:loop_comm_rank MPI_Iprobe:loop_iprobe; do
+for f in MPI_Comm_rank:loop_comm_rank MPI_Iprobe:loop_iprobe MPI_Send+MPI_Recv:loop_pingpong; do
     loop=${f#*:}
     run "$loop" "$n1"
     run "$loop" "$n2"
     a=$(ours "$loop" "$n1") b=$(ours "$loop" "$n2")
     awk -v f="${f%%:*}" -v a="$a" -v b="$b" -v n1="$n1" -v n2="$n2" \
-        'BEGIN { printf "%-14s %7.1f\n", f, (b - a) / (2 * (n2 - n1)) }'
+        'BEGIN { printf "%-17s %7.1f\n", f, (b - a) / (2 * (n2 - n1)) }'
 done

@@ -69,7 +69,7 @@ static inline int p2p_wanted(void)
     return prof_events.p2p_end[0] != NULL || prof_events.msg_arrived[0] != NULL;
 }
 
-static void p2p_events(struct prof_call *c, uint64_t sent, int received, double from, uint64_t bytes)
+static inline void p2p_events(struct prof_call *c, uint64_t sent, int received, double from, uint64_t bytes)
 {
     prof_emit_p2p(c, sent);
     if (received)
