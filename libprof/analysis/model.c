@@ -344,4 +344,5 @@ const struct prof_module prof_mod_model = {
     .rma_call = rma_call,
     .epoch = prof_model_epoch,
     .call_done = call_done,
+    .writer = &prof_report_model,
 };

@@ -84,10 +84,12 @@ double prof_model_transfer(uint64_t bytes);
 void prof_model_finish(uint64_t t_end, double *elapsed, double *mpi, double *compute);
 /* prof_model_fn_time: the modelled time of this process's calls of fn. */
 double prof_model_fn_time(int fn);
-/* prof_model_figures (model_report.c): the module's figures step
- * (module.h; collective). */
+/* model_report.c: model.txt (the module's writer) and the module's figures
+ * step (module.h; collective). */
 struct prof_report_ctx;
 struct prof_rank_data;
+struct prof_writer;
+extern const struct prof_writer prof_report_model;
 void prof_model_figures(struct prof_report_ctx *ctx, struct prof_rank_data *rd, uint64_t t_end);
 
 #endif

@@ -27,7 +27,7 @@ static void account(struct prof_record *r, int evaluated, uint64_t late, uint64_
 static void partner_wait(struct prof_record *r, int world, uint64_t key, uint64_t late, uint64_t wait)
 {
     if (prof_config.partners && world >= 0)
-        prof_partners_add_wait(&r->partners, world, key, late, wait);
+        prof_partners_add_slt(&r->partners, world, key, 0, 0, 0, late, wait);
 }
 
 /* A blocking receive or probe: its send-late time is at most its wait. */

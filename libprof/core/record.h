@@ -124,28 +124,26 @@ static inline void prof_partners_add(struct prof_partners *ps, int32_t rank, uin
     prof_partners_add_from(ps, rank, 0, count, bytes, ticks);
 }
 
-/* prof_partners_add_wait: the messages' send-late time and receive wait
- * (late sender), to the partner (rank, key) already there, or nowhere. */
-static inline void prof_partners_add_wait(struct prof_partners *ps, int32_t rank, uint64_t key, uint64_t late,
-                                          uint64_t wait)
+/* prof_partners_add_slt: the same with the messages' send-late time and
+ * receive wait (late sender). With count 0 the figures go to a partner
+ * already there, or nowhere. */
+static inline void prof_partners_add_slt(struct prof_partners *ps, int32_t rank, uint64_t key, uint64_t count,
+                                         uint64_t bytes, uint64_t ticks, uint64_t late, uint64_t wait)
 {
-    struct prof_partner *p = prof_partner_slot(ps, rank, key);
-    if (p->count) {
-        p->late_ticks += late;
-        p->wait_ticks += wait;
-    }
+    if (!count && !prof_partner_slot(ps, rank, key)->count)
+        return;
+    struct prof_partner *p = prof_partners_add_from(ps, rank, key, count, bytes, ticks);
+    p->late_ticks += late;
+    p->wait_ticks += wait;
 }
 
 /* prof_partners_merge: into += from (cold). */
 static inline void prof_partners_merge(struct prof_partners *into, const struct prof_partners *from)
 {
     for (int i = 0; i <= PROF_PARTNERS; i++)
-        if (from->p[i].count) {
-            struct prof_partner *p = prof_partners_add_from(into, from->p[i].rank, from->p[i].key,
-                                                            from->p[i].count, from->p[i].bytes, from->p[i].ticks);
-            p->late_ticks += from->p[i].late_ticks;
-            p->wait_ticks += from->p[i].wait_ticks;
-        }
+        if (from->p[i].count)
+            prof_partners_add_slt(into, from->p[i].rank, from->p[i].key, from->p[i].count, from->p[i].bytes,
+                                  from->p[i].ticks, from->p[i].late_ticks, from->p[i].wait_ticks);
 }
 
 /* A call site: the function and the return addresses of depth frames,

@@ -21,8 +21,7 @@ static const struct prof_writer *const writers[] = {
     &prof_report_matrix_time, &prof_report_matrix_calls, &prof_report_matrix_bytes,
     &prof_report_branches, &prof_report_partners, &prof_report_branches_human,
     &prof_report_threads, &prof_report_sites,
-    &prof_report_sizes, &prof_report_model,
-    &prof_report_regions,
+    &prof_report_sizes, &prof_report_regions,
 };
 #define NWRITERS ((int)(sizeof writers / sizeof writers[0]) + PROF_MODULES_MAX)
 

@@ -81,7 +81,6 @@ extern const struct prof_writer prof_report_partners;
 extern const struct prof_writer prof_report_threads;
 extern const struct prof_writer prof_report_sites;
 extern const struct prof_writer prof_report_sizes;
-extern const struct prof_writer prof_report_model;
 extern const struct prof_writer prof_report_regions;
 
 /* Column lists: header lines, rows and mpiprof-report(5) follow them. */
