@@ -21,6 +21,7 @@ const struct prof_module *const prof_modules[] = {
 };
 
 struct prof_events prof_events;
+int prof_events_p2p;
 static bool started[PROF_MODULES_MAX];
 static bool written[PROF_MODULES_MAX];
 
@@ -43,6 +44,8 @@ void prof_modules_start(const int *on)
             continue;
         started[m] = true;
         PROF_EVENTS(ADD_HANDLER)
+        prof_events_p2p |= mod->msg_sent || mod->msg_received || mod->p2p_end || mod->msg_arrived ||
+                           mod->msg_waited;
         if (mod->around && !prof_around_on) {
             prof_around = *mod->around;
             prof_around_on = 1;
@@ -60,6 +63,7 @@ void prof_modules_begin_run(uint64_t t)
 void prof_modules_finish(void)
 {
     memset(&prof_events, 0, sizeof prof_events);
+    prof_events_p2p = 0;
     EACH_MODULE(m)
         if (started[m] && prof_modules[m]->finish)
             prof_modules[m]->finish();

@@ -277,6 +277,11 @@ struct prof_events {
 
 extern struct prof_events prof_events;
 
+/* prof_events_p2p: some module takes msg_sent, msg_received, p2p_end,
+ * msg_arrived or msg_waited (set with prof_events at MPI_Init): the
+ * blocking send and receive hooks test it once before those events. */
+extern int prof_events_p2p;
+
 /* prof_emit: ev (a pointer) to the handlers h, an array of prof_events. */
 #define prof_emit(h, ev)                    \
     do {                                    \

@@ -139,11 +139,13 @@ void prof_exit_send(struct prof_call *c, MPI_Count count, MPI_Datatype type, int
     uint64_t dt;
     struct prof_record *r = prof_exit_record(c, &tr, &dt);
     sized(c->th, c->fn, &tr, dt);
-    prof_emit_p2p(c, tr.bytes_sent);
-    if (tr.msgs_sent) {
-        int world = prof_comm_world_rank(comm, dst);
+    int world = tr.msgs_sent ? prof_comm_world_rank(comm, dst) : -1;
+    if (tr.msgs_sent)
         partner(r, world, 0, tr.bytes_sent, dt);
-        prof_emit_msg(prof_events.msg_sent, comm, 0, world, tag, tr.bytes_sent);
+    if (PROF_UNLIKELY(prof_events_p2p)) {
+        prof_emit_p2p(c, tr.bytes_sent);
+        if (tr.msgs_sent)
+            prof_emit_msg(prof_events.msg_sent, comm, 0, world, tag, tr.bytes_sent);
     }
     if (req && c->rc == MPI_SUCCESS)
         track(c, *req, r, dt, comm, dst, tag, 0, 0, 0, &tr);
@@ -171,14 +173,20 @@ void prof_exit_recv(struct prof_call *c, MPI_Count count, MPI_Datatype type, int
     uint64_t dt;
     struct prof_record *r = prof_exit_record(c, &tr, &dt);
     sized(c->th, c->fn, &tr, dt);
-    p2p_events(c, tr.bytes_sent, tr.msgs_recv > 0, c->sender.sent, tr.bytes_recv);
+    int world = -1;
     if (req) {
         track_recv(c, *req, r, dt, comm, src, tag, 0, &posted);
     } else if (tr.msgs_recv) {
-        int world = world_peer(comm, src, status);
+        world = world_peer(comm, src, status);
         r->s.recv_wait_ticks += dt;
-        received(c, r, world, tr.bytes_recv, dt, dt);
-        prof_emit_msg(prof_events.msg_received, comm, 0, world, msg_tag(tag, status), tr.bytes_recv);
+        partner(r, world, sender_key(&c->sender), tr.bytes_recv, dt);
+    }
+    if (PROF_UNLIKELY(prof_events_p2p)) {
+        p2p_events(c, tr.bytes_sent, tr.msgs_recv > 0, c->sender.sent, tr.bytes_recv);
+        if (!req && tr.msgs_recv) {
+            waited(c, r, world, dt);
+            prof_emit_msg(prof_events.msg_received, comm, 0, world, msg_tag(tag, status), tr.bytes_recv);
+        }
     }
     prof_exit_done(c);
 }
