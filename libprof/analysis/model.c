@@ -44,7 +44,6 @@ static double calibrate(void)
     return t1 > t0 ? (double)(m1 - m0) * 1e-9 / (double)(t1 - t0) : 1e-9;
 }
 
-
 /* The modelled time of the compute before a call that started at t0. */
 static double compute_before(uint64_t t0)
 {

@@ -465,6 +465,12 @@ struct got {
     struct token tok;
 };
 
+/* What a receive's completion tells of its sender (around.h). */
+static struct prof_sender sender_of(const struct got *g)
+{
+    return (struct prof_sender){ g->tok.key, g->tok.sent, g->late, g->eval };
+}
+
 /* Receive e completed with status st (NULL: failed, or no status to tell),
  * in a call that waited from t0 to t1 (t0 0: it did not wait). Its
  * send-late time is the wait before its token came, within the call. e is
@@ -528,18 +534,12 @@ static void received(struct prof_call *c, struct rx *e, const MPI_Status *st, ui
     prof_lock(&slt.lock);
     struct got g = completed(e, st, t0, t1);
     prof_unlock(&slt.lock);
-    c->sender.eval = g.eval;
-    c->sender.late = g.late;
-    c->sender.key = g.tok.key;
-    c->sender.sent = g.tok.sent;
+    c->sender = sender_of(&g);
 }
 
 static void no_figures(struct prof_call *c)
 {
-    c->sender.eval = 0;
-    c->sender.late = 0;
-    c->sender.key = 0;
-    c->sender.sent = -1;
+    c->sender = PROF_SENDER_NONE;
 }
 
 /* --- waiting as the program's call waits ----------------------------------- */
@@ -1110,10 +1110,7 @@ static void completions(struct prof_call *c, enum mode m, int n, struct rx **es,
         struct got g = completed(d[k].e, d[k].st, t0, t1);
         if (th && d[k].i < c->rq_n) {
             struct prof_taken *t = &th->taken[c->rq_base + d[k].i];
-            t->sender.eval = g.eval;
-            t->sender.late = g.late;
-            t->sender.key = g.tok.key;
-            t->sender.sent = g.tok.sent;
+            t->sender = sender_of(&g);
         }
     }
     for (int i = 0; i < n; i++)      /* not completed: back in the map */

@@ -459,7 +459,7 @@ static void take(struct prof_call *c, int n, const MPI_Request *reqs, int all)
         t->status = NULL;
         t->peer = MPI_PROC_NULL;
         t->bytes = 0;
-        t->sender = (struct prof_sender){ 0, -1, 0, 0 };
+        t->sender = PROF_SENDER_NONE;
     }
     th->ntaken = base + n;
     c->rq_base = base;

@@ -20,6 +20,7 @@ struct prof_sender {
     uint64_t late;                 /* the receive's wait before the message was sent (ticks), */
     int eval;                      /* 1 when that was measured */
 };
+#define PROF_SENDER_NONE ((struct prof_sender){ 0, -1, 0, 0 })
 
 /* A request of a running Wait/Test/Request_free call (p2p.c). */
 struct prof_taken {

@@ -84,7 +84,8 @@ static int by_total_time(const void *a, const void *b)
 static void choose_columns(struct prof_report_ctx *ctx, const struct prof_rank_data *rd,
                            const struct prof_region_trouble *trouble)
 {
-    enum { OVERFLOW = PROF_FN_COUNT, UNTRACKED, FOREIGN, THREADS, ESCAPED, REGIONS, STRAY, CROSSED, LEFT_OPEN, TOO_MANY, NO_NAME, NVALUES };
+    enum { OVERFLOW = PROF_FN_COUNT, UNTRACKED, FOREIGN, THREADS, ESCAPED, REGIONS, STRAY, CROSSED, LEFT_OPEN,
+           TOO_MANY, NO_NAME, NVALUES };
     static double mine[NVALUES], all[NVALUES];
     for (int f = 0; f < PROF_FN_COUNT; f++)
         mine[f] = rd->fn[f].calls ? rd->fn[f].ticks * rd->sec_per_tick + 1e-300 : 0;
