@@ -30,6 +30,9 @@ TABLES = ("summary.txt", "functions.txt", "matrix.time", "matrix.calls", "matrix
 ANALYSES = (("send_late_s", "late sender", "sum"),
             ("coll_wait_s", "collective wait", "sum"),
             ("model_elapsed_s", "modelled elapsed", "max"))
+# The job's figures beyond elapsed, MPI and compute: the profiler's own
+# time, then the analyses'.
+FIGURES = (("profiler_s", "profiler", "sum"),) + ANALYSES
 
 
 class NotAReport(Exception):
@@ -228,7 +231,7 @@ def job_figures(rep):
            "mpi": (s["mpi_s"].sum(), s["mpi_calls"].sum() if "mpi_calls" in s.columns else None)}
     if "compute_s" in s.columns:
         out["compute"] = (s["compute_s"].sum(), None)
-    for col, name, how in ANALYSES:
+    for col, name, how in FIGURES:
         if col in s.columns:
             out[name.replace(" ", "_")] = (s[col].max() if how == "max" else s[col].sum(), None)
     return out
@@ -239,7 +242,7 @@ def job_per_rank(rep):
     name of job_figures (elapsed, mpi, compute, analyses)."""
     s = rep["summary"].set_index("rank")
     cols = {"elapsed": "elapsed_s", "mpi": "mpi_s", "compute": "compute_s"}
-    cols.update({name.replace(" ", "_"): col for col, name, _ in ANALYSES})
+    cols.update({name.replace(" ", "_"): col for col, name, _ in FIGURES})
     return pd.DataFrame({name: s[col] for name, col in cols.items() if col in s.columns})
 
 
@@ -286,9 +289,9 @@ def show(rep, top=10, rank=None, by="function", out=sys.stdout):
         row = s[s["rank"] == rank].iloc[0]
         p("rank %d   elapsed %.6f s   MPI %.6f s = %.2f %% of elapsed   compute %.6f s" % (
             rank, row["elapsed_s"], row["mpi_s"], 100 * row["mpi_s"] / row["elapsed_s"] if row["elapsed_s"] else 0,
-            row["elapsed_s"] - row["mpi_s"]))
+            row["compute_s"] if "compute_s" in s.columns else row["elapsed_s"] - row["mpi_s"]))
         mpi_total = row["mpi_s"]
-        extra = [(name, row[col], "") for col, name, _ in ANALYSES if col in s.columns]
+        extra = [(name, row[col], "") for col, name, _ in FIGURES if col in s.columns]
     else:
         mpi_total = s["mpi_s"].sum()
         total = s["elapsed_s"].sum()
@@ -298,7 +301,7 @@ def show(rep, top=10, rank=None, by="function", out=sys.stdout):
           % (mpi_total, total, 100 * mpi_total / total if total else 0, share.min(), share.mean(), share.max()))
         extra = [(name, s[col].max() if how == "max" else s[col].sum(),
                   " (slowest rank)" if how == "max" else " (summed over ranks)")
-                 for col, name, how in ANALYSES if col in s.columns]
+                 for col, name, how in FIGURES if col in s.columns]
     for name, value, how in extra:
         p("%-16s %.6f s%s" % (name, value, how))
     if rep.model:
@@ -547,7 +550,8 @@ def plot_ranks(rep, path, plt, nfunc=8):
     order = per.sum().sort_values(ascending=False, kind="stable").index
     top, rest = list(order[:nfunc]), list(order[nfunc:])
     ranks = list(s.index)
-    series = [list(s["elapsed_s"] - s["mpi_s"])] + [list(per[fn]) for fn in top]
+    compute = s["compute_s"] if "compute_s" in s.columns else s["elapsed_s"] - s["mpi_s"]
+    series = [list(compute)] + [list(per[fn]) for fn in top]
     labels = ["compute"] + top
     cmap = plt.get_cmap("tab10")
     colors = ["#d9d9d9"] + [cmap(i) for i in (0, 1, 2, 3, 4, 5, 6, 8, 9)[:len(top)]]   # 7: grey, for "other"
@@ -555,6 +559,10 @@ def plot_ranks(rep, path, plt, nfunc=8):
         series.append(list(per[rest].sum(axis=1)))
         labels.append("other MPI (%d functions)" % len(rest))
         colors.append("#7f7f7f")
+    if "profiler_s" in s.columns and s["profiler_s"].sum() > 0:
+        series.append(list(s["profiler_s"]))
+        labels.append("profiler")
+        colors.append("#000000")
     fig, ax = _figure(plt)
     how = _per_rank_stack(ax, ranks, series, labels, colors)
     _rank_axis(ax, ranks)

@@ -10,6 +10,7 @@
 #include "module.h"
 #include "prof.h"
 #include "shadow.h"
+#include "thread.h"
 
 int prof_model_on;
 
@@ -61,7 +62,6 @@ double prof_model_now(const struct prof_call *c)
 static void begin(struct prof_call *c, uint64_t t1)
 {
     c->m_begin = prof_model_now(c);
-    c->m_t1 = t1;
     c->m_real = (double)(t1 - c->t0) * clk.sec_per_tick;
     c->m_end = c->m_begin + c->m_real;
     c->m_bytes = 0;
@@ -121,14 +121,16 @@ static double coll_end(int fn, int p, const double mine[2], const double all[2])
     return latest + coll_cost(fn, p, (uint64_t)bytes);
 }
 
-static void agree(struct prof_call *c)
+/* A blocking collective's modelled end, agreed with the others when it
+ * leaves (inside the call's time: coll_leave), in c->m_partner. */
+static void agree(struct prof_call *c, uint64_t bytes)
 {
-    double mine[2] = { c->m_begin, (double)c->m_bytes }, all[2];
+    double mine[2] = { prof_model_now(c), (double)bytes }, all[2];
     int p = 0;
     if (PMPI_Comm_size(c->m_comm, &p) != MPI_SUCCESS ||
         PMPI_Allreduce(mine, all, 2, MPI_DOUBLE, MPI_MAX, c->m_comm) != MPI_SUCCESS)
         return;
-    c->m_end = coll_end(c->fn, p, mine, all);
+    c->m_partner = coll_end(c->fn, p, mine, all);
 }
 
 /* Nonblocking collectives pending: their clocks are agreed by a
@@ -156,12 +158,15 @@ static struct icoll *take(MPI_Request req)
     return e;
 }
 
-/* The latest start of e's collective plus its cost. */
-static double settle(struct icoll *e)
+/* The latest start of e's collective plus its cost. What it waits for
+ * is the profiler's time (th: the calling thread's, or NULL). */
+static double settle(struct icoll *e, struct prof_thread *th)
 {
     double at = -1;
+    uint64_t t = prof_clock();
     if (PMPI_Wait(&e->clock, MPI_STATUS_IGNORE) == MPI_SUCCESS)
         at = coll_end(e->fn, e->p, e->in, e->out);
+    prof_profiler_add(th, t);
     free(e);
     return at;
 }
@@ -170,12 +175,15 @@ static void start_icoll(struct prof_call *c)
 {
     struct icoll *e = calloc(1, sizeof *e), *old = take(c->m_ireq);
     if (old)
-        settle(old);     /* its handle is given again: it completed unseen */
+        settle(old, c->th);     /* its handle is given again: it completed unseen */
     if (!e)
         return;
     *e = (struct icoll){ c->m_ireq, MPI_REQUEST_NULL, { c->m_begin, (double)c->m_bytes }, { 0, 0 }, c->fn, 0, NULL };
-    if (PMPI_Comm_size(c->m_comm, &e->p) != MPI_SUCCESS ||
-        PMPI_Iallreduce(e->in, e->out, 2, MPI_DOUBLE, MPI_MAX, c->m_comm, &e->clock) != MPI_SUCCESS) {
+    uint64_t t = prof_clock();
+    int ok = PMPI_Comm_size(c->m_comm, &e->p) == MPI_SUCCESS &&
+             PMPI_Iallreduce(e->in, e->out, 2, MPI_DOUBLE, MPI_MAX, c->m_comm, &e->clock) == MPI_SUCCESS;
+    prof_profiler_add(c->th, t);
+    if (!ok) {
         free(e);
         return;
     }
@@ -188,15 +196,17 @@ static void start_icoll(struct prof_call *c)
 static void completed(struct prof_call *c, MPI_Request req)
 {
     struct icoll *e = req == MPI_REQUEST_NULL ? NULL : take(req);
-    double at = e ? settle(e) : -1;
+    double at = e ? settle(e, c->th) : -1;
     if (at > c->m_end)
         c->m_end = at;
 }
 
+/* The call's modelled time moves the clock; the next call's compute
+ * starts now, after what the profiler did since the call's end. */
 static void end(struct prof_call *c)
 {
-    if (prof_fn_coll[c->fn] == 2 && c->m_comm != MPI_COMM_NULL)
-        agree(c);
+    if (prof_fn_coll[c->fn] == 2 && c->m_partner >= 0)
+        c->m_end = c->m_partner;
     if (prof_fn_coll[c->fn] == 3) {
         c->m_end = c->m_begin;
         if (c->m_comm != MPI_COMM_NULL)
@@ -210,7 +220,7 @@ static void end(struct prof_call *c)
     clk.mpi += c->m_end - c->m_begin;
     clk.fn[c->fn] += c->m_end - c->m_begin;
     clk.now = c->m_end > clk.now + before ? c->m_end : clk.now + before;
-    clk.last = c->m_t1;
+    clk.last = prof_clock();
     prof_unlock(&clk.lock);
 }
 
@@ -220,7 +230,7 @@ void prof_model_finish(uint64_t t_end, double *elapsed, double *mpi, double *com
     struct icoll *e;
     while ((e = pending)) {
         pending = e->next;
-        settle(e);
+        settle(e, NULL);
     }
     prof_lock(&clk.lock);
     double tail = compute_before(t_end);
@@ -273,6 +283,13 @@ static void call_end(const struct prof_ev_call *ev)
 static void coll_enter(const struct prof_ev_coll *ev)
 {
     ev->c->m_comm = ev->on == PROF_COLL_FILE ? MPI_COMM_NULL : prof_shadow_coll_comm(ev);
+    ev->c->m_partner = -1;
+}
+
+static void coll_leave(const struct prof_ev_call *ev)
+{
+    if (ev->c->m_comm != MPI_COMM_NULL)
+        agree(ev->c, ev->bytes);
 }
 
 static void icoll_started(const struct prof_ev_icoll *ev)
@@ -335,6 +352,7 @@ const struct prof_module prof_mod_model = {
     .figures = prof_model_figures,
     .call_end = call_end,
     .coll_enter = coll_enter,
+    .coll_leave = coll_leave,
     .icoll_started = icoll_started,
     .call_volume = call_volume,
     .p2p_end = p2p_end,

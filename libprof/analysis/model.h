@@ -10,10 +10,13 @@
  *     at the send + T(size)); the sender's clock rides on the late-sender
  *     token (slt.h). A receive whose token is not known takes its real time;
  *   - a blocking collective and MPI_Win_fence: the latest modelled arrival
- *     of the communicator (one PMPI_Allreduce) plus the collective's
- *     modelled cost (model.c); a nonblocking collective: nothing at its
- *     start, and the same where it completes (a PMPI_Iallreduce posted at
- *     its start agrees the clocks);
+ *     of the communicator plus the collective's modelled cost (model.c),
+ *     agreed by one PMPI_Allreduce right after the call returns, inside
+ *     its measured time; a nonblocking collective: nothing at its start,
+ *     and the same where it completes (a PMPI_Iallreduce posted at its
+ *     start agrees the clocks; posting and completing it is the
+ *     profiler's own time, profiler_s, as is any other work after a
+ *     call's end: the next call's compute starts after it);
  *   - a probe that finds a message: as a receive of it (the token is peeked
  *     at, or popped by MPI_Mprobe); one that finds none: nothing;
  *   - one-sided epochs by their partners (model_rma.c);
@@ -54,11 +57,11 @@ void prof_model_text(char *buf, size_t size);
 
 /* prof_model_now: a profiled call's modelled start (before the PMPI call:
  * what a token carries). The module (prof_mod_model, model.c) takes the
- * events of each call (events.h), in this order: call_end (t1 its real
- * end; by default the call takes its real time), then
- * coll_enter, icoll_started, call_volume, p2p_end, req_done, msg_arrived
- * and rma_call move the call's modelled end; call_done moves the clock to
- * it (a collective first agrees with the others).
+ * events of each call (events.h), in this order: coll_enter and
+ * coll_leave (a blocking collective agrees its end with the others), then
+ * call_end (t1 its real end; by default the call takes its real time),
+ * then icoll_started, call_volume, p2p_end, req_done, msg_arrived and
+ * rma_call move the call's modelled end; call_done moves the clock to it.
  * prof_model_free (communication that costs nothing by itself) and
  * prof_model_arrival (a message sent at modelled time sent of bytes
  * completed here; sent < 0: not known) are for model_rma.c. */

@@ -26,7 +26,8 @@ static void write_rows(struct prof_buf *b, const struct prof_report_ctx *ctx, co
         calls += rd->fn[f].calls;
     prof_buf_printf(b, "%d elapsed - %.9f %.9f\n", rd->rank, elapsed, rd->model_elapsed);
     prof_buf_printf(b, "%d mpi %llu %.9f %.9f\n", rd->rank, (unsigned long long)calls, mpi, rd->model_mpi);
-    prof_buf_printf(b, "%d compute - %.9f %.9f\n", rd->rank, elapsed - mpi, rd->model_compute);
+    prof_buf_printf(b, "%d compute - %.9f %.9f\n", rd->rank, prof_compute_ticks(rd) * rd->sec_per_tick,
+                    rd->model_compute);
     int order[PROF_FN_COUNT], n = prof_report_fn_order(rd->fn, order);
     for (int i = 0; i < n; i++)
         prof_buf_printf(b, "%d %s %llu %.9f %.9f\n", rd->rank, prof_fn_name[order[i]],

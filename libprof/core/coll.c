@@ -50,13 +50,25 @@ static uint64_t sum_w(struct prof_call *c, struct prof_counts counts, const MPI_
 }
 
 /* The end of a collective that moved sent and recv at this rank; a
- * persistent one's init (prof_fn_coll 4) leaves them to each MPI_Start. */
+ * persistent one's init (prof_fn_coll 4) leaves them to each MPI_Start; a
+ * blocking one (2) first tells the modules it left (coll_leave). */
 static void coll_exit(struct prof_call *c, uint64_t sent, uint64_t recv)
 {
-    if (PROF_UNLIKELY(prof_fn_coll[c->fn] == 4))
+    if (PROF_UNLIKELY(prof_fn_coll[c->fn] == 4)) {
         prof_exit_persistent_coll(c, sent, recv);
-    else
-        prof_exit_volume(c, sent, recv);
+        return;
+    }
+    if (prof_fn_coll[c->fn] == 2)
+        prof_emit_call(prof_events.coll_leave, c, 0, sent > recv ? sent : recv);
+    prof_exit_volume(c, sent, recv);
+}
+
+/* A barrier moves nothing (no size bin); MPI_Barrier leaves as above. */
+void prof_exit_coll_barrier(struct prof_call *c)
+{
+    if (prof_fn_coll[c->fn] == 2)
+        prof_emit_call(prof_events.coll_leave, c, 0, 0);
+    prof_exit(c);
 }
 
 static inline int in_place(const void *buf)

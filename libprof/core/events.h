@@ -24,6 +24,12 @@
  *                   MPI-IO calls). Its handlers may call collectives on
  *                   a duplicate of that communicator (shadow.h): every
  *                   member makes the same call;
+ *   coll_leave      then, right after it returns and before its clock is
+ *                   read (so that what its handlers do is the call's
+ *                   time): the larger of its sent and received bytes, for
+ *                   a blocking collective on a communicator or a window
+ *                   (not the collective MPI-IO calls); its handlers may
+ *                   call collectives as coll_enter's may (coll.c, hooks.c);
  *   recv_posted     a nonblocking receive posted (MPI_Irecv; MPI_Isendrecv
  *                   and _replace, whose completion status may say nothing
  *                   of the receive: PROF_POST_NOSTATUS), on every call;
@@ -201,8 +207,8 @@ struct prof_ev_epoch {
 
 typedef void (*prof_ev_epoch_fn)(const struct prof_ev_epoch *ev);
 
-/* call_end (t1: its end on the profiler's clock), call_volume (bytes),
- * call_done (neither). */
+/* call_end (t1: its end on the profiler's clock), call_volume and
+ * coll_leave (bytes), call_done (neither). */
 struct prof_ev_call {
     struct prof_call *c;
     uint64_t t1;
@@ -262,6 +268,7 @@ typedef void (*prof_ev_wait_fn)(const struct prof_ev_wait *ev);
     X(prof_ev_handle_fn, file_opened) X(prof_ev_handle_fn, file_closing)                              \
     X(prof_ev_handle_fn, file_closed) X(prof_ev_rma_fn, rma_call) X(prof_ev_io_fn, file_access)       \
     X(prof_ev_io_fn, file_end) X(prof_ev_io_fn, file_op) X(prof_ev_coll_fn, coll_enter)                 \
+    X(prof_ev_call_fn, coll_leave)                                                                   \
     X(prof_ev_post_fn, recv_posted) X(prof_ev_post_fn, p2p_init)                                     \
     X(prof_ev_icoll_fn, icoll_started) X(prof_ev_epoch_fn, epoch) X(prof_ev_call_fn, call_end)         \
     X(prof_ev_call_fn, call_volume) X(prof_ev_p2p_fn, p2p_end) X(prof_ev_req_fn, req_done)             \

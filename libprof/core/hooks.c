@@ -106,6 +106,8 @@ void prof_exit_rma_compare_and_swap(struct prof_call *c, MPI_Datatype type, int 
 
 void prof_exit_rma_epoch(struct prof_call *c, MPI_Win win, int target, enum prof_rma_kind k)
 {
+    if (k == PROF_RMA_FENCE)     /* a blocking collective on the window */
+        prof_emit_call(prof_events.coll_leave, c, 0, 0);
     rma_end(c, k, win, target, 0, exit_time(c));
 }
 

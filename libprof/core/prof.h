@@ -55,11 +55,11 @@ struct prof_call {
     struct prof_sender sender; /* a receive or probe that found a message: its sender (around.h) */
     double m_begin, m_end; /* the model (model.c): the call's modelled start and end, */
     double m_real;         /* its real time (s), */
-    uint64_t m_t1;         /* its real end (ticks), */
-    uint64_t m_bytes;      /* a collective's volume, */
+    uint64_t m_bytes;      /* a nonblocking collective's volume, */
     MPI_Comm m_comm;       /* and where a collective's clocks are agreed (sync and icoll hooks), */
     MPI_Request m_ireq;    /* a nonblocking collective's request (icoll hook), */
-    double m_partner;      /* a one-sided epoch's partners' clock (model_rma.c; < 0: none) */
+    double m_partner;      /* the partners' clock: a blocking collective's agreed end, a one-sided
+                              epoch's partners' latest (model_rma.c); < 0: none */
     MPI_Request *pinit;    /* a persistent collective's init: its request (set by its wrapper, coll.c) */
 };
 
@@ -230,6 +230,7 @@ void prof_complete_done(struct prof_call *c, int n, MPI_Request *reqs, int *inde
                         int *indices, MPI_Status *status, MPI_Status *statuses);
 void prof_exit_complete(struct prof_call *c);
 
+void prof_exit_coll_barrier(struct prof_call *c);
 void prof_exit_coll_bcast(struct prof_call *c, MPI_Count count, MPI_Datatype type, int root, MPI_Comm comm);
 void prof_exit_coll_reduce(struct prof_call *c, MPI_Count count, MPI_Datatype type, int root, MPI_Comm comm);
 void prof_exit_coll_allreduce(struct prof_call *c, MPI_Count count, MPI_Datatype type);

@@ -26,7 +26,8 @@ extern __thread void *prof_f08_site __attribute__((tls_model("initial-exec")));
  * call site (looked for PROF_SITE_F08_SLACK frames further when it is
  * prof_f08_site), followed
  * by its callers, innermost first; returns how many (>= 1). Called from the
- * MPI_ entry point through the inlined prof_enter. */
+ * MPI_ entry point through the inlined prof_enter, before the call's clock
+ * starts: the walk's time is the thread's profiler time (thread.h). */
 uint32_t prof_site_capture(void *site, void **buf, uint32_t depth, void ***frames);
 
 #endif

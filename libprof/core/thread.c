@@ -57,6 +57,7 @@ static void free_state(struct prof_thread *th)
 
 struct prof_thread *prof_thread_attach(void)
 {
+    uint64_t t = prof_clock();
     pthread_once(&reg.once, make_key);
     pthread_mutex_lock(&reg.lock);
     struct prof_thread *th = new_state();
@@ -70,6 +71,7 @@ struct prof_thread *prof_thread_attach(void)
     if (th && reg.have_key)
         pthread_setspecific(reg.key, th);
     prof_tl = th;
+    prof_profiler_add(th, t);
     return th;
 }
 
@@ -85,6 +87,7 @@ static int fold(struct prof_thread *th)
     }
     prof_table_fold(&reg.exited->table, &th->table);
     reg.exited->foreign += th->foreign;
+    reg.exited->profiler += th->profiler;
     reg.exited->escaped += th->escaped + (th->inside != 0);
     return 0;
 }

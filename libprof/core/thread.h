@@ -7,6 +7,7 @@
 #define PROF_THREAD_H
 
 #include <stdint.h>
+#include "clock.h"
 #include "handles.h"
 #include "request.h"
 #include "table.h"
@@ -51,10 +52,24 @@ struct prof_thread {
     MPI_Status *statuses;          /* statuses for callers that passed MPI_STATUSES_IGNORE */
     int statuses_cap;
     uint64_t foreign;              /* receives completed here but posted (started) by another thread */
+    uint64_t profiler;             /* ticks the profiler spent in this thread's wrapped calls outside
+                                      their timed part (prof_profiler_add) */
     struct prof_thread *next;
 };
 
 extern __thread struct prof_thread *prof_tl __attribute__((tls_model("initial-exec")));
+
+/* prof_profiler_add: the profiler's own work since t (its clock), done
+ * in a wrapped call after the call's time was taken (the model's clock
+ * settling, a snapshot): summary.txt's profiler_s, never the program's
+ * compute. The clock now. */
+static inline uint64_t prof_profiler_add(struct prof_thread *th, uint64_t t)
+{
+    uint64_t now = prof_clock();
+    if (th && now > t)
+        th->profiler += now - t;
+    return now;
+}
 
 /* prof_thread_attach: create and register the calling thread's state; NULL
  * when out of memory (the thread's calls then pass through unprofiled). */

@@ -17,6 +17,10 @@
 #include <mpi.h>
 
 /* One thread's figures per function. */
+/* prof_compute_ticks: rd's time between MPI calls (the program's
+ * compute): elapsed less MPI and the profiler's own time. */
+#define prof_compute_ticks(rd) ((double)(rd)->elapsed_ticks - (double)(rd)->mpi_ticks - (double)(rd)->profiler_ticks)
+
 struct prof_thread_data {
     int index;                         /* 0 = the first thread of the rank to call MPI;
                                           PROF_THREAD_EXITED (thread.h): the exited ones */
@@ -29,6 +33,7 @@ struct prof_rank_data {
     double sec_per_tick;
     uint64_t elapsed_ticks;            /* MPI_Init to MPI_Finalize */
     uint64_t mpi_ticks;                /* inside profiled MPI calls */
+    uint64_t profiler_ticks;           /* the profiler's own work in them, outside their time (thread.h) */
     uint64_t overflow_calls;           /* calls whose site found the table full */
     struct prof_stats fn[PROF_FN_COUNT];
     struct prof_sizes *sizes[PROF_FN_COUNT]; /* message-size histograms (sizes.h), NULL if none */
@@ -84,7 +89,7 @@ extern const struct prof_writer prof_report_sizes;
 extern const struct prof_writer prof_report_regions;
 
 /* Column lists: header lines, rows and mpiprof-report(5) follow them. */
-#define PROF_SUMMARY_COLUMNS(X) X(rank) X(elapsed_s) X(mpi_s) X(mpi_pct) X(compute_s) X(mpi_calls)
+#define PROF_SUMMARY_COLUMNS(X) X(rank) X(elapsed_s) X(mpi_s) X(mpi_pct) X(compute_s) X(mpi_calls) X(profiler_s)
 #define PROF_SUMMARY_SLT_COLUMNS(X) X(send_late_s) X(slt_eval_pct)
 #define PROF_SUMMARY_COLLWAIT_COLUMNS(X) X(coll_wait_s)
 #define PROF_SUMMARY_MODEL_COLUMNS(X) X(model_elapsed_s)

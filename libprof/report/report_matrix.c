@@ -17,7 +17,7 @@ static void rows(struct prof_buf *b, const struct prof_report_ctx *ctx, const st
 {
     prof_buf_printf(b, "%d", rd->rank);
     if (w == TIME)
-        prof_buf_printf(b, " %.9f", ((double)rd->elapsed_ticks - (double)rd->mpi_ticks) * rd->sec_per_tick);
+        prof_buf_printf(b, " %.9f", prof_compute_ticks(rd) * rd->sec_per_tick);
     for (int i = 0; i < ctx->ncols; i++) {
         const struct prof_stats *s = &rd->fn[ctx->cols[i]];
         if (w == TIME)

@@ -46,8 +46,9 @@ static void write_rows(struct prof_buf *b, const struct prof_report_ctx *ctx, co
         evaluated += rd->fn[f].slt_wait_ticks;
         skipped += rd->fn[f].slt_skipped_ticks;
     }
-    prof_buf_printf(b, "%d %.9f %.9f %.2f %.9f %llu", rd->rank, elapsed, mpi,
-                    elapsed > 0 ? 100.0 * mpi / elapsed : 0.0, elapsed - mpi, (unsigned long long)calls);
+    prof_buf_printf(b, "%d %.9f %.9f %.2f %.9f %llu %.9f", rd->rank, elapsed, mpi,
+                    elapsed > 0 ? 100.0 * mpi / elapsed : 0.0, prof_compute_ticks(rd) * rd->sec_per_tick,
+                    (unsigned long long)calls, rd->profiler_ticks * rd->sec_per_tick);
     if (ctx->slt)      /* the evaluated share of the receive wait: 100 only when none was left out */
         prof_buf_printf(b, " %.9f %.2f", late * rd->sec_per_tick, evaluated_pct(evaluated, skipped));
     if (ctx->collwait)

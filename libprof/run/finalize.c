@@ -49,6 +49,7 @@ void prof_merge_threads(struct prof_rank_data *rd, struct prof_thread *threads)
             nomem |= prof_sizes_merge(&rd->sizes[f], t->sizes[f]);
         }
         rd->overflow_calls += t->overflow_calls;
+        rd->profiler_ticks += th->profiler;
         if (td)
             td->index = th->index;
     }

@@ -242,6 +242,7 @@ static void take(uint64_t now)
                                                   __ATOMIC_RELAXED))
         return;
     write_snapshot(now, "snapshot");
+    prof_profiler_add(prof_tl, now);     /* the profiler's time, not the program's */
     if (!prof_run.finished)
         next_due();
 }

@@ -154,7 +154,7 @@ PROF_INLINE int w_MPI_Barrier(void *site, MPI_Comm comm)
     if (!prof_enter(&c, FN_MPI_Barrier, site))
         return prof_next.MPI_Barrier(comm);
     c.rc = prof_next.MPI_Barrier(comm);
-    prof_exit(&c);
+    prof_exit_coll_barrier(&c);
     return c.rc;
 }
 

@@ -59,7 +59,7 @@ same_rows "collwait.txt: fences and collective file calls evaluated"
 # (4) without the option: no collwait.txt, summary.txt as before.
 run 2 "$launcher" -q -o "$work/off" "$known" imbalance -k 2 -d 0 > /dev/null || fail "imbalance without --collwait"
 check "no collwait.txt without --collwait" test ! -e "$work/off/collwait.txt"
-check "no coll_wait_s column without --collwait" grep -qx '# rank elapsed_s mpi_s mpi_pct compute_s mpi_calls' \
+check "no coll_wait_s column without --collwait" grep -qx '# rank elapsed_s mpi_s mpi_pct compute_s mpi_calls profiler_s' \
     "$work/off/summary.txt"
 
 # (5) ranks that disagree (one preloaded with --collwait, one without):

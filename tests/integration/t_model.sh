@@ -44,7 +44,7 @@ check "model.txt: speed-up = largest real elapsed / largest modelled elapsed (su
     FNR == NR && /^# model:/ { for (i = 1; i <= NF; i++) { split($i, kv, "="); h[kv[1]] = kv[2] } next }
     FNR == NR { next }
     /^#/ { next }
-    { if ($2 > real) real = $2; if ($7 > model) model = $7 }
+    { if ($2 > real) real = $2; if ($8 > model) model = $8 }
     END { d = real / model - h["predicted_speedup"]; if (d < 0) d = -d
           exit !(d < 0.001 && real > 0 && h["real_elapsed_s"] + 0 == real + 0) }' "$rep/model.txt" "$rep/summary.txt"
 awk '!/^#/ && $2 ~ /^MPI_/ { print $1, $2, $3, $4 }' "$rep/model.txt" | sort > "$work/actual"
@@ -112,7 +112,7 @@ done
 # (4) without the option: no model.txt, summary.txt as before.
 run 2 "$launcher" -q -o "$work/off" "$known" imbalance -k 1 -d 0 > /dev/null || fail "a run without --model"
 check "no model.txt without --model" test ! -e "$work/off/model.txt"
-check "no model_elapsed_s column without --model" grep -qx '# rank elapsed_s mpi_s mpi_pct compute_s mpi_calls' \
+check "no model_elapsed_s column without --model" grep -qx '# rank elapsed_s mpi_s mpi_pct compute_s mpi_calls profiler_s' \
     "$work/off/summary.txt"
 
 # (5) calibration: mpiprof-calibrate prints a model, and with it the
@@ -123,7 +123,7 @@ check "no model_elapsed_s column without --model" grep -qx '# rank elapsed_s mpi
 # logged, the first within 30 % passes.
 # real_vs_model REPORT: modelled elapsed within 30 % of the real, per rank.
 real_vs_model() {
-    awk '!/^#/ { d = $7 - $2; if (d < 0) d = -d; printf "rank %d: real %.4f s, modelled %.4f s\n", $1, $2, $7
+    awk '!/^#/ { d = $8 - $2; if (d < 0) d = -d; printf "rank %d: real %.4f s, modelled %.4f s\n", $1, $2, $8
                  if (d > 0.3 * $2) bad = 1; n++ } END { exit bad || n != 2 }' "$1/summary.txt"
 }
 attempt=0 good=

@@ -181,7 +181,7 @@ synthetic() {
     awk -v n="$2" -v dir="$1" 'BEGIN {
         head = "# mpiprof 0.1.0 command=\"./synthetic\" ranks=" n " start=2026-01-01T00:00:00 clock=tsc options=EVAL_SLT=1;EVAL_COLLECTIVE_WAIT=1;MODEL=perfect"
         split("MPI_Send MPI_Recv MPI_Allreduce MPI_Barrier MPI_Bcast MPI_Wait MPI_Isend MPI_Irecv MPI_Reduce MPI_Alltoall MPI_Gather MPI_Scatter", fn, " ")
-        print head "\n# rank elapsed_s mpi_s mpi_pct compute_s mpi_calls send_late_s coll_wait_s model_elapsed_s" > (dir "/summary.txt")
+        print head "\n# rank elapsed_s mpi_s mpi_pct compute_s mpi_calls profiler_s send_late_s coll_wait_s model_elapsed_s" > (dir "/summary.txt")
         print head "\n# rank function calls time_s min_s max_s bytes_sent bytes_recv region" > (dir "/functions.txt")
         print head "\n# rank brid function calls time_s self_pct tot_pct sends recvs avg_send avg_recv bytes_sent bytes_recv recv_wait_s site ancestors region" > (dir "/branches.txt")
         print head "\n# rank brid function partner partner_brid count bytes time_pct" > (dir "/partners.txt")
@@ -194,7 +194,7 @@ synthetic() {
             }
             printf "%d 1 MPI_Send %d - 100 80000 100.00\n", r, (r + 1) % n > (dir "/partners.txt")
             printf "%d 2 MPI_Recv %d - 100 160000 100.00\n", r, (r + n - 1) % n > (dir "/partners.txt")
-            printf "%d %.9f %.9f 50.00 %.9f 1200 %.9f %.9f %.9f\n", r, 2 * mpi, mpi, mpi, mpi / 4, mpi / 8, 1.5 * mpi > (dir "/summary.txt")
+            printf "%d %.9f %.9f 50.00 %.9f 1200 0.000000000 %.9f %.9f %.9f\n", r, 2 * mpi, mpi, mpi, mpi / 4, mpi / 8, 1.5 * mpi > (dir "/summary.txt")
         }
         print "# complete" > (dir "/summary.txt")
     }'
