@@ -275,6 +275,133 @@ static int model_chain(int argc, char **argv, int rank, int size)
     return bad;
 }
 
+/* The model's link (model_nic.c) for the sends of model-sends: the start
+ * of a message of bytes sent at clock t, and *done its sender's end. */
+static double link_send(const struct prof_model *m, double *free, double t, double bytes, double *done)
+{
+    double G = m->perfect ? 0 : 1 / m->bw, s = t > *free ? t : *free, e = s + m->o + bytes * G;
+    *free = e > s + m->g ? e : s + m->g;
+    *done = bytes <= m->eager ? e : s + prof_model_time(m, bytes);
+    return s;
+}
+
+static int model_sends(int argc, char **argv, int rank, int size)
+{
+    struct model_opts o;
+    int rc = parse("model-sends", argc, argv, rank, size, 1 << 20, &o);
+    if (rc >= 0)
+        return rc;
+    double *spent = known_doubles(o.calls), d = o.ms * 1e-3, mark;
+    char *buf = calloc((size_t)o.bytes + 1, 1);
+    int bad = !buf;
+    MPI_Barrier(MPI_COMM_WORLD);
+    mark = MPI_Wtime();
+    for (long k = 0; buf && rank < 2 && k < o.calls; k++) {
+        if (rank == 0) {
+            known_compute(d);
+            buf[0] = (char)(k & 0x7f);
+            spent[k] = since(&mark);
+            MPI_Send(buf, (int)o.bytes, MPI_CHAR, 1, 6, MPI_COMM_WORLD);
+        } else {
+            spent[k] = since(&mark);
+            MPI_Recv(buf, (int)o.bytes, MPI_CHAR, 0, 6, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            if (o.bytes > 0 && buf[0] != (char)(k & 0x7f))
+                bad = 1;
+        }
+        mark = MPI_Wtime();
+    }
+    if (bad)
+        fprintf(stderr, "mpiprof-known model-sends: rank %d: %s\n", rank, buf ? "wrong data" : "out of memory");
+    double *all = gather_spent(&o, spent, rank, size);
+    if (rank == 0) {
+        /* Rank 0's messages leave one after the other; rank 1 takes each at
+         * its arrival; the gather then brings every clock to the latest. */
+        double *values = known_doubles(size), *nominal = known_doubles(size), x = prof_model_time(&o.m, (double)o.bytes);
+        double link = 0, c0 = 0, c1 = 0, nlink = 0, n0 = 0, n1 = 0;
+        for (long k = 0; k < o.calls; k++) {
+            double s = link_send(&o.m, &link, c0 + all[k], (double)o.bytes, &c0);
+            c1 += all[o.calls + k];
+            c1 = s + x > c1 ? s + x : c1;
+            s = link_send(&o.m, &nlink, n0 + d * o.m.cpu, (double)o.bytes, &n0);
+            n1 = s + x > n1 ? s + x : n1;
+        }
+        for (int r = 0; r < size; r++) {
+            values[r] = c0 > c1 ? c0 : c1;
+            nominal[r] = n0 > n1 ? n0 : n1;
+        }
+        expect("model-sends", &o, size, values, nominal);
+        free(values);
+        free(nominal);
+    }
+    free(all);
+    free(spent);
+    free(buf);
+    return bad;
+}
+
+static int model_rma(int argc, char **argv, int rank, int size)
+{
+    struct model_opts o;
+    int rc = parse("model-rma", argc, argv, rank, size, 1 << 20, &o);
+    if (rc >= 0)
+        return rc;
+    double *spent = known_doubles(o.calls), d = o.ms * 1e-3, mark;
+    char *buf = calloc((size_t)o.bytes + 1, 1), *src = calloc((size_t)o.bytes + 1, 1);
+    int bad = !buf || !src;
+    MPI_Win win;
+    MPI_Win_create(buf, bad ? 0 : (MPI_Aint)o.bytes + 1, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+    MPI_Win_fence(0, win);
+    mark = MPI_Wtime();
+    for (long k = 0; k < o.calls; k++) {
+        if (rank == 0) {
+            known_compute(d);
+            if (src)
+                src[0] = (char)(k & 0x7f);
+        }
+        spent[k] = since(&mark);
+        if (rank == 0 && !bad)
+            MPI_Put(src, (int)o.bytes, MPI_CHAR, 1, 0, (int)o.bytes, MPI_CHAR, win);
+        MPI_Win_fence(0, win);
+        mark = MPI_Wtime();
+        if (rank == 1 && o.bytes > 0 && buf && buf[0] != (char)(k & 0x7f))
+            bad = 1;
+    }
+    MPI_Win_free(&win);
+    if (bad)
+        fprintf(stderr, "mpiprof-known model-rma: rank %d: %s\n", rank, buf && src ? "wrong data" : "out of memory");
+    double *all = gather_spent(&o, spent, rank, size);
+    if (rank == 0) {
+        /* Each epoch: rank 0's put leaves at its fence through its link;
+         * every fence ends at the latest arrival (the put's data at rank 1
+         * among them) plus the fence's cost. */
+        double *values = known_doubles(size), *nominal = known_doubles(size);
+        double x = prof_model_time(&o.m, (double)o.bytes), fence = prof_model_log2(size) * prof_model_time(&o.m, 0);
+        double t = 0, n = 0, link = 0, nlink = 0, done;
+        for (long k = 0; k < o.calls; k++) {
+            double latest = t + all[k] + o.m.o, s = link_send(&o.m, &link, latest, (double)o.bytes, &done);
+            latest = s + x > latest ? s + x : latest;
+            for (int r = 1; r < size; r++)
+                latest = t + all[r * o.calls + k] > latest ? t + all[r * o.calls + k] : latest;
+            t = latest + fence;
+            double a = n + d * o.m.cpu + o.m.o;
+            s = link_send(&o.m, &nlink, a, (double)o.bytes, &done);
+            n = (s + x > a ? s + x : a) + fence;
+        }
+        for (int r = 0; r < size; r++) {
+            values[r] = t;
+            nominal[r] = n;
+        }
+        expect("model-rma", &o, size, values, nominal);
+        free(values);
+        free(nominal);
+    }
+    free(all);
+    free(spent);
+    free(buf);
+    free(src);
+    return bad;
+}
+
 const struct known_workload known_model_compute = {
     "model-compute", "rank i computes (i+1)*D ms before each MPI_Allreduce: modelled elapsed (--model)",
     model_compute
@@ -284,6 +411,14 @@ const struct known_workload known_model_icompute = {
 };
 const struct known_workload known_model_comm = {
     "model-comm", "pairs compute D ms and swap -s bytes with MPI_Sendrecv: modelled elapsed (--model)", model_comm
+};
+const struct known_workload known_model_sends = {
+    "model-sends", "rank 0 computes D ms and sends -s bytes to rank 1 (MPI_Send), K times: modelled elapsed (--model)",
+    model_sends
+};
+const struct known_workload known_model_rma = {
+    "model-rma", "rank 0 computes D ms and puts -s bytes to rank 1 in each of K fence epochs: modelled elapsed "
+    "(--model)", model_rma
 };
 const struct known_workload known_model_chain = {
     "model-chain", "a pipeline through the ranks, D ms per stage, then MPI_Barrier: modelled elapsed (--model)",

@@ -125,12 +125,53 @@ static double coll_end(int fn, int p, const double mine[2], const double all[2])
  * leaves (inside the call's time: coll_leave), in c->m_partner. */
 static void agree(struct prof_call *c, uint64_t bytes)
 {
-    double mine[2] = { prof_model_now(c), (double)bytes }, all[2];
+    double mine[2] = { prof_model_now(c), (double)bytes }, all[2], injected;
+    if (prof_fn_base[c->fn] == FN_MPI_Win_fence) {     /* the epoch's data, at its targets */
+        double at = prof_model_rma_deliver(c, c->m_bytes, &injected);
+        mine[0] = at > mine[0] ? at : mine[0];
+    }
     int p = 0;
     if (PMPI_Comm_size(c->m_comm, &p) != MPI_SUCCESS ||
         PMPI_Allreduce(mine, all, 2, MPI_DOUBLE, MPI_MAX, c->m_comm) != MPI_SUCCESS)
         return;
     c->m_partner = coll_end(c->fn, p, mine, all);
+}
+
+/* A collective creation call (a communicator's or a window's) ends at the
+ * latest modelled arrival of its processes plus the shortest time one of
+ * them took in it (the others' longer times were waiting for the last):
+ * agreed on comm, where every process of the call makes it (the new
+ * intra-communicator, the window's communicator), inside the call's time.
+ * The calling thread keeps the answer for the call's end (its after= hook
+ * runs before its clock is read, and the call's fields are not set yet). */
+static __thread struct {
+    const struct prof_call *c;
+    uint64_t t0;
+    double end;
+} created_end __attribute__((tls_model("initial-exec")));
+
+static void created(struct prof_call *c, MPI_Comm comm)
+{
+    int inter = 1;
+    if (!c->th || c->rc != MPI_SUCCESS || comm == MPI_COMM_NULL || PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS ||
+        inter)
+        return;
+    double mine[2] = { prof_model_now(c), -(double)(prof_clock() - c->t0) * clk.sec_per_tick }, all[2];
+    if (PMPI_Allreduce(mine, all, 2, MPI_DOUBLE, MPI_MAX, comm) != MPI_SUCCESS)
+        return;
+    created_end.c = c;
+    created_end.t0 = c->t0;
+    created_end.end = all[0] - all[1];
+}
+
+static void comm_created(const struct prof_ev_handle *ev)
+{
+    created(ev->c, *(MPI_Comm *)ev->handle);
+}
+
+static void win_created(const struct prof_ev_handle *ev)
+{
+    created(ev->c, ev->comm);
 }
 
 /* Nonblocking collectives pending: their clocks are agreed by a
@@ -207,6 +248,10 @@ static void end(struct prof_call *c)
 {
     if (prof_fn_coll[c->fn] == 2 && c->m_partner >= 0)
         c->m_end = c->m_partner;
+    if (created_end.c == c && created_end.t0 == c->t0) {
+        c->m_end = created_end.end;
+        created_end.c = NULL;
+    }
     if (prof_fn_coll[c->fn] == 3) {
         c->m_end = c->m_begin;
         if (c->m_comm != MPI_COMM_NULL)
@@ -252,10 +297,10 @@ double prof_model_fn_time(int fn)
  * and rank 0 says so when they differ. */
 static int start(void)
 {
-    struct prof_model m = { 0, 0, 0, 0 };
+    struct prof_model m = { 0, 0, 0, 0, 0, 0, 0 };
     int on = prof_config.model[0] && prof_model_parse(prof_config.model, &m) == 0;
-    double v[5] = { on, m.perfect, m.lat, m.bw, m.cpu };
-    int same = prof_agree(v, 5, NULL);
+    double v[8] = { on, m.perfect, m.lat, m.bw, m.cpu, m.o, m.g, m.eager };
+    int same = prof_agree(v, 8, NULL);
     if (same == 0)
         prof_log_once("MPIPROF_MODEL is not the same on every rank; no model");
     if (same != 1 || !on)
@@ -284,6 +329,7 @@ static void coll_enter(const struct prof_ev_coll *ev)
 {
     ev->c->m_comm = ev->on == PROF_COLL_FILE ? MPI_COMM_NULL : prof_shadow_coll_comm(ev);
     ev->c->m_partner = -1;
+    ev->c->m_bytes = ev->on == PROF_COLL_WIN ? prof_model_rma_take(ev->win) : 0;
 }
 
 static void coll_leave(const struct prof_ev_call *ev)
@@ -304,14 +350,13 @@ static void call_volume(const struct prof_ev_call *ev)
     ev->c->m_bytes = ev->bytes;
 }
 
-/* Point-to-point calls cost nothing by themselves (a blocking MPI_Ssend:
- * one transfer, as if its receive were posted); a message received
- * completes at its sender's clock plus its transfer. */
+/* A point-to-point call ends when its sends leave (model_nic.c) and, by
+ * msg_arrived, when the messages it receives arrive: their sender's clock
+ * plus their transfer. */
 static void p2p_end(const struct prof_ev_p2p *ev)
 {
     prof_model_free(ev->c);
-    if (prof_fn_base[ev->c->fn] == FN_MPI_Ssend)
-        prof_model_arrival(ev->c, ev->c->m_begin, ev->sent);
+    prof_model_sent(ev->c);
 }
 
 static void req_done(const struct prof_ev_req *ev)
@@ -324,16 +369,24 @@ static void msg_arrived(const struct prof_ev_arrival *ev)
     prof_model_arrival(ev->c, ev->sent, ev->bytes);
 }
 
-/* One-sided synchronization: the epoch calls' (fences are collectives). */
+/* One-sided data and synchronization (fences are collectives). */
 static void rma_call(const struct prof_ev_rma *ev)
 {
     switch (ev->kind) {
+    case PROF_RMA_PUT:
+    case PROF_RMA_GET:
+    case PROF_RMA_ACC:
+    case PROF_RMA_GET_ACC:
+    case PROF_RMA_FOP:
+    case PROF_RMA_CAS:
+        prof_model_rma_data(ev->c, ev->win, ev->bytes);
+        break;
     case PROF_RMA_FENCE:
     case PROF_RMA_PSCW:
     case PROF_RMA_LOCK:
     case PROF_RMA_LOCK_ALL:
     case PROF_RMA_FLUSH:
-        prof_model_rma_epoch(ev->c, ev->kind);
+        prof_model_rma_epoch(ev->c, ev->win, ev->kind);
         break;
     default:
         break;
@@ -351,6 +404,8 @@ const struct prof_module prof_mod_model = {
     .begin = begin_run,
     .figures = prof_model_figures,
     .call_end = call_end,
+    .comm_created = comm_created,
+    .win_created = win_created,
     .coll_enter = coll_enter,
     .coll_leave = coll_leave,
     .icoll_started = icoll_started,

@@ -3,8 +3,9 @@
  * MPI_Init returns and advances by the measured time between MPI calls
  * (compute) times the cpu factor, and through each MPI call by what the
  * model says that call would take:
- *   - a point-to-point send or a nonblocking start: nothing (a synchronous
- *     send under lat/bw: T(size), as if its receive were posted);
+ *   - a point-to-point send: its messages go through the process's link
+ *     one at a time (model_nic.c: eager, rendezvous and synchronous
+ *     sends, overheads and gaps);
  *   - a receive, where it completes (MPI_Recv, MPI_Sendrecv, or the
  *     Wait/Test call that completes it): max(its clock, the sender's clock
  *     at the send + T(size)); the sender's clock rides on the late-sender
@@ -19,8 +20,8 @@
  *     call's end: the next call's compute starts after it);
  *   - a probe that finds a message: as a receive of it (the token is peeked
  *     at, or popped by MPI_Mprobe); one that finds none: nothing;
- *   - one-sided epochs by their partners (model_rma.c);
- *   - everything else (MPI-IO, puts and gets, local calls): its real time.
+ *   - one-sided data and epochs: by their bytes and partners (model_rma.c);
+ *   - everything else (MPI-IO, local calls): its real time.
  * T(size) = lat + size / bw; perfect: 0. Cold code: only with a model. */
 #ifndef PROF_MODEL_H
 #define PROF_MODEL_H
@@ -33,10 +34,14 @@ struct prof_call;
 
 struct prof_model {
     int perfect;       /* latency 0, bandwidth infinite */
-    double lat;        /* seconds */
-    double bw;         /* bytes per second */
+    double lat;        /* L: seconds */
+    double bw;         /* bytes per second (the gap per byte G is 1 / bw) */
     double cpu;        /* compute time factor */
+    double o;          /* the overhead of a message at each end, seconds */
+    double g;          /* the gap between the starts of two messages of one sender, seconds */
+    double eager;      /* the largest message a blocking send completes without its receive (bytes) */
 };
+#define PROF_MODEL_EAGER 65536     /* eager= by default */
 
 /* 1 when a model is in force, on every rank (set once at MPI_Init, by the
  * module's start: MPIPROF_MODEL the same everywhere). */
@@ -44,10 +49,11 @@ extern int prof_model_on;
 extern struct prof_model prof_model;
 
 /* prof_model_parse: "perfect", "perfect+F", "perfect,cpu=F" or
- * "lat=US,bw=MBS[,cpu=F]" (items in any order, any letter case). 0 and *m
- * set, or -1. */
+ * "lat=US,bw=MBS[,cpu=F][,o=US][,g=US][,eager=BYTES]" (items in any order,
+ * any letter case). 0 and *m set, or -1. */
 int prof_model_parse(const char *text, struct prof_model *m);
-/* prof_model_time: T(bytes) = lat + bytes/bw under m (0 when perfect);
+/* prof_model_time: T(bytes) = o + lat + bytes/bw + o under m, one
+ * message from its sender's call to its receiver's (0 when perfect);
  * prof_model_log2: the rounds of a tree over p processes, ceil(log2 p).
  * The workloads of mpiprof-known work out their answers with them too. */
 double prof_model_time(const struct prof_model *m, double bytes);
@@ -66,19 +72,34 @@ void prof_model_text(char *buf, size_t size);
  * prof_model_arrival (a message sent at modelled time sent of bytes
  * completed here; sent < 0: not known) are for model_rma.c. */
 double prof_model_now(const struct prof_call *c);
+/* prof_model_inject: a message of bytes sent now by c (profiled or not,
+ * from the late-sender hooks, or an epoch's one-sided data): when it
+ * starts on the link, the clock its token carries, and *injected (unless
+ * NULL) when it has left (model_nic.c); prof_model_sent: the modelled end
+ * of the point-to-point call c, from the messages it injected (its
+ * p2p_end). */
+double prof_model_inject(const struct prof_call *c, uint64_t bytes, double *injected);
+void prof_model_sent(struct prof_call *c);
 void prof_model_free(struct prof_call *c);
 void prof_model_arrival(struct prof_call *c, double sent, uint64_t bytes);
 
 /* One-sided epochs (model_rma.c): prof_model_epoch takes the epoch event
  * (MPI_Win_post, start, complete, and wait and test, on every call: c->th
- * NULL when not profiled); prof_model_rma_epoch: the modelled end of
- * these, the locks and the flushes (k: their enum prof_rma_kind; fences
- * are agreed as collectives), from their rma_call event.
- * prof_model_transfer: T(bytes). */
+ * NULL when not profiled); prof_model_rma_data: a put, get or accumulate
+ * of the origin's bytes on win; prof_model_rma_epoch: the modelled end of
+ * the epoch calls, the locks and the flushes (k: their enum
+ * prof_rma_kind; fences are agreed as collectives), from their rma_call
+ * event. prof_model_rma_take: the bytes win's data calls moved since its
+ * last completing call, now 0; prof_model_rma_deliver: those bytes leave
+ * with c: when they are at the target (< 0: no bytes), *injected when they
+ * left (< 0: none). prof_model_transfer: T(bytes). */
 struct prof_pscw;
 struct prof_ev_epoch;
 void prof_model_epoch(const struct prof_ev_epoch *ev);
-void prof_model_rma_epoch(struct prof_call *c, int k);
+void prof_model_rma_data(struct prof_call *c, MPI_Win win, uint64_t bytes);
+void prof_model_rma_epoch(struct prof_call *c, MPI_Win win, int k);
+uint64_t prof_model_rma_take(MPI_Win win);
+double prof_model_rma_deliver(const struct prof_call *c, uint64_t bytes, double *injected);
 void prof_model_pscw_free(struct prof_pscw *p);
 double prof_model_transfer(uint64_t bytes);
 

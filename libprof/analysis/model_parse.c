@@ -26,8 +26,8 @@ static int item(const char **p, const char *name, double *v)
 
 int prof_model_parse(const char *text, struct prof_model *m)
 {
-    struct prof_model r = { 0, 0, 0, 1 };
-    int lat = 0, bw = 0, cpu = 0;
+    struct prof_model r = { 0, 0, 0, 1, 0, 0, PROF_MODEL_EAGER };
+    int lat = 0, bw = 0, cpu = 0, o = 0, g = 0, eager = 0;
     const char *p = text;
     if (strncasecmp(p, "perfect", 7) == 0 && (p[7] == '\0' || p[7] == ',' || p[7] == '+')) {
         r.perfect = 1;
@@ -58,6 +58,18 @@ int prof_model_parse(const char *text, struct prof_model *m)
             if (k < 0 || cpu++ || !(v > 0))
                 return -1;
             r.cpu = v;
+        } else if ((k = item(&p, "o", &v)) != 0) {
+            if (k < 0 || r.perfect || o++ || v < 0)
+                return -1;
+            r.o = v * 1e-6;
+        } else if ((k = item(&p, "g", &v)) != 0) {
+            if (k < 0 || r.perfect || g++ || v < 0)
+                return -1;
+            r.g = v * 1e-6;
+        } else if ((k = item(&p, "eager", &v)) != 0) {
+            if (k < 0 || r.perfect || eager++ || v < 0)
+                return -1;
+            r.eager = v;
         } else {
             return -1;
         }
@@ -70,7 +82,7 @@ int prof_model_parse(const char *text, struct prof_model *m)
 
 double prof_model_time(const struct prof_model *m, double bytes)
 {
-    return m->perfect ? 0 : m->lat + bytes / m->bw;
+    return m->perfect ? 0 : 2 * m->o + m->lat + bytes / m->bw;
 }
 
 unsigned prof_model_log2(int p)
@@ -86,5 +98,6 @@ void prof_model_text(char *buf, size_t size)
     if (prof_model.perfect)
         snprintf(buf, size, "perfect,cpu=%g", prof_model.cpu);
     else
-        snprintf(buf, size, "lat=%gus,bw=%gMB/s,cpu=%g", prof_model.lat * 1e6, prof_model.bw * 1e-6, prof_model.cpu);
+        snprintf(buf, size, "lat=%gus,bw=%gMB/s,cpu=%g,o=%gus,g=%gus,eager=%.0fB", prof_model.lat * 1e6,
+                 prof_model.bw * 1e-6, prof_model.cpu, prof_model.o * 1e6, prof_model.g * 1e6, prof_model.eager);
 }

@@ -1,12 +1,20 @@
-/* model_rma.c: the model's one-sided epochs (model.h). Active target by
- * their partners: MPI_Win_post sends the target's clock to each origin of
- * its group, MPI_Win_start waits for them; MPI_Win_complete sends the
- * origin's clock to each target of its start group, MPI_Win_wait (or
- * MPI_Win_test when it reports the epoch over) waits for them; each
- * message a token on the window's shadow, one transfer T(0) on the way.
- * Passive target (lock, unlock, flushes): one T(0) each; the target takes
- * no part. The exchange runs after every such call, profiled or not (the
- * partners must meet); a profiled call's modelled end follows from it. */
+/* model_rma.c: the model's one-sided epochs (model.h). A put, get or
+ * accumulate costs o; its bytes (the origin's) are counted on the window
+ * and leave through the origin's link (model_nic.c) at the call that
+ * completes them, which ends when they are at the target, s + T(bytes):
+ * MPI_Win_fence (agreed as a collective: every rank's fence ends after
+ * the last data of the epoch arrived), MPI_Win_unlock(_all) and
+ * MPI_Win_flush(_all); MPI_Win_flush_local(_all) and MPI_Win_complete
+ * when they left the origin. Active target by their partners:
+ * MPI_Win_post sends the target's clock to each origin of its group,
+ * MPI_Win_start waits for them; MPI_Win_complete sends to each target of
+ * its start group when its data arrives there (or its clock plus T(0)),
+ * MPI_Win_wait (or MPI_Win_test when it reports the epoch over) waits for
+ * them; each message a token on the window's shadow, carrying when it is
+ * at its receiver. Passive target: MPI_Win_lock(_all) one T(0); the target
+ * takes no part. The exchange runs after every such call, profiled or not
+ * (the partners must meet); a profiled call's modelled end follows from
+ * it. */
 #include <stdlib.h>
 #include "model.h"
 #include "prof.h"
@@ -20,6 +28,7 @@ enum { TAG_POST = 1, TAG_COMPLETE = 2 };
 struct prof_pscw {
     int *post, npost;
     int *start, nstart;
+    uint64_t bytes;        /* this origin's data since the window's last completing call */
 };
 
 void prof_model_pscw_free(struct prof_pscw *p)
@@ -65,14 +74,14 @@ static void send_all(MPI_Comm comm, const int *ranks, int n, int tag, double clo
             prof_token_isend(comm, ranks[i], tag, 0, clock);
 }
 
-/* The latest clock of the partners' tokens plus a transfer (< 0: none). */
+/* The latest of the partners' tokens (< 0: none). */
 static double recv_all(MPI_Comm comm, const int *ranks, int n, int tag)
 {
     double latest = -1;
     for (int i = 0; i < n; i++) {
         double t = ranks[i] == MPI_UNDEFINED ? -1 : prof_token_recv(comm, ranks[i], tag);
-        if (t >= 0 && t + prof_model_transfer(0) > latest)
-            latest = t + prof_model_transfer(0);
+        if (t > latest)
+            latest = t;
     }
     return latest;
 }
@@ -82,6 +91,37 @@ static struct prof_pscw *state(struct prof_shadow *s)
     if (!s->pscw)
         s->pscw = calloc(1, sizeof *s->pscw);
     return s->pscw;
+}
+
+/* win's epoch state (NULL: no shadow or no memory). */
+static struct prof_pscw *win_state(MPI_Win win)
+{
+    struct prof_shadow *s = win == MPI_WIN_NULL ? NULL : win_shadow(win);
+    return s ? state(s) : NULL;
+}
+
+uint64_t prof_model_rma_take(MPI_Win win)
+{
+    struct prof_pscw *p = win_state(win);
+    uint64_t bytes = p ? p->bytes : 0;
+    if (p)
+        p->bytes = 0;
+    return bytes;
+}
+
+double prof_model_rma_deliver(const struct prof_call *c, uint64_t bytes, double *injected)
+{
+    if (!bytes)
+        return *injected = -1;
+    double s = prof_model_inject(c, bytes, injected);
+    return s + prof_model_transfer(bytes);
+}
+
+/* The data of c's window leaves: when it is at the target (< 0: none);
+ * c->m_partner when it left the origin. */
+static double deliver(struct prof_call *c, MPI_Win win)
+{
+    return prof_model_rma_deliver(c, prof_model_rma_take(win), &c->m_partner);
 }
 
 /* The window's shadow and its epoch state, when the model exchanges
@@ -100,7 +140,7 @@ static void win_post(struct prof_call *c, MPI_Group group, MPI_Win win)
     struct prof_shadow *s = exchanging(c, win);
     if (s) {
         translate(group, win, &s->pscw->post, &s->pscw->npost);
-        send_all(s->comm, s->pscw->post, s->pscw->npost, TAG_POST, prof_model_now(c));
+        send_all(s->comm, s->pscw->post, s->pscw->npost, TAG_POST, prof_model_now(c) + prof_model_transfer(0));
     }
 }
 
@@ -116,8 +156,10 @@ static void win_start(struct prof_call *c, MPI_Group group, MPI_Win win)
 static void win_complete(struct prof_call *c, MPI_Win win)
 {
     struct prof_shadow *s = exchanging(c, win);
-    if (s)
-        send_all(s->comm, s->pscw->start, s->pscw->nstart, TAG_COMPLETE, prof_model_now(c));
+    if (!s)
+        return;
+    double at = deliver(c, win), signal = prof_model_now(c) + prof_model_transfer(0);
+    send_all(s->comm, s->pscw->start, s->pscw->nstart, TAG_COMPLETE, at > signal ? at : signal);
 }
 
 /* MPI_Win_wait, and MPI_Win_test (flag): when the exposure epoch is over. */
@@ -146,22 +188,44 @@ void prof_model_epoch(const struct prof_ev_epoch *ev)
     }
 }
 
-void prof_model_rma_epoch(struct prof_call *c, int k)
+void prof_model_rma_data(struct prof_call *c, MPI_Win win, uint64_t bytes)
+{
+    struct prof_pscw *p = win_state(win);
+    if (p)
+        p->bytes += bytes;
+    prof_model_free(c);
+    c->m_end = c->m_begin + prof_model.o;
+}
+
+void prof_model_rma_epoch(struct prof_call *c, MPI_Win win, int k)
 {
     if (k == PROF_RMA_FENCE)
         return;
     prof_model_free(c);
+    double at = -1;
     switch (c->fn) {
     case FN_MPI_Win_start:
     case FN_MPI_Win_wait:
     case FN_MPI_Win_test:
-        if (c->m_partner >= 0 && c->m_partner > c->m_end)
-            c->m_end = c->m_partner;
+    case FN_MPI_Win_complete:       /* m_partner: the partners' tokens, or when its data left */
+        at = c->m_partner;
         break;
     case FN_MPI_Win_post:
-    case FN_MPI_Win_complete:
         break;
-    default:        /* lock, unlock, their _all forms, flushes */
-        prof_model_arrival(c, c->m_begin, 0);
+    case FN_MPI_Win_lock:
+    case FN_MPI_Win_lock_all:
+        at = c->m_begin + prof_model_transfer(0);
+        break;
+    case FN_MPI_Win_flush_local:
+    case FN_MPI_Win_flush_local_all:
+        deliver(c, win);
+        at = c->m_partner;
+        break;
+    default:        /* unlock, flushes: the data at the target, or one T(0) */
+        at = deliver(c, win);
+        if (at < c->m_begin + prof_model_transfer(0))
+            at = c->m_begin + prof_model_transfer(0);
     }
+    if (at > c->m_end)
+        c->m_end = at;
 }

@@ -96,6 +96,7 @@ struct rx {
     MPI_Comm comm;
     struct prof_slt_queue *q;
     int peer, tag;
+    uint64_t bytes;            /* a persistent send's, with a model */
     int recv, persistent, nostatus, usable, done;
     int got_src, got_tag;
     uint64_t seq;
@@ -202,11 +203,20 @@ static struct prof_slt_queue *queue_of(MPI_Comm comm)
     return q;
 }
 
-/* The token of a send by the call c on shadow comm: its call site and
- * modelled clock. */
-static void send_token(const struct prof_call *c, MPI_Comm shadow, int dst, int tag)
+/* The bytes of count items of type (for the model's link; 0 when not known). */
+static uint64_t msg_bytes(MPI_Count count, MPI_Datatype type)
 {
-    prof_token_isend(shadow, dst, tag, c->th ? prof_call_record(c)->key : 0, prof_model_on ? prof_model_now(c) : 0);
+    MPI_Count size = 0;
+    return count > 0 && PMPI_Type_size_x(type, &size) == MPI_SUCCESS && size > 0 ? (uint64_t)count * (uint64_t)size
+                                                                                : 0;
+}
+
+/* The token of a send of bytes by the call c on shadow comm: its call site
+ * and, with a model, the modelled clock its message leaves at. */
+static void send_token(const struct prof_call *c, MPI_Comm shadow, int dst, int tag, uint64_t bytes)
+{
+    prof_token_isend(shadow, dst, tag, c->th ? prof_call_record(c)->key : 0,
+                     prof_model_on ? prof_model_inject(c, bytes, NULL) : 0);
 }
 
 static uint64_t hkey(MPI_Request req)
@@ -690,7 +700,7 @@ static int around_send(struct prof_call *c, MPI_Count count, MPI_Datatype type, 
     now_and_then();
     struct prof_shadow *s = dst == MPI_PROC_NULL ? NULL : shadow_of(comm);
     if (s && p2p_ok(comm, count, type, dst, tag, 0))
-        send_token(c, s->comm, dst, tag);
+        send_token(c, s->comm, dst, tag, prof_model_on ? msg_bytes(count, type) : 0);
     return 0;
 }
 
@@ -763,7 +773,7 @@ static int sendrecv(struct prof_call *c, const void *sbuf, MPI_Count scount, MPI
     if (!q || !p2p_ok(comm, scount, stype, dst, tag, 0) || !p2p_ok(comm, rcount, rtype, src, rtag, 1))
         return 0;
     if (dst != MPI_PROC_NULL)
-        send_token(c, q->comm, dst, tag);
+        send_token(c, q->comm, dst, tag, prof_model_on ? msg_bytes(scount, stype) : 0);
     if (src == MPI_PROC_NULL || !(e = listed(q, comm, src, rtag)))
         return 0;
     MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;
@@ -885,7 +895,7 @@ static int around_start(struct prof_call *c, int n, MPI_Request *reqs)
         if (!d.recv) {
             struct prof_shadow *s = shadow_of(d.comm);
             if (s)
-                send_token(c, s->comm, d.peer, d.tag);
+                send_token(c, s->comm, d.peer, d.tag, d.bytes);
             continue;
         }
         struct prof_slt_queue *q = queue_of(d.comm);
@@ -932,12 +942,13 @@ static void init_(struct prof_call *c, MPI_Count count, MPI_Datatype type, int p
     if (c->rc != MPI_SUCCESS || *req == MPI_REQUEST_NULL)
         return;
     int usable = peer != MPI_PROC_NULL && shadow_of(comm) && p2p_ok(comm, count, type, peer, tag, recv);
+    uint64_t bytes = usable && !recv && prof_model_on ? msg_bytes(count, type) : 0;
     prof_lock(&slt.lock);
     renamed(*req);
     struct rx *e = rx_new();
     if (e) {
-        *e = (struct rx){ .req = *req, .comm = comm, .peer = peer, .tag = tag, .recv = recv, .persistent = 1,
-                          .usable = usable };
+        *e = (struct rx){ .req = *req, .comm = comm, .peer = peer, .tag = tag, .bytes = bytes, .recv = recv,
+                          .persistent = 1, .usable = usable };
         if (prof_hmap_put(&slt.reqs, hkey(*req), e) != 0)
             rx_free(e);
     }

@@ -137,11 +137,12 @@ int main(void)
         const char *text;
         struct prof_model m;
     } models_ok[] = {
-        { "PERFECT", { 1, 0, 0, 1 } },
-        { "perfect+2.5", { 1, 0, 0, 2.5 } },
-        { "Perfect,CPU=0.5", { 1, 0, 0, 0.5 } },
-        { "LAT=1.5,BW=1000", { 0, 1.5e-6, 1e9, 1 } },
-        { "bw=10,lat=0,cpu=0.5", { 0, 0, 1e7, 0.5 } },
+        { "PERFECT", { 1, 0, 0, 1, 0, 0, PROF_MODEL_EAGER } },
+        { "perfect+2.5", { 1, 0, 0, 2.5, 0, 0, PROF_MODEL_EAGER } },
+        { "Perfect,CPU=0.5", { 1, 0, 0, 0.5, 0, 0, PROF_MODEL_EAGER } },
+        { "LAT=1.5,BW=1000", { 0, 1.5e-6, 1e9, 1, 0, 0, PROF_MODEL_EAGER } },
+        { "bw=10,lat=0,cpu=0.5", { 0, 0, 1e7, 0.5, 0, 0, PROF_MODEL_EAGER } },
+        { "lat=2,bw=100,o=0.5,G=3,Eager=0", { 0, 2e-6, 1e8, 1, 0.5e-6, 3e-6, 0 } },
     };
     for (size_t i = 0; i < sizeof models_ok / sizeof models_ok[0]; i++) {
         struct prof_model m;
@@ -150,17 +151,20 @@ int main(void)
         CHECK(strcmp(load(), "") == 0);
         CHECK(strcmp(prof_config.model, models_ok[i].text) == 0 && strstr(prof_config.options, "MODEL=") != NULL);
         CHECK(prof_model_parse(models_ok[i].text, &m) == 0 && m.perfect == models_ok[i].m.perfect &&
-              near(m.lat, models_ok[i].m.lat) && near(m.bw, models_ok[i].m.bw) && near(m.cpu, models_ok[i].m.cpu));
+              near(m.lat, models_ok[i].m.lat) && near(m.bw, models_ok[i].m.bw) && near(m.cpu, models_ok[i].m.cpu) &&
+              near(m.o, models_ok[i].m.o) && near(m.g, models_ok[i].m.g) && near(m.eager, models_ok[i].m.eager));
     }
     const char *models_bad[] = { "warp9", "PERFECTO", "PERFECT+", "perfect,", "perfect,lat=1", "perfect+0",
                                  "LAT=1", "lat=-1,bw=1", "LAT=1,BW=0", "LAT=x,BW=1", "lat=,bw=1",
-                                 "LAT=1,LAT=2,BW=1", "lat=1,bw=1,cpu=abc", "lat=1,bw=1,cpu=0", "lat=1,bw=1," };
+                                 "LAT=1,LAT=2,BW=1", "lat=1,bw=1,cpu=abc", "lat=1,bw=1,cpu=0", "lat=1,bw=1,",
+                                 "perfect,o=1", "lat=1,bw=1,o=-1", "lat=1,bw=1,g=1,g=2", "lat=1,bw=1,eager=x" };
     for (size_t i = 0; i < sizeof models_bad / sizeof models_bad[0]; i++) {
         clear();
         setenv("MPIPROF_MODEL", models_bad[i], 1);
         char want[256];
         snprintf(want, sizeof want, "MPIPROF_MODEL='%s' is not valid; expected perfect, perfect+<cpu factor>, "
-                 "perfect,cpu=<factor> or lat=<us>,bw=<MB/s>[,cpu=<factor>]; using the default (no model)\n",
+                 "perfect,cpu=<factor> or lat=<us>,bw=<MB/s>[,cpu=<factor>][,o=<us>][,g=<us>][,eager=<bytes>]; "
+                 "using the default (no model)\n",
                  models_bad[i]);
         CHECK(strstr(load(), want) != NULL);
         CHECK(prof_config.model[0] == '\0' && strstr(prof_config.options, "MODEL") == NULL);

@@ -1,0 +1,82 @@
+/* model_nic.c: the sending side of a message in the model (model.h), after
+ * LogGP. A process's link injects one message at a time: a message of k
+ * bytes sent by a call whose modelled clock is t starts at
+ * s = max(t, the link free), is injected at e = s + o + k/bw, and the link
+ * is free again at max(e, s + g). It arrives, its receiving overhead
+ * included, at s + T(k) = s + o + lat + k/bw + o; its late-sender token
+ * carries s. The sending call then ends:
+ *   - MPI_Send, MPI_Rsend: at e when k <= eager, else at s + T(k), as if
+ *     its receive were posted (rendezvous); MPI_Ssend: at s + T(k);
+ *   - MPI_Sendrecv(_replace): its send half at e (the receive by its
+ *     arrival);
+ *   - MPI_Bsend, the nonblocking sends and the starts of persistent ones:
+ *     o per message; their completion costs nothing.
+ * Under perfect every term is 0: the messages leave at the call's clock. */
+#include <pthread.h>
+#include "lock.h"
+#include "model.h"
+#include "prof.h"
+
+static struct {
+    pthread_mutex_t lock;
+    double free;           /* the link's modelled clock: when it can start the next message */
+} nic = { PTHREAD_MUTEX_INITIALIZER, 0 };
+
+/* What the calling thread's current call injected: the call (and its start,
+ * as a stack address is used again), its messages, the last one's start,
+ * injection end and bytes. */
+static __thread struct {
+    const struct prof_call *c;
+    uint64_t t0;
+    unsigned n;
+    double s, e;
+    uint64_t bytes;
+} sent __attribute__((tls_model("initial-exec")));
+
+double prof_model_inject(const struct prof_call *c, uint64_t bytes, double *injected)
+{
+    double t = prof_model_now(c), G = prof_model.perfect ? 0 : 1 / prof_model.bw;
+    prof_lock(&nic.lock);
+    double s = t > nic.free ? t : nic.free, e = s + prof_model.o + (double)bytes * G;
+    nic.free = e > s + prof_model.g ? e : s + prof_model.g;
+    prof_unlock(&nic.lock);
+    if (injected)
+        *injected = e;
+    if (c->th) {
+        if (sent.c != c || sent.t0 != c->t0) {
+            sent.c = c;
+            sent.t0 = c->t0;
+            sent.n = 0;
+        }
+        sent.n++;
+        sent.s = s;
+        sent.e = e;
+        sent.bytes = bytes;
+    }
+    return s;
+}
+
+void prof_model_sent(struct prof_call *c)
+{
+    if (sent.c != c || sent.t0 != c->t0 || !sent.n)
+        return;
+    sent.c = NULL;
+    double at;
+    switch (prof_fn_base[c->fn]) {
+    case FN_MPI_Send:
+    case FN_MPI_Rsend:
+        at = (double)sent.bytes <= prof_model.eager ? sent.e : sent.s + prof_model_transfer(sent.bytes);
+        break;
+    case FN_MPI_Ssend:
+        at = sent.s + prof_model_transfer(sent.bytes);
+        break;
+    case FN_MPI_Sendrecv:
+    case FN_MPI_Sendrecv_replace:
+        at = sent.e;
+        break;
+    default:
+        at = c->m_begin + sent.n * prof_model.o;
+    }
+    if (at > c->m_end)
+        c->m_end = at;
+}
