@@ -128,7 +128,7 @@ static int compute(const char *name, int nonblocking, int argc, char **argv, int
         fprintf(stderr, "mpiprof-known %s: rank %d: the reduction sums to %g\n", name, rank, sum);
     double *all = gather_spent(&o, spent, rank, size);
     if (rank == 0) {
-        double cost = 2 * prof_model_log2(size) * prof_model_time(&o.m, sizeof(double)), t = 0;
+        double cost = prof_model_coll_time(&o.m, PROF_MC_ALLREDUCE, size, sizeof(double)), t = 0;
         double *values = known_doubles(size), *nominal = known_doubles(size);
         for (long k = 0; k < o.calls; k++) {
             double slowest = 0;
@@ -255,7 +255,7 @@ static int model_chain(int argc, char **argv, int rank, int size)
     if (rank == 0) {
         double *values = known_doubles(size), *nominal = known_doubles(size);
         double x = prof_model_time(&o.m, (double)o.bytes), t = 0;
-        double barrier = prof_model_log2(size) * prof_model_time(&o.m, 0);
+        double barrier = prof_model_coll_time(&o.m, PROF_MC_BARRIER, size, 0);
         for (long k = 0; k < o.calls; k++) {
             for (int r = 0; r < size; r++)
                 t += all[r * o.calls + k];
@@ -375,7 +375,7 @@ static int model_rma(int argc, char **argv, int rank, int size)
          * every fence ends at the latest arrival (the put's data at rank 1
          * among them) plus the fence's cost. */
         double *values = known_doubles(size), *nominal = known_doubles(size);
-        double x = prof_model_time(&o.m, (double)o.bytes), fence = prof_model_log2(size) * prof_model_time(&o.m, 0);
+        double x = prof_model_time(&o.m, (double)o.bytes), fence = prof_model_coll_time(&o.m, PROF_MC_BARRIER, size, 0);
         double t = 0, n = 0, link = 0, nlink = 0, done;
         for (long k = 0; k < o.calls; k++) {
             double latest = t + all[k] + o.m.o, s = link_send(&o.m, &link, latest, (double)o.bytes, &done);
@@ -402,6 +402,119 @@ static int model_rma(int argc, char **argv, int rank, int size)
     return bad;
 }
 
+/* model-colls: the collectives it can run, their shape for the model and
+ * the largest volume of one process in them, in blocks of -s bytes
+ * (PER_RANK: one block per process). */
+enum { PER_RANK = -1 };
+static const struct {
+    const char *name;
+    enum prof_model_coll shape;
+    int blocks;
+} colls[] = {
+    { "barrier", PROF_MC_BARRIER, 0 },           { "bcast", PROF_MC_BCAST, 1 },
+    { "reduce", PROF_MC_REDUCE, 1 },             { "allreduce", PROF_MC_ALLREDUCE, 1 },
+    { "scan", PROF_MC_SCAN, 1 },                 { "gather", PROF_MC_GATHER, PER_RANK },
+    { "allgather", PROF_MC_ALLGATHER, PER_RANK }, { "alltoall", PROF_MC_ALLTOALL, PER_RANK },
+    { "reduce_scatter", PROF_MC_REDUCE_SCATTER, PER_RANK },
+};
+#define NCOLLS (int)(sizeof colls / sizeof colls[0])
+
+static void run_coll(int which, char *a, char *b, int n)
+{
+    switch (colls[which].shape) {
+    case PROF_MC_BARRIER:
+        MPI_Barrier(MPI_COMM_WORLD);
+        break;
+    case PROF_MC_BCAST:
+        MPI_Bcast(a, n, MPI_BYTE, 0, MPI_COMM_WORLD);
+        break;
+    case PROF_MC_REDUCE:
+        MPI_Reduce(a, b, n, MPI_BYTE, MPI_BOR, 0, MPI_COMM_WORLD);
+        break;
+    case PROF_MC_ALLREDUCE:
+        MPI_Allreduce(a, b, n, MPI_BYTE, MPI_BOR, MPI_COMM_WORLD);
+        break;
+    case PROF_MC_SCAN:
+        MPI_Scan(a, b, n, MPI_BYTE, MPI_BOR, MPI_COMM_WORLD);
+        break;
+    case PROF_MC_GATHER:
+        MPI_Gather(a, n, MPI_BYTE, b, n, MPI_BYTE, 0, MPI_COMM_WORLD);
+        break;
+    case PROF_MC_ALLGATHER:
+        MPI_Allgather(a, n, MPI_BYTE, b, n, MPI_BYTE, MPI_COMM_WORLD);
+        break;
+    case PROF_MC_ALLTOALL:
+        MPI_Alltoall(a, n, MPI_BYTE, b, n, MPI_BYTE, MPI_COMM_WORLD);
+        break;
+    default:
+        MPI_Reduce_scatter_block(a, b, n, MPI_BYTE, MPI_BOR, MPI_COMM_WORLD);
+    }
+}
+
+static int model_colls(int argc, char **argv, int rank, int size)
+{
+    int which = -1;
+    if (argc >= 2 && strcmp(argv[1], "-h") == 0)
+        return parse("model-colls -c COLLECTIVE", argc, argv, rank, size, 1 << 20, &(struct model_opts){ 0 });
+    if (argc >= 3 && strcmp(argv[1], "-c") == 0)
+        for (int i = 0; i < NCOLLS; i++)
+            if (strcmp(argv[2], colls[i].name) == 0)
+                which = i;
+    if (which < 0) {
+        if (rank == 0) {
+            fprintf(stderr, "mpiprof-known model-colls: the first option must be -c COLLECTIVE, one of");
+            for (int i = 0; i < NCOLLS; i++)
+                fprintf(stderr, " %s", colls[i].name);
+            fprintf(stderr, "\n");
+        }
+        return 2;
+    }
+    argv[2] = argv[0];
+    struct model_opts o;
+    int rc = parse("model-colls", argc - 2, argv + 2, rank, size, 1 << 20, &o);
+    if (rc >= 0)
+        return rc;
+    double *spent = known_doubles(o.calls), d = o.ms * 1e-3, mark;
+    size_t room = (size_t)o.bytes * (size_t)size + 1;
+    char *a = calloc(room, 1), *b = calloc(room, 1);
+    int bad = !a || !b;
+    MPI_Barrier(MPI_COMM_WORLD);
+    mark = MPI_Wtime();
+    for (long k = 0; !bad && k < o.calls; k++) {
+        known_compute((rank + 1) * d);
+        spent[k] = since(&mark);
+        run_coll(which, a, b, (int)o.bytes);
+        mark = MPI_Wtime();
+    }
+    if (bad)
+        fprintf(stderr, "mpiprof-known model-colls: rank %d: out of memory\n", rank);
+    double *all = gather_spent(&o, spent, rank, size);
+    if (rank == 0) {
+        /* Each call: the slowest computation, then the collective's cost. */
+        double *values = known_doubles(size), *nominal = known_doubles(size), t = 0;
+        double x = (double)o.bytes * (colls[which].blocks == PER_RANK ? size : colls[which].blocks);
+        double cost = prof_model_coll_time(&o.m, colls[which].shape, size, x);
+        for (long k = 0; k < o.calls; k++) {
+            double slowest = 0;
+            for (int r = 0; r < size; r++)
+                slowest = all[r * o.calls + k] > slowest ? all[r * o.calls + k] : slowest;
+            t += slowest + cost;
+        }
+        for (int r = 0; r < size; r++) {
+            values[r] = t;
+            nominal[r] = o.calls * (size * d * o.m.cpu + cost);
+        }
+        expect("model-colls", &o, size, values, nominal);
+        free(values);
+        free(nominal);
+    }
+    free(all);
+    free(spent);
+    free(a);
+    free(b);
+    return bad;
+}
+
 const struct known_workload known_model_compute = {
     "model-compute", "rank i computes (i+1)*D ms before each MPI_Allreduce: modelled elapsed (--model)",
     model_compute
@@ -419,6 +532,10 @@ const struct known_workload known_model_sends = {
 const struct known_workload known_model_rma = {
     "model-rma", "rank 0 computes D ms and puts -s bytes to rank 1 in each of K fence epochs: modelled elapsed "
     "(--model)", model_rma
+};
+const struct known_workload known_model_colls = {
+    "model-colls", "-c COLLECTIVE: rank i computes (i+1)*D ms before each of K collectives of -s bytes a block: "
+    "modelled elapsed (--model)", model_colls
 };
 const struct known_workload known_model_chain = {
     "model-chain", "a pipeline through the ranks, D ms per stage, then MPI_Barrier: modelled elapsed (--model)",

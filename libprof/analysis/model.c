@@ -82,33 +82,69 @@ void prof_model_arrival(struct prof_call *c, double sent, uint64_t bytes)
 
 
 /* A collective's modelled cost on p processes when the largest volume of
- * one process is bytes: tree algorithms for the broadcast-like ones, two
- * trees for allreduce, p - 1 exchanges of a p-th each for the rest; a
- * large-count variant as its base function. */
+ * one process is bytes (model_parse.c); a large-count variant as its base
+ * function. */
 static double coll_cost(int fn, int p, uint64_t bytes)
 {
-    if (prof_model.perfect || p < 2)
-        return 0;
+    enum prof_model_coll k;
     switch (prof_fn_base[fn]) {
     case FN_MPI_Barrier:
     case FN_MPI_Ibarrier:
     case FN_MPI_Win_fence:
-        return prof_model_log2(p) * prof_model_transfer(0);
+        k = PROF_MC_BARRIER;
+        break;
     case FN_MPI_Bcast:
     case FN_MPI_Ibcast:
+        k = PROF_MC_BCAST;
+        break;
     case FN_MPI_Reduce:
     case FN_MPI_Ireduce:
+        k = PROF_MC_REDUCE;
+        break;
+    case FN_MPI_Allreduce:
+    case FN_MPI_Iallreduce:
+        k = PROF_MC_ALLREDUCE;
+        break;
     case FN_MPI_Scan:
     case FN_MPI_Iscan:
     case FN_MPI_Exscan:
     case FN_MPI_Iexscan:
-        return prof_model_log2(p) * prof_model_transfer(bytes);
-    case FN_MPI_Allreduce:
-    case FN_MPI_Iallreduce:
-        return 2 * prof_model_log2(p) * prof_model_transfer(bytes);
-    default:
-        return (p - 1) * prof_model_transfer(bytes / (uint64_t)p);
+        k = PROF_MC_SCAN;
+        break;
+    case FN_MPI_Gather:
+    case FN_MPI_Igather:
+    case FN_MPI_Gatherv:
+    case FN_MPI_Igatherv:
+    case FN_MPI_Scatter:
+    case FN_MPI_Iscatter:
+    case FN_MPI_Scatterv:
+    case FN_MPI_Iscatterv:
+        k = PROF_MC_GATHER;
+        break;
+    case FN_MPI_Allgather:
+    case FN_MPI_Iallgather:
+    case FN_MPI_Allgatherv:
+    case FN_MPI_Iallgatherv:
+        k = PROF_MC_ALLGATHER;
+        break;
+    case FN_MPI_Reduce_scatter:
+    case FN_MPI_Ireduce_scatter:
+    case FN_MPI_Reduce_scatter_block:
+    case FN_MPI_Ireduce_scatter_block:
+        k = PROF_MC_REDUCE_SCATTER;
+        break;
+    case FN_MPI_Alltoall:
+    case FN_MPI_Ialltoall:
+    case FN_MPI_Alltoallv:
+    case FN_MPI_Ialltoallv:
+    case FN_MPI_Alltoallw:
+    case FN_MPI_Ialltoallw:
+        k = PROF_MC_ALLTOALL;
+        break;
+    default:        /* the neighbourhood collectives */
+        k = PROF_MC_NEIGHBOR;
     }
+    return prof_model_coll_time(&prof_model, k, p, (double)bytes);
 }
 
 /* A collective's modelled end: the latest start and the largest volume of

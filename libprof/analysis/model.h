@@ -58,6 +58,16 @@ int prof_model_parse(const char *text, struct prof_model *m);
  * The workloads of mpiprof-known work out their answers with them too. */
 double prof_model_time(const struct prof_model *m, double bytes);
 unsigned prof_model_log2(int p);
+
+/* The shapes of collective the model costs (mpiprof(1) has the table). */
+enum prof_model_coll {
+    PROF_MC_BARRIER, PROF_MC_BCAST, PROF_MC_REDUCE, PROF_MC_ALLREDUCE, PROF_MC_SCAN, PROF_MC_GATHER,
+    PROF_MC_ALLGATHER, PROF_MC_ALLTOALL, PROF_MC_REDUCE_SCATTER, PROF_MC_NEIGHBOR
+};
+/* prof_model_coll_time: a collective of shape k on p processes whose
+ * largest volume of one process is x bytes, under m: the faster of the
+ * algorithms a library would use for it (0 when perfect or p < 2). */
+double prof_model_coll_time(const struct prof_model *m, enum prof_model_coll k, int p, double x);
 /* prof_model_text: the model in force, spelt out ("lat=1.5us,bw=1000MB/s,cpu=1"). */
 void prof_model_text(char *buf, size_t size);
 

@@ -1,5 +1,6 @@
-/* model_parse.c: the MPIPROF_MODEL string (model.h), apart from the clock so
- * that the option parser and its unit test need no MPI calls. */
+/* model_parse.c: the MPIPROF_MODEL string and the model's formulas (T(b),
+ * the collectives' costs; model.h), apart from the clock so that the
+ * option parser, its unit test and mpiprof-known need no MPI calls. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,6 +92,38 @@ unsigned prof_model_log2(int p)
     while ((1 << k) < p)
         k++;
     return k;
+}
+
+static double min2(double a, double b)
+{
+    return a < b ? a : b;
+}
+
+double prof_model_coll_time(const struct prof_model *m, enum prof_model_coll k, int p, double x)
+{
+    if (m->perfect || p < 2)
+        return 0;
+    double lg = prof_model_log2(p), t0 = prof_model_time(m, 0), part = (double)(p - 1) / p * x / m->bw;
+    switch (k) {
+    case PROF_MC_BARRIER:              /* dissemination */
+        return lg * t0;
+    case PROF_MC_BCAST:                /* binomial tree; scatter and ring allgather */
+        return min2(lg * prof_model_time(m, x), (lg + p - 1) * t0 + 2 * part);
+    case PROF_MC_REDUCE:               /* binomial tree; reduce-scatter and gather */
+    case PROF_MC_ALLREDUCE:            /* recursive doubling; reduce-scatter and allgather */
+        return min2(lg * prof_model_time(m, x), 2 * lg * t0 + 2 * part);
+    case PROF_MC_SCAN:                 /* recursive doubling */
+        return lg * prof_model_time(m, x);
+    case PROF_MC_GATHER:               /* binomial tree (scatter too) */
+    case PROF_MC_ALLGATHER:            /* recursive doubling */
+    case PROF_MC_REDUCE_SCATTER:       /* recursive halving */
+        return lg * t0 + part;
+    case PROF_MC_ALLTOALL:             /* Bruck; pairwise exchange */
+        return min2(lg * prof_model_time(m, x / 2), (p - 1) * prof_model_time(m, x / p));
+    case PROF_MC_NEIGHBOR:             /* every neighbour at once, through one link */
+        return prof_model_time(m, x);
+    }
+    return 0;
 }
 
 void prof_model_text(char *buf, size_t size)

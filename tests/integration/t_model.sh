@@ -1,8 +1,9 @@
 #!/bin/sh
 # t_model.sh: the model (--model). The known answers of mpiprof-known
 # model-compute, model-icompute, model-comm, model-sends, model-rma and
-# model-chain under a perfect interconnect and under lat/bw, per rank
-# within 15 % (floor 10 ms); model.txt's rows
+# model-chain under a perfect interconnect and under lat/bw, and of
+# model-colls for each collective under lat/bw, per rank within 15 %
+# (floor 10 ms); model.txt's rows
 # against functions.txt and summary.txt; the speed-up line; every
 # point-to-point construct of p2psem.c with the same output under --model;
 # nothing added without the option; mpiprof-calibrate's model within 30 %
@@ -21,6 +22,14 @@ np=4
 # the program's answer while the model's clock agreement after a
 # collective counted as compute; with it inside the collective's time
 # (issue 33), 3 to 4 ms (5 %).
+# Each collective's cost under lat/bw (mpiprof(1)'s table): 1 MiB blocks,
+# 1 ms of computation per rank and call, so that the cost is most of the
+# answer.
+for c in barrier bcast reduce allreduce scan gather allgather alltoall reduce_scatter; do
+    timed_within "model-colls -c $c --model lat=100,bw=100: model_elapsed_s per rank within 15 % (floor 10 ms)" 15 0.010 \
+        $np "$work/colls-$c.out" "$work/colls-$c" "$launcher" -q --model lat=100,bw=100 -o "$work/colls-$c" "$known" \
+        model-colls -c $c -k 5 -d 1 -s 1048576
+done
 for model in perfect lat=100,bw=100; do
     for w in model-compute model-icompute model-comm model-sends model-rma model-chain; do
         out="$work/$w-$model"
