@@ -92,6 +92,27 @@ static void expect(const char *name, const struct model_opts *o, int size, const
     known_end();
 }
 
+/* The expected line of rank i computing (i + 1) x D before each of the
+ * calls collectives that cost cost: per call the slowest computation
+ * (all: gather_spent's) then the cost, on every rank. */
+static void expect_critical(const char *name, const struct model_opts *o, int size, const double *all, double cost)
+{
+    double *values = known_doubles(size), *nominal = known_doubles(size), t = 0;
+    for (long k = 0; k < o->calls; k++) {
+        double slowest = 0;
+        for (int r = 0; r < size; r++)
+            slowest = all[r * o->calls + k] > slowest ? all[r * o->calls + k] : slowest;
+        t += slowest + cost;
+    }
+    for (int r = 0; r < size; r++) {
+        values[r] = t;
+        nominal[r] = o->calls * (size * o->ms * 1e-3 * o->m.cpu + cost);
+    }
+    expect(name, o, size, values, nominal);
+    free(values);
+    free(nominal);
+}
+
 /* The time since *mark, which moves to now: call it right before an MPI
  * call and set *mark right after, and it measures what happened between. */
 static double since(double *mark)
@@ -127,23 +148,8 @@ static int compute(const char *name, int nonblocking, int argc, char **argv, int
     if (sum != (double)o.calls * size)
         fprintf(stderr, "mpiprof-known %s: rank %d: the reduction sums to %g\n", name, rank, sum);
     double *all = gather_spent(&o, spent, rank, size);
-    if (rank == 0) {
-        double cost = prof_model_coll_time(&o.m, PROF_MC_ALLREDUCE, size, sizeof(double)), t = 0;
-        double *values = known_doubles(size), *nominal = known_doubles(size);
-        for (long k = 0; k < o.calls; k++) {
-            double slowest = 0;
-            for (int r = 0; r < size; r++)
-                slowest = all[r * o.calls + k] > slowest ? all[r * o.calls + k] : slowest;
-            t += slowest + cost;
-        }
-        for (int r = 0; r < size; r++) {
-            values[r] = t;
-            nominal[r] = o.calls * (size * d * o.m.cpu + cost);
-        }
-        expect(name, &o, size, values, nominal);
-        free(values);
-        free(nominal);
-    }
+    if (rank == 0)
+        expect_critical(name, &o, size, all, prof_model_coll_time(&o.m, PROF_MC_ALLREDUCE, size, sizeof(double)));
     free(all);
     free(spent);
     return sum != (double)o.calls * size;
@@ -490,23 +496,8 @@ static int model_colls(int argc, char **argv, int rank, int size)
         fprintf(stderr, "mpiprof-known model-colls: rank %d: out of memory\n", rank);
     double *all = gather_spent(&o, spent, rank, size);
     if (rank == 0) {
-        /* Each call: the slowest computation, then the collective's cost. */
-        double *values = known_doubles(size), *nominal = known_doubles(size), t = 0;
         double x = (double)o.bytes * (colls[which].blocks == PER_RANK ? size : colls[which].blocks);
-        double cost = prof_model_coll_time(&o.m, colls[which].shape, size, x);
-        for (long k = 0; k < o.calls; k++) {
-            double slowest = 0;
-            for (int r = 0; r < size; r++)
-                slowest = all[r * o.calls + k] > slowest ? all[r * o.calls + k] : slowest;
-            t += slowest + cost;
-        }
-        for (int r = 0; r < size; r++) {
-            values[r] = t;
-            nominal[r] = o.calls * (size * d * o.m.cpu + cost);
-        }
-        expect("model-colls", &o, size, values, nominal);
-        free(values);
-        free(nominal);
+        expect_critical("model-colls", &o, size, all, prof_model_coll_time(&o.m, colls[which].shape, size, x));
     }
     free(all);
     free(spent);
