@@ -2,12 +2,17 @@
 # t_selftime.sh: no profiler time in the program's figures (issue 33 item
 # 1). selftime.c times every MPI call it makes with MPI_Wtime; under each
 # option its report must agree with that view in the same run:
-#   - summary.txt compute_s within max(3 %, 5 ms) of the program's compute;
+#   - summary.txt compute_s within max(3 %, 10 ms) of the program's compute;
 #   - functions.txt calls exactly, and each function's time_s within
-#     5 ms below the program's time of it and at most 5 ms plus the rank's
-#     profiler_s above it (the profiler's own work after a call's end is
-#     inside the program's view of that call, and in profiler_s);
-#   - mpi_s + profiler_s within max(3 %, 5 ms) of the program's MPI time.
+#     10 ms below the program's time of it and at most 10 ms plus the
+#     rank's profiler_s above it (the profiler's own work after a call's
+#     end is inside the program's view of that call, and in profiler_s);
+#   - mpi_s + profiler_s within max(3 %, 10 ms) of the program's MPI time.
+# The runs hold the build's run lock alone (a rank descheduled inside a
+# wrapper after the call's clock stopped is MPI time to the program and
+# compute to the report); the floor is for the ranks, oversubscribed,
+# that still are. The clock agreement counted as compute (before issue
+# 33) put 150 ms of the late root's MPI_Reduce into the others' compute.
 # Without --model, snapshots and --depth, profiler_s is below 10 ms (the
 # first call's thread state).
 . "$top_srcdir/tests/integration/lib.sh"
@@ -26,7 +31,7 @@ agree() {
             ranks[r] = 1; next }
         /^#/ { next }
         $NF == "whole" { t[$1 " " $2] = $4; c[$1 " " $2] = $3 }
-        function tol(x) { x = x < 0 ? -x : x; return x * 0.03 > 0.005 ? x * 0.03 : 0.005 }
+        function tol(x) { x = x < 0 ? -x : x; return x * 0.03 > 0.01 ? x * 0.03 : 0.01 }
         function say(what, want, got, lo, hi) {
             ok = got >= want - lo && got <= want + hi
             printf "rank %d %s: %.4f, program %.4f (-%.4f/+%.4f) %s\n", r, what, got, want, lo, hi, ok ? "ok" : "MISS"
@@ -39,7 +44,7 @@ agree() {
                 while ((getline line < f) > 0) {
                     split(line, w, " "); k = r " " w[1]; pmpi += w[3]
                     if (c[k] != w[2]) { printf "rank %d %s: %d calls, program %d MISS\n", r, w[1], c[k], w[2]; bad = 1 }
-                    say(w[1] " time_s", w[3], t[k], 0.005 + prof[r], 0.005)
+                    say(w[1] " time_s", w[3], t[k], 0.01 + prof[r], 0.01)
                 }
                 close(f)
                 say("mpi_s + profiler_s", pmpi, mpi[r] + prof[r], tol(pmpi), tol(pmpi))
@@ -60,7 +65,7 @@ for opts in - --slt --collwait "--model perfect" "--model lat=50,bw=500" "--snap
     rm -rf "$work/s$k" "$work/r$k" && mkdir -p "$work/s$k"
     [ "$opts" = - ] && opts=
     # shellcheck disable=SC2086 # the options are words
-    run $np "$launcher" -q $opts -o "$work/r$k" "$prog" "$work/s$k" 5 10 > "$work/out$k" 2>&1 ||
+    run_timed $np "$launcher" -q $opts -o "$work/r$k" "$prog" "$work/s$k" 5 10 > "$work/out$k" 2>&1 ||
         { fail "selftime runs under mpiprof ${opts:--}"; cat "$work/out$k"; continue; }
     if agree "$work/s$k" "$work/r$k" > "$work/agree$k"; then
         ok "the report agrees with the program's own timestamps under mpiprof ${opts:--}"
