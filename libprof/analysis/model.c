@@ -177,7 +177,8 @@ static void agree(struct prof_call *c, uint64_t bytes)
  * latest modelled arrival of its processes plus the shortest time one of
  * them took in it (the others' longer times were waiting for the last):
  * agreed on comm, where every process of the call makes it (the new
- * intra-communicator, the window's communicator), inside the call's time.
+ * intra-communicator, the window's communicator), inside the call's time,
+ * profiled or not.
  * The calling thread keeps the answer for the call's end (its after= hook
  * runs before its clock is read, and the call's fields are not set yet). */
 static __thread struct {
@@ -189,9 +190,13 @@ static __thread struct {
 static void created(struct prof_call *c, MPI_Comm comm)
 {
     int inter = 1;
-    if (!c->th || c->rc != MPI_SUCCESS || comm == MPI_COMM_NULL || PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS ||
-        inter)
+    if (c->rc != MPI_SUCCESS || comm == MPI_COMM_NULL || PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter)
         return;
+    if (!c->th) {     /* not profiled (a rank that stopped collecting): its partners agree all the same */
+        double mine[2] = { prof_model_now(c), 0 }, all[2];
+        PMPI_Allreduce(mine, all, 2, MPI_DOUBLE, MPI_MAX, comm);
+        return;
+    }
     double mine[2] = { prof_model_now(c), -(double)(prof_clock() - c->t0) * clk.sec_per_tick }, all[2];
     if (PMPI_Allreduce(mine, all, 2, MPI_DOUBLE, MPI_MAX, comm) != MPI_SUCCESS)
         return;

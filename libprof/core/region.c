@@ -104,13 +104,20 @@ static void close_region(const char *name, uint64_t now)
     close_down_to(k, now);
 }
 
+/* Stop collecting: every function off but MPI_Pcontrol, and but the
+ * collectives when a module makes its own collective calls in theirs
+ * (coll_enter, coll_leave, icoll_started: collective wait's barrier, the
+ * model's clock agreement). Those must be made on every rank, and the
+ * program may stop collecting on some ranks only. */
 static void stop(void)
 {
     if (rg.stopped)
         return;
+    int keep = prof_events.coll_enter[0] || prof_events.coll_leave[0] || prof_events.icoll_started[0];
     memcpy(rg.saved, prof_fn_on, sizeof rg.saved);
-    memset(prof_fn_on, 0, sizeof prof_fn_on);
-    prof_fn_on[FN_MPI_Pcontrol] = rg.saved[FN_MPI_Pcontrol];
+    for (int f = 0; f < PROF_FN_COUNT; f++)
+        if (f != FN_MPI_Pcontrol && !(keep && (prof_fn_coll[f] == 2 || prof_fn_coll[f] == 3)))
+            prof_fn_on[f] = 0;
     rg.stopped = 1;
 }
 

@@ -4,7 +4,8 @@
 # (nested ones included) in regions.txt; a call site's rows per region in
 # branches.txt; the 1,000 sends and receives made with collecting stopped
 # absent; the stray close in one note; MPIPROF_REGIONS=off (--no-regions)
-# ignoring every level.
+# ignoring every level; collecting stopped on one rank only under --model
+# and --collwait (pcontrol.c).
 . "$top_srcdir/tests/integration/lib.sh"
 
 np=4
@@ -66,5 +67,25 @@ if [ -x "$fprog" ]; then
 else
     echo "SKIP: $fprog not built (no MPI Fortran compiler)"
 fi
+
+# Collecting stopped on rank 0 only (pcontrol.c): under --model and
+# --collwait the analyses' own collective calls (the clock agreements,
+# the barriers) still match, so the output is the plain run's; the
+# collectives stay counted while stopped (mpiprof(1)), the rest is not.
+pprog="$top_builddir/tests/integration/pcontrol"
+run $np "$pprog" | sort > "$work/pc.plain" || fail "pcontrol runs"
+for opts in "--model perfect" --collwait "--model lat=1,bw=100 --collwait"; do
+    rm -rf "$work/pc"
+    # shellcheck disable=SC2086 # the options are words
+    if run $np "$launcher" -q $opts -o "$work/pc" "$pprog" | sort > "$work/pc.out" && cmp -s "$work/pc.plain" "$work/pc.out"; then
+        ok "pcontrol (rank 0 stops collecting) under mpiprof $opts: the plain run's output"
+    else
+        fail "pcontrol (rank 0 stops collecting) under mpiprof $opts: the plain run's output"
+        diff "$work/pc.plain" "$work/pc.out"
+    fi
+    check "pcontrol under mpiprof $opts: rank 0 counts its MPI_Allreduce, not its MPI_Put" awk '
+        !/^#/ && $1 == 0 && $2 == "MPI_Allreduce" && $3 == 3 { a = 1 } !/^#/ && $1 == 0 && $2 == "MPI_Put" { p = 1 }
+        !/^#/ && $1 == 1 && $2 == "MPI_Put" && $3 == 1 { q = 1 } END { exit !(a && !p && q) }' "$work/pc/functions.txt"
+done
 
 finish
