@@ -8,8 +8,10 @@
 # proves them legal whatever the buffering); under --slt, per rank and
 # site the send_late_s of slt.txt against fuzz's truth within 20 % (floor
 # 5 ms; at most that above it where some receives were not evaluated) and
-# its receives exactly (fuzz-figures.awk), a miss run once
-# more, both tries printed. Every run under a time limit: a hang kills
+# its receives exactly (fuzz-figures.awk), a miss run up to twice more,
+# every try printed (the threaded schedules on MPICH's busy-polling ranks
+# missed two tries in a row once: 20 ms against a truth of 27 ms, seed 50
+# -T). Every run under a time limit: a hang kills
 # the job, fails naming seeds, options and the step it was stuck in
 # (fuzz-stuck.awk), and the option set is not run again (so that a hanging
 # profiler costs at most four limits). Open MPI at 3 ranks
@@ -87,7 +89,7 @@ config() {
         tag=$(echo "$opts" | tr -cd 'a-z0-9')
         how=-s
         case $opts in *--slt*) how=-x ;; esac
-        for try in 1 2; do
+        for try in 1 2 3; do
             out="$work/$tag.out"
             rm -rf "${work:?}/$tag"
             # shellcheck disable=SC2086 # the option set's words are meant to split
@@ -106,10 +108,10 @@ config() {
                 break
             fi
             sort "$work/$tag.fig"
-            if [ $try -eq 1 ]; then
-                echo "try 1 of 2 missed: $label under $opts: figures (the lines ending OFF)"
+            if [ $try -lt 3 ]; then
+                echo "try $try of 3 missed: $label under $opts: figures (the lines ending OFF)"
             else
-                fail "$label under $opts: send_late_s off the truth (the lines ending OFF, both tries)"
+                fail "$label under $opts: send_late_s off the truth (the lines ending OFF, all three tries)"
             fi
         done
         IFS='|'
