@@ -17,6 +17,15 @@
  *                  rounds after MPI_Probe), computes and sends on, to the
  *                  last rank; then MPI_Barrier: each round is P
  *                  computations, P - 1 transfers and a barrier.
+ *   model-sync     ranks 0 and 1 take turns: in round k rank k % 2 sends
+ *                  -s BYTES (default 8) to the other at once, then
+ *                  computes D ms; the other computes D ms, then receives
+ *                  (-m ssend, the default: MPI_Ssend; -m send: MPI_Send).
+ *                  A send that waits for its receive (MPI_Ssend, MPI_Send
+ *                  above eager=) ends at max(s, r) + T(size), s its start
+ *                  on the link, r the receive's posting: a perfect
+ *                  interconnect leaves the waiting for the receiver's
+ *                  program, 2 D a round.
  * The answer is worked out on rank 0 from every rank's measured
  * computations (all the time between its MPI calls, from a barrier before
  * the first) by the model's rules (model.h): a receive completes at
@@ -72,14 +81,45 @@ static int parse(const char *name, int argc, char **argv, int rank, int size, lo
     return -1;
 }
 
-/* Every rank's measured computations (calls per rank) on rank 0, times cpu
+/* Every rank's measured computations (n per rank) on rank 0, times cpu
  * (NULL elsewhere). */
-static double *gather_spent(const struct model_opts *o, const double *spent, int rank, int size)
+static double *gather_n(const struct model_opts *o, const double *spent, long n, int rank, int size)
 {
-    double *all = known_gather(spent, (int)o->calls);
-    for (long i = 0; rank == 0 && i < size * o->calls; i++)
+    double *all = known_gather(spent, (int)n);
+    for (long i = 0; rank == 0 && i < size * n; i++)
         all[i] *= o->m.cpu;
     return all;
+}
+
+static double *gather_spent(const struct model_opts *o, const double *spent, int rank, int size)
+{
+    return gather_n(o, spent, o->calls, rank, size);
+}
+
+/* A workload's first option "FLAG WORD" (-c COLLECTIVE, -m MODE): the
+ * index of WORD among the n entries of table (each starting with its name,
+ * stride bytes apart), with argc and argv moved past it; without FLAG,
+ * dflt (-1: FLAG is required). -2 when rank 0 has said what is wrong. */
+static int pick(const char *prog, const char *flag, const void *table, size_t stride, int n, int dflt, int *argc,
+                char ***argv, int rank)
+{
+    int given = *argc >= 2 && strcmp((*argv)[1], flag) == 0;
+    if (!given && dflt >= 0)
+        return dflt;
+    for (int i = 0; given && *argc >= 3 && i < n; i++)
+        if (strcmp((*argv)[2], *(const char *const *)((const char *)table + (size_t)i * stride)) == 0) {
+            (*argv)[2] = (*argv)[0];
+            *argc -= 2;
+            *argv += 2;
+            return i;
+        }
+    if (rank == 0) {
+        fprintf(stderr, "%s: %s%s must be one of", prog, dflt < 0 ? "the first option, " : "", flag);
+        for (int i = 0; i < n; i++)
+            fprintf(stderr, " %s", *(const char *const *)((const char *)table + (size_t)i * stride));
+        fprintf(stderr, "\n");
+    }
+    return -2;
 }
 
 /* The expected line: values (per rank) and nominal (per rank). */
@@ -92,25 +132,34 @@ static void expect(const char *name, const struct model_opts *o, int size, const
     known_end();
 }
 
+/* The expected line when every rank ends at the same clock (the gather of
+ * the measurements that ends each workload makes them so): value, and
+ * nominal. */
+static void expect_same(const char *name, const struct model_opts *o, int size, double value, double nominal)
+{
+    double *values = known_doubles(size), *nominals = known_doubles(size);
+    for (int r = 0; r < size; r++) {
+        values[r] = value;
+        nominals[r] = nominal;
+    }
+    expect(name, o, size, values, nominals);
+    free(values);
+    free(nominals);
+}
+
 /* The expected line of rank i computing (i + 1) x D before each of the
  * calls collectives that cost cost: per call the slowest computation
  * (all: gather_spent's) then the cost, on every rank. */
 static void expect_critical(const char *name, const struct model_opts *o, int size, const double *all, double cost)
 {
-    double *values = known_doubles(size), *nominal = known_doubles(size), t = 0;
+    double t = 0;
     for (long k = 0; k < o->calls; k++) {
         double slowest = 0;
         for (int r = 0; r < size; r++)
             slowest = all[r * o->calls + k] > slowest ? all[r * o->calls + k] : slowest;
         t += slowest + cost;
     }
-    for (int r = 0; r < size; r++) {
-        values[r] = t;
-        nominal[r] = o->calls * (size * o->ms * 1e-3 * o->m.cpu + cost);
-    }
-    expect(name, o, size, values, nominal);
-    free(values);
-    free(nominal);
+    expect_same(name, o, size, t, o->calls * (size * o->ms * 1e-3 * o->m.cpu + cost));
 }
 
 /* The time since *mark, which moves to now: call it right before an MPI
@@ -259,7 +308,6 @@ static int model_chain(int argc, char **argv, int rank, int size)
         fprintf(stderr, "mpiprof-known model-chain: rank %d: %s\n", rank, buf ? "wrong data" : "out of memory");
     double *all = gather_spent(&o, spent, rank, size);
     if (rank == 0) {
-        double *values = known_doubles(size), *nominal = known_doubles(size);
         double x = prof_model_time(&o.m, (double)o.bytes), t = 0;
         double barrier = prof_model_coll_time(&o.m, PROF_MC_BARRIER, size, 0);
         for (long k = 0; k < o.calls; k++) {
@@ -267,13 +315,7 @@ static int model_chain(int argc, char **argv, int rank, int size)
                 t += all[r * o.calls + k];
             t += (size - 1) * x + barrier;
         }
-        for (int r = 0; r < size; r++) {
-            values[r] = t;
-            nominal[r] = o.calls * (size * d * o.m.cpu + (size - 1) * x + barrier);
-        }
-        expect("model-chain", &o, size, values, nominal);
-        free(values);
-        free(nominal);
+        expect_same("model-chain", &o, size, t, o.calls * (size * d * o.m.cpu + (size - 1) * x + barrier));
     }
     free(all);
     free(spent);
@@ -322,7 +364,7 @@ static int model_sends(int argc, char **argv, int rank, int size)
     if (rank == 0) {
         /* Rank 0's messages leave one after the other; rank 1 takes each at
          * its arrival; the gather then brings every clock to the latest. */
-        double *values = known_doubles(size), *nominal = known_doubles(size), x = prof_model_time(&o.m, (double)o.bytes);
+        double x = prof_model_time(&o.m, (double)o.bytes);
         double link = 0, c0 = 0, c1 = 0, nlink = 0, n0 = 0, n1 = 0;
         for (long k = 0; k < o.calls; k++) {
             double s = link_send(&o.m, &link, c0 + all[k], (double)o.bytes, &c0);
@@ -331,13 +373,7 @@ static int model_sends(int argc, char **argv, int rank, int size)
             s = link_send(&o.m, &nlink, n0 + d * o.m.cpu, (double)o.bytes, &n0);
             n1 = s + x > n1 ? s + x : n1;
         }
-        for (int r = 0; r < size; r++) {
-            values[r] = c0 > c1 ? c0 : c1;
-            nominal[r] = n0 > n1 ? n0 : n1;
-        }
-        expect("model-sends", &o, size, values, nominal);
-        free(values);
-        free(nominal);
+        expect_same("model-sends", &o, size, c0 > c1 ? c0 : c1, n0 > n1 ? n0 : n1);
     }
     free(all);
     free(spent);
@@ -380,7 +416,6 @@ static int model_rma(int argc, char **argv, int rank, int size)
         /* Each epoch: rank 0's put leaves at its fence through its link;
          * every fence ends at the latest arrival (the put's data at rank 1
          * among them) plus the fence's cost. */
-        double *values = known_doubles(size), *nominal = known_doubles(size);
         double x = prof_model_time(&o.m, (double)o.bytes), fence = prof_model_coll_time(&o.m, PROF_MC_BARRIER, size, 0);
         double t = 0, n = 0, link = 0, nlink = 0, done;
         for (long k = 0; k < o.calls; k++) {
@@ -393,13 +428,7 @@ static int model_rma(int argc, char **argv, int rank, int size)
             s = link_send(&o.m, &nlink, a, (double)o.bytes, &done);
             n = (s + x > a ? s + x : a) + fence;
         }
-        for (int r = 0; r < size; r++) {
-            values[r] = t;
-            nominal[r] = n;
-        }
-        expect("model-rma", &o, size, values, nominal);
-        free(values);
-        free(nominal);
+        expect_same("model-rma", &o, size, t, n);
     }
     free(all);
     free(spent);
@@ -459,25 +488,13 @@ static void run_coll(int which, char *a, char *b, int n)
 
 static int model_colls(int argc, char **argv, int rank, int size)
 {
-    int which = -1;
     if (argc >= 2 && strcmp(argv[1], "-h") == 0)
         return parse("model-colls -c COLLECTIVE", argc, argv, rank, size, 1 << 20, &(struct model_opts){ 0 });
-    if (argc >= 3 && strcmp(argv[1], "-c") == 0)
-        for (int i = 0; i < NCOLLS; i++)
-            if (strcmp(argv[2], colls[i].name) == 0)
-                which = i;
-    if (which < 0) {
-        if (rank == 0) {
-            fprintf(stderr, "mpiprof-known model-colls: the first option must be -c COLLECTIVE, one of");
-            for (int i = 0; i < NCOLLS; i++)
-                fprintf(stderr, " %s", colls[i].name);
-            fprintf(stderr, "\n");
-        }
+    int which = pick("mpiprof-known model-colls", "-c", colls, sizeof colls[0], NCOLLS, -1, &argc, &argv, rank);
+    if (which < 0)
         return 2;
-    }
-    argv[2] = argv[0];
     struct model_opts o;
-    int rc = parse("model-colls", argc - 2, argv + 2, rank, size, 1 << 20, &o);
+    int rc = parse("model-colls", argc, argv, rank, size, 1 << 20, &o);
     if (rc >= 0)
         return rc;
     double *spent = known_doubles(o.calls), d = o.ms * 1e-3, mark;
@@ -506,6 +523,85 @@ static int model_colls(int argc, char **argv, int rank, int size)
     return bad;
 }
 
+/* model-sync's modes: the send each round makes. */
+static const struct {
+    const char *name;
+    int (*send)(const void *, int, MPI_Datatype, int, int, MPI_Comm);
+    int sync;           /* waits for its receive whatever its size */
+} syncs[] = { { "ssend", MPI_Ssend, 1 }, { "send", MPI_Send, 0 } };
+
+static int model_sync(int argc, char **argv, int rank, int size)
+{
+    int mode = pick("mpiprof-known model-sync", "-m", syncs, sizeof syncs[0], 2, 0, &argc, &argv, rank);
+    if (mode < 0)
+        return 2;
+    struct model_opts o;
+    int rc = parse("model-sync [-m ssend|send]", argc, argv, rank, size, 8, &o);
+    if (rc >= 0)
+        return rc;
+    /* spent[k]: before round k's call; spent[K]: after the last. */
+    double *spent = known_doubles(o.calls + 1), d = o.ms * 1e-3, mark;
+    char *buf = calloc((size_t)o.bytes + 1, 1);
+    int bad = !buf;
+    MPI_Barrier(MPI_COMM_WORLD);
+    mark = MPI_Wtime();
+    for (long k = 0; buf && rank < 2 && k < o.calls; k++) {
+        if (rank == k % 2) {
+            buf[0] = (char)(k & 0x7f);
+            spent[k] = since(&mark);
+            syncs[mode].send(buf, (int)o.bytes, MPI_CHAR, 1 - rank, 7, MPI_COMM_WORLD);
+            mark = MPI_Wtime();
+            known_compute(d);
+        } else {
+            known_compute(d);
+            spent[k] = since(&mark);
+            MPI_Recv(buf, (int)o.bytes, MPI_CHAR, 1 - rank, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            mark = MPI_Wtime();
+            if (o.bytes > 0 && buf[0] != (char)(k & 0x7f))
+                bad = 1;
+        }
+    }
+    spent[o.calls] = since(&mark);
+    if (bad)
+        fprintf(stderr, "mpiprof-known model-sync: rank %d: %s\n", rank, buf ? "wrong data" : "out of memory");
+    long n = o.calls + 1;
+    double *all = gather_n(&o, spent, n, rank, size);
+    if (rank == 0) {
+        /* Round k: the sender's message starts at s on its link, the
+         * receive is posted at r; a send that waits ends with its receive
+         * at max(s, r) + T, one that does not when its bytes have left (its
+         * receive at max(r, s + T)). The gather then makes every clock the
+         * latest, after each rank's last computation. */
+        double x = prof_model_time(&o.m, (double)o.bytes), dc = d * o.m.cpu;
+        int waits = syncs[mode].sync || (double)o.bytes > o.m.eager;
+        double c[2] = { 0, 0 }, link[2] = { 0, 0 }, nc[2] = { 0, 0 }, nlink[2] = { 0, 0 }, latest = 0, nlatest = 0;
+        for (long k = 0; k < o.calls; k++) {
+            int a = (int)(k % 2), b = 1 - a;
+            double done, s = link_send(&o.m, &link[a], c[a] + all[a * n + k], (double)o.bytes, &done);
+            double r = c[b] + all[b * n + k], both = (s > r ? s : r) + x;
+            c[a] = waits ? both : done;
+            c[b] = waits ? both : (r > s + x ? r : s + x);
+            /* nominal: the sender sends at once, the receiver computed D
+             * after its own send of the round before and D now */
+            s = link_send(&o.m, &nlink[a], nc[a], (double)o.bytes, &done);
+            r = nc[b] + (k > 0 ? 2 * dc : dc);
+            both = (s > r ? s : r) + x;
+            nc[a] = waits ? both : done;
+            nc[b] = waits ? both : (r > s + x ? r : s + x);
+        }
+        for (int i = 0; i < 2; i++) {
+            latest = c[i] + all[i * n + o.calls] > latest ? c[i] + all[i * n + o.calls] : latest;
+            double tail = (o.calls - 1) % 2 == i ? dc : 0;
+            nlatest = nc[i] + tail > nlatest ? nc[i] + tail : nlatest;
+        }
+        expect_same("model-sync", &o, size, latest, nlatest);
+    }
+    free(all);
+    free(spent);
+    free(buf);
+    return bad;
+}
+
 const struct known_workload known_model_compute = {
     "model-compute", "rank i computes (i+1)*D ms before each MPI_Allreduce: modelled elapsed (--model)",
     model_compute
@@ -531,4 +627,8 @@ const struct known_workload known_model_colls = {
 const struct known_workload known_model_chain = {
     "model-chain", "a pipeline through the ranks, D ms per stage, then MPI_Barrier: modelled elapsed (--model)",
     model_chain
+};
+const struct known_workload known_model_sync = {
+    "model-sync", "ranks 0 and 1 take turns: one sends -s bytes (MPI_Ssend, or -m send) and computes D ms, the "
+    "other computes D ms and receives: modelled elapsed (--model)", model_sync
 };

@@ -53,10 +53,22 @@ static double compute_before(uint64_t t0)
 
 double prof_model_now(const struct prof_call *c)
 {
+    prof_model_reply_poll();
     prof_lock(&clk.lock);
     double v = clk.now + (c && c->th ? compute_before(c->t0) : 0);
     prof_unlock(&clk.lock);
     return v;
+}
+
+void prof_model_delay(int fn, double d)
+{
+    if (!(d > 0))
+        return;
+    prof_lock(&clk.lock);
+    clk.now += d;
+    clk.mpi += d;
+    clk.fn[fn] += d;
+    prof_unlock(&clk.lock);
 }
 
 static void begin(struct prof_call *c, uint64_t t1)

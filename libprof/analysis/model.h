@@ -93,6 +93,29 @@ void prof_model_sent(struct prof_call *c);
 void prof_model_free(struct prof_call *c);
 void prof_model_arrival(struct prof_call *c, double sent, uint64_t bytes);
 
+/* Sends that wait for their receive (model_reply.c): MPI_Ssend, and
+ * MPI_Send of more than eager bytes. prof_model_reply_comm: the reply
+ * shadow of the communicator user (collective over it; MPI_COMM_NULL for
+ * an inter-communicator or one with processes outside MPI_COMM_WORLD, whose
+ * sends are not answered). prof_model_send: the token's clock of a message
+ * of bytes that c sends now to dst (prof_model_inject's), *id the reply its
+ * token asks for when c waits for its receive (0: none; reply the
+ * communicator's reply shadow); its p2p_end makes it ready. The receive
+ * that takes the token answers it with its posting clock
+ * (prof_model_reply: to src on the reply shadow). prof_model_reply_poll
+ * (prof_model_now's first step): the replies come since move the clock;
+ * prof_model_reply_finish: at MPI_Finalize, collective over all.
+ * prof_model_delay: the clock moves on by d, time of fn. */
+struct prof_model_reply;
+MPI_Comm prof_model_reply_comm(MPI_Comm user);
+double prof_model_send(const struct prof_call *c, uint64_t bytes, MPI_Comm reply, int dst, uint64_t *id);
+struct prof_model_reply *prof_model_reply_want(MPI_Comm reply, int dst, double s, uint64_t bytes, uint64_t *id);
+void prof_model_reply_ready(struct prof_model_reply *r, int fn, double end);
+void prof_model_reply(MPI_Comm reply, int src, uint64_t id, double posted);
+void prof_model_reply_poll(void);
+void prof_model_reply_finish(MPI_Comm all);
+void prof_model_delay(int fn, double d);
+
 /* One-sided epochs (model_rma.c): prof_model_epoch takes the epoch event
  * (MPI_Win_post, start, complete, and wait and test, on every call: c->th
  * NULL when not profiled); prof_model_rma_data: a put, get or accumulate

@@ -5,8 +5,10 @@
  * is free again at max(e, s + g). It arrives, its receiving overhead
  * included, at s + T(k) = s + o + lat + k/bw + o; its late-sender token
  * carries s. The sending call then ends:
- *   - MPI_Send, MPI_Rsend: at e when k <= eager, else at s + T(k), as if
- *     its receive were posted (rendezvous); MPI_Ssend: at s + T(k);
+ *   - MPI_Send, MPI_Rsend: at e when k <= eager; else (rendezvous) and for
+ *     MPI_Ssend at max(s, r) + T(k), r when the receive was posted: s +
+ *     T(k) here, and later by r if the receive's reply says so
+ *     (model_reply.c; MPI_Rsend's receive is posted by definition);
  *   - MPI_Sendrecv(_replace): its send half at e (the receive by its
  *     arrival);
  *   - MPI_Bsend, the nonblocking sends and the starts of persistent ones:
@@ -31,7 +33,15 @@ static __thread struct {
     unsigned n;
     double s, e;
     uint64_t bytes;
+    struct prof_model_reply *reply;
 } sent __attribute__((tls_model("initial-exec")));
+
+/* Whether a blocking send of bytes by fn completes only when its receive
+ * is posted. */
+static int waits_for_receive(int fn, uint64_t bytes)
+{
+    return prof_fn_base[fn] == FN_MPI_Ssend || (prof_fn_base[fn] == FN_MPI_Send && (double)bytes > prof_model.eager);
+}
 
 double prof_model_inject(const struct prof_call *c, uint64_t bytes, double *injected)
 {
@@ -47,12 +57,22 @@ double prof_model_inject(const struct prof_call *c, uint64_t bytes, double *inje
             sent.c = c;
             sent.t0 = c->t0;
             sent.n = 0;
+            sent.reply = NULL;
         }
         sent.n++;
         sent.s = s;
         sent.e = e;
         sent.bytes = bytes;
     }
+    return s;
+}
+
+double prof_model_send(const struct prof_call *c, uint64_t bytes, MPI_Comm reply, int dst, uint64_t *id)
+{
+    double s = prof_model_inject(c, bytes, NULL);
+    *id = 0;
+    if (c->th && reply != MPI_COMM_NULL && waits_for_receive(c->fn, bytes))
+        sent.reply = prof_model_reply_want(reply, dst, s, bytes, id);
     return s;
 }
 
@@ -65,10 +85,10 @@ void prof_model_sent(struct prof_call *c)
     switch (prof_fn_base[c->fn]) {
     case FN_MPI_Send:
     case FN_MPI_Rsend:
-        at = (double)sent.bytes <= prof_model.eager ? sent.e : sent.s + prof_model_transfer(sent.bytes);
-        break;
     case FN_MPI_Ssend:
-        at = sent.s + prof_model_transfer(sent.bytes);
+        at = prof_fn_base[c->fn] != FN_MPI_Ssend && (double)sent.bytes <= prof_model.eager
+                 ? sent.e
+                 : sent.s + prof_model_transfer(sent.bytes);
         break;
     case FN_MPI_Sendrecv:
     case FN_MPI_Sendrecv_replace:
@@ -79,4 +99,6 @@ void prof_model_sent(struct prof_call *c)
     }
     if (at > c->m_end)
         c->m_end = at;
+    if (sent.reply)
+        prof_model_reply_ready(sent.reply, c->fn, c->m_end);
 }

@@ -25,6 +25,8 @@ static void release(struct prof_shadow *s)
     prof_slt_queue_free(s);
     prof_model_pscw_free(s->pscw);
     PMPI_Comm_free(&s->comm);
+    if (s->reply != MPI_COMM_NULL)
+        PMPI_Comm_free(&s->reply);
     pthread_mutex_destroy(&s->lock);
     free(s);
 }
@@ -41,6 +43,7 @@ void prof_shadow_add(uint64_t key, MPI_Comm user)
     /* The dup has the program's error handler: the profiler's own calls on
      * it return their errors instead of calling it (or aborting). */
     PMPI_Comm_set_errhandler(s->comm, MPI_ERRORS_RETURN);
+    s->reply = prof_model_on && key >> 61 == PROF_SHADOW_COMM ? prof_model_reply_comm(user) : MPI_COMM_NULL;
     s->key = key;
     pthread_mutex_init(&s->lock, NULL);
     prof_lock(&map.lock);

@@ -26,16 +26,18 @@ int prof_slt_on;
 
 /* What a token carries: the sender's call site (its record key, 0 if
  * unknown), the sender's modelled clock at the send (model.h; < 0 if
- * unknown), and the sender's clock (prof_clock) at the send with the node
- * whose clock that is (0: none). */
+ * unknown), the sender's clock (prof_clock) at the send with the node
+ * whose clock that is (0: none), and the reply the sender's model waits
+ * for (model_reply.c: its tag plus 1; 0: none). */
 struct token {
     uint64_t key;
     double sent;
     uint64_t at;
     uint64_t node;
+    uint64_t reply;
 };
 
-static const struct token unknown = { 0, -1, 0, 0 };
+static const struct token unknown = { 0, -1, 0, 0, 0 };
 
 /* This process's node: its host name and clock kind hashed (FNV-1a; 0:
  * unknown). Processes of one node read one clock (the invariant TSC, or
@@ -97,6 +99,7 @@ struct rx {
     struct prof_slt_queue *q;
     int peer, tag;
     uint64_t bytes;            /* a persistent send's, with a model */
+    double posted;             /* a receive's modelled clock at its posting, with a model */
     int recv, persistent, nostatus, usable, done;
     int got_src, got_tag;
     uint64_t seq;
@@ -114,6 +117,7 @@ struct prof_slt_queue {
     struct rx *head, *tail;
     uint64_t seq;
     MPI_Comm comm;         /* the shadow */
+    MPI_Comm reply;        /* the reply shadow (model.h) */
     MPI_Request posted;    /* a receive of any token, kept posted so that a */
     struct token token;    /* token lands at once instead of waiting to be probed */
 };
@@ -157,16 +161,21 @@ typedef MPI_Count slt_count;
 typedef int slt_count;
 #endif
 
-void prof_token_isend(MPI_Comm comm, int dst, int tag, uint64_t key, double sent)
+static void token_isend(MPI_Comm comm, int dst, int tag, uint64_t key, double sent, uint64_t reply)
 {
     prof_lock(&pool.lock);
     unsigned i = pool.next++ % POOL;
     if (pool.req[i] != MPI_REQUEST_NULL)
         PMPI_Wait(&pool.req[i], MPI_STATUS_IGNORE);
-    pool.tok[i] = (struct token){ key, sent, prof_clock(), my_node };
+    pool.tok[i] = (struct token){ key, sent, prof_clock(), my_node, reply };
     if (PMPI_Isend(&pool.tok[i], (int)sizeof pool.tok[i], MPI_BYTE, dst, tag, comm, &pool.req[i]) != MPI_SUCCESS)
         pool.req[i] = MPI_REQUEST_NULL;
     prof_unlock(&pool.lock);
+}
+
+void prof_token_isend(MPI_Comm comm, int dst, int tag, uint64_t key, double sent)
+{
+    token_isend(comm, dst, tag, key, sent, 0);
 }
 
 double prof_token_recv(MPI_Comm comm, int src, int tag)
@@ -196,6 +205,7 @@ static struct prof_slt_queue *queue_of(MPI_Comm comm)
     if (!s->slt && (q = calloc(1, sizeof *q))) {
         q->posted = MPI_REQUEST_NULL;
         q->comm = s->comm;
+        q->reply = s->reply;
         __atomic_store_n(&s->slt, q, __ATOMIC_RELEASE);
     }
     q = s->slt;
@@ -212,11 +222,31 @@ static uint64_t msg_bytes(MPI_Count count, MPI_Datatype type)
 }
 
 /* The token of a send of bytes by the call c on shadow comm: its call site
- * and, with a model, the modelled clock its message leaves at. */
-static void send_token(const struct prof_call *c, MPI_Comm shadow, int dst, int tag, uint64_t bytes)
+ * and, with a model, the modelled clock its message leaves at and the
+ * reply it waits for (on the reply shadow). */
+static void send_token(const struct prof_call *c, MPI_Comm shadow, MPI_Comm reply, int dst, int tag, uint64_t bytes)
 {
-    prof_token_isend(shadow, dst, tag, c->th ? prof_call_record(c)->key : 0,
-                     prof_model_on ? prof_model_inject(c, bytes, NULL) : 0);
+    uint64_t id = 0;
+    double sent = prof_model_on ? prof_model_send(c, bytes, reply, dst, &id) : 0;
+    token_isend(shadow, dst, tag, c->th ? prof_call_record(c)->key : 0, sent, id);
+}
+
+/* A receive's modelled clock now, at its posting (< 0 without a model). */
+static double posting(const struct prof_call *c)
+{
+    return prof_model_on ? prof_model_now(c) : -1;
+}
+
+/* Receive e took token t: with a model, the sender's reply it asks for
+ * (lock held), and the message's start for the receive: a send that waited
+ * for the receive started when both were there. */
+static void answer(const struct rx *e, int src, struct token *t)
+{
+    if (!t->reply || !e->q || e->q->reply == MPI_COMM_NULL)
+        return;
+    prof_model_reply(e->q->reply, src, t->reply, e->posted);
+    if (t->sent >= 0 && e->posted > t->sent)
+        t->sent = e->posted;
 }
 
 static uint64_t hkey(MPI_Request req)
@@ -431,7 +461,8 @@ static void settle(struct prof_slt_queue *q)
         int k = position(q, p->seq, p->got_src, p->got_tag);
         if (k < 0)
             continue;
-        take(q, p->got_src, p->got_tag, k, &t);
+        if (take(q, p->got_src, p->got_tag, k, &t))
+            answer(p, p->got_src, &t.tok);
         drop(p);
     }
 }
@@ -511,6 +542,7 @@ static struct got completed(struct rx *e, const MPI_Status *st, uint64_t t0, uin
     }
     struct queued t;
     if (take(q, src, tag, k, &t)) {
+        answer(e, src, &t.tok);
         g.tok = t.tok;
         if (t0) {
             g.eval = 1;
@@ -522,11 +554,13 @@ static struct got completed(struct rx *e, const MPI_Status *st, uint64_t t0, uin
 }
 
 /* A blocking call's receive on q, listed now: NULL without memory. */
-static struct rx *listed(struct prof_slt_queue *q, MPI_Comm comm, int src, int tag)
+static struct rx *listed(const struct prof_call *c, struct prof_slt_queue *q, MPI_Comm comm, int src, int tag)
 {
+    double posted = posting(c);
     prof_lock(&slt.lock);
     struct rx *e = rx_new();
     if (e) {
+        e->posted = posted;
         e->comm = comm;
         e->peer = src;
         e->tag = tag;
@@ -700,7 +734,7 @@ static int around_send(struct prof_call *c, MPI_Count count, MPI_Datatype type, 
     now_and_then();
     struct prof_shadow *s = dst == MPI_PROC_NULL ? NULL : shadow_of(comm);
     if (s && p2p_ok(comm, count, type, dst, tag, 0))
-        send_token(c, s->comm, dst, tag, prof_model_on ? msg_bytes(count, type) : 0);
+        send_token(c, s->comm, s->reply, dst, tag, prof_model_on ? msg_bytes(count, type) : 0);
     return 0;
 }
 
@@ -715,7 +749,7 @@ static int around_recv(struct prof_call *c, void *buf, MPI_Count count, MPI_Data
     struct prof_slt_queue *q;
     if (req || src == MPI_PROC_NULL || !(q = queue_of(comm)) || !p2p_ok(comm, count, type, src, tag, 1))
         return 0;
-    struct rx *e = listed(q, comm, src, tag);
+    struct rx *e = listed(c, q, comm, src, tag);
     if (!e)
         return 0;
     MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;
@@ -773,8 +807,8 @@ static int sendrecv(struct prof_call *c, const void *sbuf, MPI_Count scount, MPI
     if (!q || !p2p_ok(comm, scount, stype, dst, tag, 0) || !p2p_ok(comm, rcount, rtype, src, rtag, 1))
         return 0;
     if (dst != MPI_PROC_NULL)
-        send_token(c, q->comm, dst, tag, prof_model_on ? msg_bytes(scount, stype) : 0);
-    if (src == MPI_PROC_NULL || !(e = listed(q, comm, src, rtag)))
+        send_token(c, q->comm, q->reply, dst, tag, prof_model_on ? msg_bytes(scount, stype) : 0);
+    if (src == MPI_PROC_NULL || !(e = listed(c, q, comm, src, rtag)))
         return 0;
     MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;
     uint64_t t0 = 0, t1 = 0;
@@ -861,7 +895,7 @@ static int around_mprobe(struct prof_call *c, int src, int tag, MPI_Comm comm, M
     struct prof_slt_queue *q;
     struct rx *e;
     if (src == MPI_PROC_NULL || !(q = queue_of(comm)) || !p2p_ok(comm, 0, MPI_BYTE, src, tag, 1) ||
-        !(e = listed(q, comm, src, tag)))
+        !(e = listed(c, q, comm, src, tag)))
         return 0;
     MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;
     uint64_t t0 = 0, t1;
@@ -895,17 +929,19 @@ static int around_start(struct prof_call *c, int n, MPI_Request *reqs)
         if (!d.recv) {
             struct prof_shadow *s = shadow_of(d.comm);
             if (s)
-                send_token(c, s->comm, d.peer, d.tag, d.bytes);
+                send_token(c, s->comm, s->reply, d.peer, d.tag, d.bytes);
             continue;
         }
         struct prof_slt_queue *q = queue_of(d.comm);
+        double posted = posting(c);
         prof_lock(&slt.lock);
         p = prof_hmap_get(&slt.reqs, hkey(reqs[i]));
         struct rx *e = q && p && p->persistent ? rx_new() : NULL;
         if (e) {
             if (p->active)
                 forget(p->active);        /* started twice: the first never completed */
-            *e = (struct rx){ .req = reqs[i], .comm = d.comm, .peer = d.peer, .tag = d.tag, .recv = 1 };
+            *e = (struct rx){ .req = reqs[i], .comm = d.comm, .peer = d.peer, .tag = d.tag, .recv = 1,
+                              .posted = posted };
             list(q, e);
             p->active = e;
         }
@@ -962,10 +998,12 @@ static void post_(struct prof_call *c, MPI_Count count, MPI_Datatype type, int s
     if (c->rc != MPI_SUCCESS || src == MPI_PROC_NULL || *req == MPI_REQUEST_NULL || !(q = queue_of(comm)) ||
         !p2p_ok(comm, count, type, src, tag, 1))
         return;
+    double posted = posting(c);
     prof_lock(&slt.lock);
     renamed(*req);
     struct rx *e = rx_new();
     if (e) {
+        e->posted = posted;
         e->req = *req;
         e->comm = comm;
         e->peer = src;

@@ -1,7 +1,8 @@
 #!/bin/sh
 # t_model.sh: the model (--model). The known answers of mpiprof-known
-# model-compute, model-icompute, model-comm, model-sends, model-rma and
-# model-chain under a perfect interconnect and under lat/bw, and of
+# model-compute, model-icompute, model-comm, model-sends, model-rma,
+# model-chain and model-sync under a perfect interconnect and under lat/bw
+# (with MPI_Send's rendezvous too), and of
 # model-colls for each collective under lat/bw, per rank within 15 %
 # (floor 10 ms); model.txt's rows
 # against functions.txt and summary.txt; the speed-up line; every
@@ -31,7 +32,7 @@ for c in barrier bcast reduce allreduce scan gather allgather alltoall reduce_sc
         model-colls -c $c -k 5 -d 1 -s 1048576
 done
 for model in perfect lat=100,bw=100; do
-    for w in model-compute model-icompute model-comm model-sends model-rma model-chain; do
+    for w in model-compute model-icompute model-comm model-sends model-rma model-chain model-sync; do
         out="$work/$w-$model"
         size= ranks=$np
         [ $w = model-comm ] && size="-s 262144"
@@ -39,6 +40,16 @@ for model in perfect lat=100,bw=100; do
         timed_within "$w --model $model: model_elapsed_s per rank within 15 % (floor 10 ms)" 15 0.010 \
             $ranks "$out.out" "$out" "$launcher" -q --model "$model" -o "$out" "$known" $w -k 5 -d 10 $size
     done
+done
+# Late receivers: MPI_Ssend (above), and MPI_Send above the eager limit,
+# wait for them (a round takes 2 D, where the model said D before the
+# receivers' posting clocks came back to their senders, issue 33); an
+# eager MPI_Send does not (D).
+for size in 1048576 8; do
+    out="$work/sync-send-$size"
+    timed_within "model-sync -m send -s $size --model lat=100,bw=100: model_elapsed_s per rank within 15 % (floor 10 ms)" \
+        15 0.010 $np "$out.out" "$out" "$launcher" -q --model lat=100,bw=100 -o "$out" "$known" model-sync -m send \
+        -s $size -k 5 -d 10
 done
 
 # A processor twice as fast (MPInside's spelling): half the computation.

@@ -1,7 +1,7 @@
 #!/bin/sh
 # t_validate.sh: mpiprof-validate (issue 23) against the build tree, as
 # users run it installed: --quick passes, one line per figure (late-sender
-# and imbalance per rank, late-senders per partner, the five models per
+# and imbalance per rank, late-senders per partner, the six models per
 # rank, rma and io one line each, mpi1, ext, mpiio, msgrate, coarray and
 # beffio one per function they claim) and "N passed, 0 failed"; with an
 # odd -np the msgrate check is skipped, not failed; with
@@ -25,7 +25,7 @@ status=$?
 cat "$work/quick.out"
 partners=$((np - 1 < 3 ? np - 1 : 3))
 # the drivers' claimed functions: mpi1 7, ext 6, mpiio 13, msgrate 5, coarray 10, beffio 8
-lines=$((np + partners + np + 5 * np + 2 + 7 + 6 + 13 + 5 + 10 + 8))
+lines=$((np + partners + np + 6 * np + 2 + 7 + 6 + 13 + 5 + 10 + 8))
 check "--quick: exit status 0" test $status -eq 0
 check "--quick: $lines lines, all PASS, and '$lines passed, 0 failed'" awk -v n="$lines" '
     /^#/ { next }

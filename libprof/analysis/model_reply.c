@@ -1,0 +1,213 @@
+/* model_reply.c: the model's sends that wait for their receive (model.h):
+ * MPI_Ssend, and MPI_Send of more than eager= bytes (a rendezvous). Such a
+ * send ends at max(s, r) + T(k), s when its message starts on the link,
+ * r when its receive was posted (its modelled clock then): under perfect
+ * the sender still waits for its receiver's program. The receiver knows
+ * r; the sender learns it from a reply, asked for by the send's token (its
+ * tag, plus 1) and sent back on the reply shadow of the communicator
+ * (shadow.h) when the receive takes the token (slt.c).
+ *
+ * The sender never waits for a reply (its receiver may complete the
+ * receive only after a call that needs the sender: an MPI_Irecv waited for
+ * after a collective). Its receive is posted with the token; the calls
+ * after the send test it (prof_model_reply_poll, whenever the model reads
+ * the clock: a call's start, a token's, a receive's posting, a clock
+ * agreement), and when it has come the
+ * sender's clock moves on by what the send waited for beyond its modelled
+ * end: the calls made since move with it. At MPI_Finalize every reply sent
+ * is matched (a synchronous send, matched by the receive posted before its
+ * token left), then after a barrier the receives still posted are
+ * withdrawn: their receive never took its token (freed in flight, a
+ * wildcard position never told). Cold: only with a model. */
+#include <pthread.h>
+#include <stdlib.h>
+#include "lock.h"
+#include "model.h"
+#include "prof.h"
+
+#define TAGS 32768          /* MPI_TAG_UB is at least 32767 */
+
+/* A send waiting for its reply: its receive, the clock that comes in it,
+ * the message's start s and T(bytes), the send's modelled end and
+ * function (ready: both known, after its p2p_end). */
+struct prof_model_reply {
+    MPI_Request req;
+    double posted;
+    double s, x, end;
+    int fn, ready;
+    struct prof_model_reply *next;
+};
+
+/* A reply sent: its clock stays until the send is matched. */
+struct out {
+    MPI_Request req;
+    double posted;
+    struct out *next;
+};
+
+static struct {
+    pthread_mutex_t lock;
+    struct prof_model_reply *head;
+    unsigned waiting, tag;
+    struct out *out;
+} rep = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+/* Whether all processes of comm are in MPI_COMM_WORLD (translated in
+ * slices, so every member decides the same without allocating). */
+static int in_world(MPI_Comm comm)
+{
+    MPI_Group g, w;
+    int n = 0, ok = 1, inter = 1;
+    if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter)
+        return 0;
+    if (comm == MPI_COMM_WORLD || comm == MPI_COMM_SELF)
+        return 1;
+    if (PMPI_Comm_group(comm, &g) != MPI_SUCCESS)
+        return 0;
+    if (PMPI_Comm_group(MPI_COMM_WORLD, &w) != MPI_SUCCESS) {
+        PMPI_Group_free(&g);
+        return 0;
+    }
+    PMPI_Group_size(g, &n);
+    for (int i = 0; ok && i < n; i += 256) {
+        int a[256], b[256], k = n - i < 256 ? n - i : 256;
+        for (int j = 0; j < k; j++)
+            a[j] = i + j;
+        ok = PMPI_Group_translate_ranks(g, k, a, w, b) == MPI_SUCCESS;
+        for (int j = 0; ok && j < k; j++)
+            ok = b[j] != MPI_UNDEFINED;
+    }
+    PMPI_Group_free(&g);
+    PMPI_Group_free(&w);
+    return ok;
+}
+
+MPI_Comm prof_model_reply_comm(MPI_Comm user)
+{
+    MPI_Comm c = MPI_COMM_NULL;
+    if (!in_world(user) || PMPI_Comm_dup(user, &c) != MPI_SUCCESS)
+        return MPI_COMM_NULL;
+    PMPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN);
+    return c;
+}
+
+struct prof_model_reply *prof_model_reply_want(MPI_Comm reply, int dst, double s, uint64_t bytes, uint64_t *id)
+{
+    struct prof_model_reply *r = calloc(1, sizeof *r);
+    *id = 0;
+    if (!r)
+        return NULL;
+    prof_lock(&rep.lock);
+    int tag = (int)(rep.tag++ % TAGS);
+    if (rep.waiting >= TAGS / 2 ||     /* so many unanswered that a tag could be in use twice */
+        PMPI_Irecv(&r->posted, 1, MPI_DOUBLE, dst, tag, reply, &r->req) != MPI_SUCCESS) {
+        prof_unlock(&rep.lock);
+        free(r);
+        return NULL;
+    }
+    r->s = s;
+    r->x = prof_model_transfer(bytes);
+    r->next = rep.head;
+    rep.head = r;
+    __atomic_store_n(&rep.waiting, rep.waiting + 1, __ATOMIC_RELAXED);
+    prof_unlock(&rep.lock);
+    *id = (uint64_t)tag + 1;
+    return r;
+}
+
+void prof_model_reply_ready(struct prof_model_reply *r, int fn, double end)
+{
+    prof_lock(&rep.lock);
+    r->fn = fn;
+    r->end = end;
+    r->ready = 1;
+    prof_unlock(&rep.lock);
+}
+
+void prof_model_reply(MPI_Comm reply, int src, uint64_t id, double posted)
+{
+    struct out *o = malloc(sizeof *o);
+    if (!o)
+        return;
+    o->posted = posted;
+    prof_lock(&rep.lock);
+    for (struct out **pp = &rep.out, *e; (e = *pp);) {      /* the replies matched since */
+        int flag = 0;
+        if (PMPI_Test(&e->req, &flag, MPI_STATUS_IGNORE) == MPI_SUCCESS && flag) {
+            *pp = e->next;
+            free(e);
+        } else {
+            pp = &e->next;
+        }
+    }
+    if (PMPI_Issend(&o->posted, 1, MPI_DOUBLE, src, (int)(id - 1), reply, &o->req) == MPI_SUCCESS) {
+        o->next = rep.out;
+        rep.out = o;
+        o = NULL;
+    }
+    prof_unlock(&rep.lock);
+    free(o);
+}
+
+/* What the send of r waited for beyond its modelled end (r has come). */
+static double delay(const struct prof_model_reply *r)
+{
+    double at = (r->posted > r->s ? r->posted : r->s) + r->x - r->end;
+    return r->ready && r->posted >= 0 && at > 0 ? at : 0;
+}
+
+/* The replies that have come move the clock (all: every send's, its
+ * receive withdrawn if its reply has not come). */
+static void collect(int all)
+{
+    struct prof_model_reply *done = NULL;
+    prof_lock(&rep.lock);
+    for (struct prof_model_reply **pp = &rep.head, *r; (r = *pp);) {
+        int flag = 0;
+        if (all) {
+            MPI_Status st;
+            int cancelled = 1;
+            if (PMPI_Cancel(&r->req) == MPI_SUCCESS && PMPI_Wait(&r->req, &st) == MPI_SUCCESS)
+                PMPI_Test_cancelled(&st, &cancelled);
+            r->ready &= !cancelled;
+            flag = 1;
+        } else if (r->ready && PMPI_Test(&r->req, &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS) {
+            flag = 0;
+        }
+        if (!flag) {
+            pp = &r->next;
+            continue;
+        }
+        *pp = r->next;
+        r->next = done;
+        done = r;
+        __atomic_store_n(&rep.waiting, rep.waiting - 1, __ATOMIC_RELAXED);
+    }
+    prof_unlock(&rep.lock);
+    while (done) {
+        struct prof_model_reply *r = done;
+        done = r->next;
+        prof_model_delay(r->fn, delay(r));
+        free(r);
+    }
+}
+
+void prof_model_reply_poll(void)
+{
+    if (__atomic_load_n(&rep.waiting, __ATOMIC_RELAXED))
+        collect(0);
+}
+
+void prof_model_reply_finish(MPI_Comm all)
+{
+    prof_lock(&rep.lock);
+    while (rep.out) {
+        struct out *o = rep.out;
+        rep.out = o->next;
+        PMPI_Wait(&o->req, MPI_STATUS_IGNORE);
+        free(o);
+    }
+    prof_unlock(&rep.lock);
+    PMPI_Barrier(all);
+    collect(1);
+}
