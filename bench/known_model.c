@@ -26,11 +26,18 @@
  *                  on the link, r the receive's posting: a perfect
  *                  interconnect leaves the waiting for the receiver's
  *                  program, 2 D a round.
+ *   model-lock     K rounds: every rank holds an exclusive lock on rank
+ *                  0's window in turn, computing D ms and taking its place
+ *                  in the round with MPI_Fetch_and_op; then MPI_Barrier. A
+ *                  lock is granted when the previous holder's
+ *                  MPI_Win_unlock ends: a round is P x D, under a perfect
+ *                  interconnect too.
  * The answer is worked out on rank 0 from every rank's measured
  * computations (all the time between its MPI calls, from a barrier before
  * the first) by the model's rules (model.h): a receive completes at
  * max(its clock, the sender's clock + T(size)), T(size) = lat + size/bw,
  * a collective at the latest arrival plus its cost. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -602,6 +609,86 @@ static int model_sync(int argc, char **argv, int rank, int size)
     return bad;
 }
 
+/* model-lock: what each rank measured in a round, in this order. */
+enum { L_BEFORE, L_HELD, L_AFTER_OP, L_AFTER, L_N };
+
+static int model_lock(int argc, char **argv, int rank, int size)
+{
+    struct model_opts o;
+    int rc = parse("model-lock", argc, argv, rank, size, -1, &o);
+    if (rc >= 0)
+        return rc;
+    long n = o.calls * L_N;
+    double *spent = known_doubles(n), *places = known_doubles(o.calls), d = o.ms * 1e-3, mark;
+    int64_t *count, one = 1, got;
+    MPI_Win win;
+    MPI_Win_allocate(sizeof *count, sizeof *count, MPI_INFO_NULL, MPI_COMM_WORLD, &count, &win);
+    *count = 0;
+    MPI_Barrier(MPI_COMM_WORLD);
+    mark = MPI_Wtime();
+    for (long k = 0; k < o.calls; k++) {
+        double *m = spent + k * L_N;
+        m[L_BEFORE] = since(&mark);
+        MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win);
+        mark = MPI_Wtime();
+        known_compute(d);
+        m[L_HELD] = since(&mark);
+        MPI_Fetch_and_op(&one, &got, MPI_INT64_T, 0, 0, MPI_SUM, win);
+        mark = MPI_Wtime();
+        m[L_AFTER_OP] = since(&mark);
+        MPI_Win_unlock(0, win);
+        mark = MPI_Wtime();
+        places[k] = (double)(got - k * size);
+        m[L_AFTER] = since(&mark);
+        MPI_Barrier(MPI_COMM_WORLD);
+        mark = MPI_Wtime();
+    }
+    MPI_Win_free(&win);
+    double *all = gather_n(&o, spent, n, rank, size), *place = known_gather(places, (int)o.calls);
+    int bad = 0;
+    if (rank == 0) {
+        /* Round k: the holders in their places; each one's lock granted
+         * at the later of its lock's end and the previous release, its
+         * release when its unlock's data (8 bytes) is at rank 0; then the
+         * barrier. */
+        double t0 = prof_model_time(&o.m, 0), x = prof_model_time(&o.m, sizeof one);
+        double barrier = prof_model_coll_time(&o.m, PROF_MC_BARRIER, size, 0), t = 0, release = 0;
+        int *order = malloc((size_t)size * sizeof *order);
+        for (long k = 0; order && k < o.calls; k++) {
+            double latest = 0;
+            for (int r = 0; r < size; r++)
+                order[r] = -1;
+            for (int r = 0; r < size; r++) {
+                double p = place[r * o.calls + k];
+                if (p >= 0 && p < size && order[(int)p] < 0)
+                    order[(int)p] = r;
+            }
+            for (int j = 0; j < size; j++) {
+                if (order[j] < 0) {
+                    bad = 1;
+                    break;
+                }
+                const double *m = all + (order[j] * o.calls + k) * L_N;
+                double granted = t + m[L_BEFORE] + t0;
+                granted = granted > release ? granted : release;
+                release = granted + m[L_HELD] + o.m.o + m[L_AFTER_OP] + x;
+                latest = release + m[L_AFTER] > latest ? release + m[L_AFTER] : latest;
+            }
+            t = latest + barrier;
+        }
+        if (!order || bad)
+            fprintf(stderr, "mpiprof-known model-lock: %s\n", order ? "the places in a round are wrong" : "out of memory");
+        else
+            expect_same("model-lock", &o, size, t, o.calls * (size * (d * o.m.cpu + o.m.o + x) + t0 + barrier));
+        free(order);
+    }
+    free(all);
+    free(place);
+    free(places);
+    free(spent);
+    return bad;
+}
+
 const struct known_workload known_model_compute = {
     "model-compute", "rank i computes (i+1)*D ms before each MPI_Allreduce: modelled elapsed (--model)",
     model_compute
@@ -631,4 +718,8 @@ const struct known_workload known_model_chain = {
 const struct known_workload known_model_sync = {
     "model-sync", "ranks 0 and 1 take turns: one sends -s bytes (MPI_Ssend, or -m send) and computes D ms, the "
     "other computes D ms and receives: modelled elapsed (--model)", model_sync
+};
+const struct known_workload known_model_lock = {
+    "model-lock", "every rank in turn holds an exclusive lock on rank 0's window for D ms, then MPI_Barrier, K times: "
+    "modelled elapsed (--model)", model_lock
 };

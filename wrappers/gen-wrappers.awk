@@ -32,7 +32,7 @@ function trim(s) {
 BEGIN {
     nroles = split("buf count type sbuf scount stype rbuf rcount rtype scounts rcounts " \
                    "stypes rtypes displs dst src root tag rtag comm newcomm op req reqs nreq index flag " \
-                   "outcount indices status statuses msg win group tdisp file fname offset parts -", rl, " ")
+                   "outcount indices status statuses msg win group tdisp lock file fname offset parts -", rl, " ")
     for (i = 1; i <= nroles; i++)
         known_role[rl[i]] = 1
     split("custom nofortran coll sync init c", fl, " ")

@@ -361,6 +361,7 @@ static int start(void)
     prof_model = m;
     prof_model_on = 1;
     clk.sec_per_tick = calibrate();
+    prof_model_locks(1);
     return 0;
 }
 
@@ -439,7 +440,7 @@ static void rma_call(const struct prof_ev_rma *ev)
     case PROF_RMA_LOCK:
     case PROF_RMA_LOCK_ALL:
     case PROF_RMA_FLUSH:
-        prof_model_rma_epoch(ev->c, ev->win, ev->kind);
+        prof_model_rma_epoch(ev->c, ev->win, ev->kind, ev->target, ev->lock);
         break;
     default:
         break;

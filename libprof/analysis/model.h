@@ -125,15 +125,20 @@ void prof_model_delay(int fn, double d);
  * event. prof_model_rma_take: the bytes win's data calls moved since its
  * last completing call, now 0; prof_model_rma_deliver: those bytes leave
  * with c: when they are at the target (< 0: no bytes), *injected when they
- * left (< 0: none). prof_model_transfer: T(bytes). */
+ * left (< 0: none). prof_model_transfer: T(bytes). prof_model_locks: the
+ * lock window made (start 1, when the model starts) or freed (0, at
+ * MPI_Finalize), collective over MPI_COMM_WORLD. prof_model_pscw_new: a
+ * window's state, its number agreed on comm (its shadow; collective). */
 struct prof_pscw;
 struct prof_ev_epoch;
 void prof_model_epoch(const struct prof_ev_epoch *ev);
 void prof_model_rma_data(struct prof_call *c, MPI_Win win, uint64_t bytes);
-void prof_model_rma_epoch(struct prof_call *c, MPI_Win win, int k);
+void prof_model_rma_epoch(struct prof_call *c, MPI_Win win, int k, int target, int lock);
 uint64_t prof_model_rma_take(MPI_Win win);
 double prof_model_rma_deliver(const struct prof_call *c, uint64_t bytes, double *injected);
 void prof_model_pscw_free(struct prof_pscw *p);
+void prof_model_locks(int start);
+struct prof_pscw *prof_model_pscw_new(MPI_Comm comm);
 double prof_model_transfer(uint64_t bytes);
 
 /* prof_model_finish: at MPI_Finalize, the modelled elapsed time (seconds)

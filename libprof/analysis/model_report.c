@@ -49,6 +49,7 @@ const struct prof_writer prof_report_model = {
 void prof_model_figures(struct prof_report_ctx *ctx, struct prof_rank_data *rd, uint64_t t_end)
 {
     prof_model_reply_finish(prof_run.comm);
+    prof_model_locks(0);
     prof_model_finish(t_end, &rd->model_elapsed, &rd->model_mpi, &rd->model_compute);
     for (int f = 0; f < PROF_FN_COUNT; f++)
         rd->model_fn[f] = prof_model_fn_time(f);

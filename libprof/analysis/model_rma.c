@@ -11,31 +11,92 @@
  * its start group when its data arrives there (or its clock plus T(0)),
  * MPI_Win_wait (or MPI_Win_test when it reports the epoch over) waits for
  * them; each message a token on the window's shadow, carrying when it is
- * at its receiver. Passive target: MPI_Win_lock(_all) one T(0); the target
- * takes no part. The exchange runs after every such call, profiled or not
- * (the partners must meet); a profiled call's modelled end follows from
- * it. */
+ * at its receiver. The exchange runs after every such call, profiled or
+ * not (the partners must meet); a profiled call's modelled end follows from
+ * it.
+ * Passive target: MPI_Win_lock(_all) one T(0), the target taking no part.
+ * A lock is granted at the later of that and the release of the lock's
+ * previous holder (for an exclusive lock, of any lock; for a shared one,
+ * of an exclusive one), the modelled end of its MPI_Win_unlock: the epoch
+ * moves on by the difference, time of MPI_Win_lock. The releases are kept
+ * at the targets in one lock window over MPI_COMM_WORLD (made when the
+ * model starts, freed at MPI_Finalize): per process, SLOTS pairs of
+ * clocks, the latest exclusive and shared release of a lock on the
+ * windows of a slot (a window's slot: its number, agreed on its shadow
+ * when it is made, modulo SLOTS; windows of one slot share their
+ * releases). A profiled MPI_Win_unlock reads them and writes its own
+ * release in one exclusive epoch of its own on the target's (the
+ * profiler's time, after the call), so the holders follow each other in
+ * the order their unlocks returned. Not seen: MPI_Win_lock_all epochs,
+ * unprofiled locks, targets outside MPI_COMM_WORLD. */
 #include <stdlib.h>
 #include "model.h"
 #include "prof.h"
 #include "shadow.h"
 #include "slt.h"
+#include "thread.h"
 
 enum { TAG_POST = 1, TAG_COMPLETE = 2 };
 
+/* A lock this origin holds on a target: its lock type (0: none) and when
+ * its MPI_Win_lock ended. */
+struct held {
+    int type;
+    double end;
+};
+
+#define SLOTS 64
+static struct {
+    MPI_Win win;
+    double release[SLOTS][2];
+} locks;
+
+void prof_model_locks(int start)
+{
+    if (start) {
+        if (PMPI_Win_create(locks.release, sizeof locks.release, sizeof(double), MPI_INFO_NULL, MPI_COMM_WORLD,
+                            &locks.win) == MPI_SUCCESS)
+            PMPI_Win_set_errhandler(locks.win, MPI_ERRORS_RETURN);
+        else
+            locks.win = MPI_WIN_NULL;
+    } else if (locks.win != MPI_WIN_NULL) {
+        PMPI_Win_free(&locks.win);
+    }
+}
+
 /* The ranks (in the window's group, as in its shadow) of a post's and a
- * start's group, kept with the window's shadow until the next. */
+ * start's group, kept with the window's shadow until the next; and the
+ * window's locks. */
 struct prof_pscw {
     int *post, npost;
     int *start, nstart;
     uint64_t bytes;        /* this origin's data since the window's last completing call */
+    int slot;              /* its slot of the lock window (< 0: none) */
+    int n;                 /* its processes, */
+    int *world;            /* their MPI_COMM_WORLD ranks, */
+    struct held *held;     /* and the locks held on them (made on the first lock) */
 };
+
+struct prof_pscw *prof_model_pscw_new(MPI_Comm comm)
+{
+    static unsigned made;      /* windows made by this process, the most of their processes' */
+    unsigned mine = made + 1, all = 0;
+    struct prof_pscw *p = calloc(1, sizeof *p);
+    int ok = PMPI_Allreduce(&mine, &all, 1, MPI_UNSIGNED, MPI_MAX, comm) == MPI_SUCCESS;
+    if (ok)
+        made = all;
+    if (p)
+        p->slot = ok ? (int)(all % SLOTS) : -1;
+    return p;
+}
 
 void prof_model_pscw_free(struct prof_pscw *p)
 {
     if (p) {
         free(p->post);
         free(p->start);
+        free(p->world);
+        free(p->held);
     }
     free(p);
 }
@@ -88,8 +149,8 @@ static double recv_all(MPI_Comm comm, const int *ranks, int n, int tag)
 
 static struct prof_pscw *state(struct prof_shadow *s)
 {
-    if (!s->pscw)
-        s->pscw = calloc(1, sizeof *s->pscw);
+    if (!s->pscw && (s->pscw = calloc(1, sizeof *s->pscw)))
+        s->pscw->slot = -1;
     return s->pscw;
 }
 
@@ -197,7 +258,85 @@ void prof_model_rma_data(struct prof_call *c, MPI_Win win, uint64_t bytes)
     c->m_end = c->m_begin + prof_model.o;
 }
 
-void prof_model_rma_epoch(struct prof_call *c, MPI_Win win, int k)
+/* p's locks: its processes' world ranks (0, or -1 without memory). */
+static int lockable(struct prof_pscw *p, MPI_Win win)
+{
+    MPI_Group g, w;
+    if (p->held)
+        return 0;
+    if (p->slot < 0 || PMPI_Win_get_group(win, &g) != MPI_SUCCESS)
+        return -1;
+    PMPI_Group_size(g, &p->n);
+    int *in = malloc((size_t)p->n * sizeof *in);
+    p->world = malloc((size_t)p->n * sizeof *p->world);
+    p->held = calloc((size_t)p->n, sizeof *p->held);
+    int ok = in && p->world && p->held && PMPI_Comm_group(MPI_COMM_WORLD, &w) == MPI_SUCCESS;
+    for (int i = 0; ok && i < p->n; i++)
+        in[i] = i;
+    if (ok) {
+        ok = PMPI_Group_translate_ranks(g, p->n, in, w, p->world) == MPI_SUCCESS;
+        PMPI_Group_free(&w);
+    }
+    PMPI_Group_free(&g);
+    free(in);
+    if (!ok) {
+        free(p->world);
+        free(p->held);
+        p->world = NULL;
+        p->held = NULL;
+        p->slot = -1;
+    }
+    return ok ? 0 : -1;
+}
+
+/* MPI_Win_lock ended at c->m_end: its target's lock held. */
+static void locked(struct prof_call *c, MPI_Win win, int target, int type)
+{
+    struct prof_pscw *p = win_state(win);
+    if (!p || c->rc != MPI_SUCCESS || locks.win == MPI_WIN_NULL || lockable(p, win) != 0 || target < 0 ||
+        target >= p->n || p->world[target] == MPI_UNDEFINED)
+        return;
+    p->held[target] = (struct held){ type, c->m_end };
+}
+
+/* MPI_Win_unlock of target: the release it waits for read, and its own
+ * written, in one epoch on the lock window; the call (and the clock) moves
+ * on by the wait, and its data leaves after. Its modelled end. */
+static double unlocked(struct prof_call *c, MPI_Win win, int target)
+{
+    struct prof_pscw *p = win_state(win);
+    struct held h = p && p->held && target >= 0 && target < p->n ? p->held[target] : (struct held){ 0, 0 };
+    double floor = c->m_begin + prof_model_transfer(0), at;
+    if (!h.type) {
+        at = deliver(c, win);
+        return at > floor ? at : floor;
+    }
+    p->held[target].type = 0;
+    uint64_t t = prof_clock();
+    double prev[2] = { 0, 0 };
+    int world = p->world[target], at_slot = 2 * p->slot;
+    int ok = PMPI_Win_lock(MPI_LOCK_EXCLUSIVE, world, 0, locks.win) == MPI_SUCCESS;
+    if (ok && PMPI_Get(prev, 2, MPI_DOUBLE, world, at_slot, 2, MPI_DOUBLE, locks.win) == MPI_SUCCESS)
+        PMPI_Win_flush(world, locks.win);
+    double wait = h.type == MPI_LOCK_EXCLUSIVE && prev[1] > prev[0] ? prev[1] : prev[0], d = wait - h.end;
+    if (d > 0) {
+        prof_model_delay(FN_MPI_Win_lock, d);
+        c->m_begin += d;
+        c->m_end += d;
+        floor += d;
+    }
+    at = deliver(c, win);
+    double release = at > floor ? at : floor;
+    if (ok) {
+        PMPI_Accumulate(&release, 1, MPI_DOUBLE, world, at_slot + (h.type == MPI_LOCK_EXCLUSIVE ? 0 : 1), 1,
+                        MPI_DOUBLE, MPI_MAX, locks.win);
+        PMPI_Win_unlock(world, locks.win);
+    }
+    prof_profiler_add(c->th, t);
+    return release;
+}
+
+void prof_model_rma_epoch(struct prof_call *c, MPI_Win win, int k, int target, int lock)
 {
     if (k == PROF_RMA_FENCE)
         return;
@@ -213,6 +352,12 @@ void prof_model_rma_epoch(struct prof_call *c, MPI_Win win, int k)
     case FN_MPI_Win_post:
         break;
     case FN_MPI_Win_lock:
+        c->m_end = c->m_begin + prof_model_transfer(0);
+        locked(c, win, target, lock);
+        return;
+    case FN_MPI_Win_unlock:
+        at = unlocked(c, win, target);
+        break;
     case FN_MPI_Win_lock_all:
         at = c->m_begin + prof_model_transfer(0);
         break;

@@ -44,6 +44,8 @@ void prof_shadow_add(uint64_t key, MPI_Comm user)
      * it return their errors instead of calling it (or aborting). */
     PMPI_Comm_set_errhandler(s->comm, MPI_ERRORS_RETURN);
     s->reply = prof_model_on && key >> 61 == PROF_SHADOW_COMM ? prof_model_reply_comm(user) : MPI_COMM_NULL;
+    if (prof_model_on && key >> 61 == PROF_SHADOW_WIN)
+        s->pscw = prof_model_pscw_new(s->comm);
     s->key = key;
     pthread_mutex_init(&s->lock, NULL);
     prof_lock(&map.lock);

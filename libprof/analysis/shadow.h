@@ -40,7 +40,8 @@ static inline uint64_t prof_shadow_key(enum prof_shadow_kind kind, const void *h
 /* prof_shadow_add: duplicate user (collective over it) and file the copy
  * under key, replacing an older entry of the same handle value (a handle
  * seen again names a new object); with a model, a communicator's reply
- * shadow too. Says so once when the duplicate fails. */
+ * shadow and a window's state (model.h) too. Says so once when the
+ * duplicate fails. */
 void prof_shadow_add(uint64_t key, MPI_Comm user);
 /* prof_shadow_find: the entry of key, or NULL. Valid until the handle is
  * freed. */

@@ -137,6 +137,7 @@ struct prof_ev_rma {
     int target;            /* a rank of the window's group, or PROF_RMA_NOTARGET */
     uint64_t bytes;        /* the origin's */
     uint64_t ticks;        /* the call's time */
+    int lock;              /* MPI_Win_lock's lock type; else 0 */
 };
 
 typedef void (*prof_ev_rma_fn)(const struct prof_ev_rma *ev);

@@ -57,9 +57,9 @@ struct prof_record *prof_exit_record(struct prof_call *c, const struct prof_traf
 
 /* The end of a one-sided call: its event to the modules, then done. */
 static void rma_end(struct prof_call *c, enum prof_rma_kind k, MPI_Win win, int target, uint64_t bytes,
-                     uint64_t ticks)
+                    uint64_t ticks, int lock)
 {
-    struct prof_ev_rma ev = { c, win, k, target, bytes, ticks };
+    struct prof_ev_rma ev = { c, win, k, target, bytes, ticks, lock };
     prof_emit(prof_events.rma_call, &ev);
     prof_exit_done(c);
 }
@@ -68,7 +68,7 @@ static void rma_end(struct prof_call *c, enum prof_rma_kind k, MPI_Win win, int 
 static void rma_exit(struct prof_call *c, enum prof_rma_kind k, MPI_Win win, int target, uint64_t sent,
                      uint64_t recv, uint64_t origin)
 {
-    rma_end(c, k, win, target, origin, exit_volume(c, sent, recv));
+    rma_end(c, k, win, target, origin, exit_volume(c, sent, recv), 0);
 }
 
 void prof_exit_rma_put(struct prof_call *c, MPI_Count count, MPI_Datatype type, int dst, MPI_Win win,
@@ -108,17 +108,22 @@ void prof_exit_rma_epoch(struct prof_call *c, MPI_Win win, int target, enum prof
 {
     if (k == PROF_RMA_FENCE)     /* a blocking collective on the window */
         prof_emit_call(prof_events.coll_leave, c, 0, 0);
-    rma_end(c, k, win, target, 0, exit_time(c));
+    rma_end(c, k, win, target, 0, exit_time(c), 0);
+}
+
+void prof_exit_rma_lock(struct prof_call *c, int lock, int target, MPI_Win win)
+{
+    rma_end(c, PROF_RMA_LOCK, win, target, 0, exit_time(c), lock);
 }
 
 void prof_exit_rma_create(struct prof_call *c, MPI_Win *win)
 {
-    rma_end(c, PROF_RMA_CREATE, *win, PROF_RMA_NOTARGET, 0, exit_time(c));
+    rma_end(c, PROF_RMA_CREATE, *win, PROF_RMA_NOTARGET, 0, exit_time(c), 0);
 }
 
 void prof_exit_rma_free(struct prof_call *c)
 {
-    rma_end(c, PROF_RMA_FREE, MPI_WIN_NULL, PROF_RMA_NOTARGET, 0, exit_time(c));
+    rma_end(c, PROF_RMA_FREE, MPI_WIN_NULL, PROF_RMA_NOTARGET, 0, exit_time(c), 0);
 }
 
 /* The end of an MPI-IO call: its event to the modules (h: file_access,

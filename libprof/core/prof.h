@@ -277,6 +277,7 @@ void prof_exit_rma_get_accumulate(struct prof_call *c, MPI_Count scount, MPI_Dat
 void prof_exit_rma_fetch_and_op(struct prof_call *c, MPI_Datatype type, int dst, MPI_Win win);
 void prof_exit_rma_compare_and_swap(struct prof_call *c, MPI_Datatype type, int dst, MPI_Win win);
 void prof_exit_rma_epoch(struct prof_call *c, MPI_Win win, int target, enum prof_rma_kind k);
+void prof_exit_rma_lock(struct prof_call *c, int lock, int target, MPI_Win win);
 void prof_exit_rma_create(struct prof_call *c, MPI_Win *win);
 void prof_exit_rma_free(struct prof_call *c);
 /* MPI-IO calls (the file_access, file_end and file_op events). */

@@ -2,7 +2,7 @@
 # t_model.sh: the model (--model). The known answers of mpiprof-known
 # model-compute, model-icompute, model-comm, model-sends, model-rma,
 # model-chain and model-sync under a perfect interconnect and under lat/bw
-# (with MPI_Send's rendezvous too), and of
+# (with MPI_Send's rendezvous too), model-lock under both, and of
 # model-colls for each collective under lat/bw, per rank within 15 %
 # (floor 10 ms); model.txt's rows
 # against functions.txt and summary.txt; the speed-up line; every
@@ -45,6 +45,13 @@ done
 # wait for them (a round takes 2 D, where the model said D before the
 # receivers' posting clocks came back to their senders, issue 33); an
 # eager MPI_Send does not (D).
+# Lock contention: every rank holds an exclusive lock in turn, so a round
+# is P computations (before issue 33 the model saw one).
+for model in perfect lat=100,bw=100; do
+    out="$work/lock-$model"
+    timed_within "model-lock --model $model: model_elapsed_s per rank within 15 % (floor 10 ms)" 15 0.010 \
+        $np "$out.out" "$out" "$launcher" -q --model "$model" -o "$out" "$known" model-lock -k 5 -d 10
+done
 for size in 1048576 8; do
     out="$work/sync-send-$size"
     timed_within "model-sync -m send -s $size --model lat=100,bw=100: model_elapsed_s per rank within 15 % (floor 10 ms)" \
