@@ -37,6 +37,7 @@
  * the first) by the model's rules (model.h): a receive completes at
  * max(its clock, the sender's clock + T(size)), T(size) = lat + size/bw,
  * a collective at the latest arrival plus its cost. */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -388,54 +389,79 @@ static int model_sends(int argc, char **argv, int rank, int size)
     return bad;
 }
 
+/* model-rma's modes: who puts to whom. */
+static const struct {
+    const char *name;
+} rmas[] = { { "pair" }, { "incast" } };
+
 static int model_rma(int argc, char **argv, int rank, int size)
 {
+    int incast = pick("mpiprof-known model-rma", "-m", rmas, sizeof rmas[0], 2, 0, &argc, &argv, rank);
+    if (incast < 0)
+        return 2;
     struct model_opts o;
-    int rc = parse("model-rma", argc, argv, rank, size, 1 << 20, &o);
+    int rc = parse("model-rma [-m pair|incast]", argc, argv, rank, size, 1 << 20, &o);
     if (rc >= 0)
         return rc;
+    /* pair: rank 0 computes and puts to rank 1; incast: every rank
+     * computes, and ranks 1.. put to rank 0, each to its own part. */
+    int origins = incast ? size - 1 : 1, origin = incast ? rank > 0 : rank == 0, target = incast ? 0 : 1;
+    size_t room = (size_t)o.bytes * (size_t)(incast && rank == 0 ? origins : 1) + 1;
+    MPI_Aint disp = incast ? (MPI_Aint)(rank - 1) * (MPI_Aint)o.bytes : 0;
     double *spent = known_doubles(o.calls), d = o.ms * 1e-3, mark;
-    char *buf = calloc((size_t)o.bytes + 1, 1), *src = calloc((size_t)o.bytes + 1, 1);
+    char *buf = calloc(room, 1), *src = calloc((size_t)o.bytes + 1, 1);
     int bad = !buf || !src;
     MPI_Win win;
-    MPI_Win_create(buf, bad ? 0 : (MPI_Aint)o.bytes + 1, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+    MPI_Win_create(buf, bad ? 0 : (MPI_Aint)room, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &win);
     MPI_Win_fence(0, win);
     mark = MPI_Wtime();
     for (long k = 0; k < o.calls; k++) {
-        if (rank == 0) {
+        if (origin || incast) {
             known_compute(d);
             if (src)
                 src[0] = (char)(k & 0x7f);
         }
         spent[k] = since(&mark);
-        if (rank == 0 && !bad)
-            MPI_Put(src, (int)o.bytes, MPI_CHAR, 1, 0, (int)o.bytes, MPI_CHAR, win);
+        if (origin && !bad)
+            MPI_Put(src, (int)o.bytes, MPI_CHAR, target, disp, (int)o.bytes, MPI_CHAR, win);
         MPI_Win_fence(0, win);
         mark = MPI_Wtime();
-        if (rank == 1 && o.bytes > 0 && buf && buf[0] != (char)(k & 0x7f))
-            bad = 1;
+        for (int r = 0; rank == target && buf && o.bytes > 0 && r < origins; r++)
+            if (buf[(size_t)r * (size_t)o.bytes] != (char)(k & 0x7f))
+                bad = 1;
     }
     MPI_Win_free(&win);
     if (bad)
         fprintf(stderr, "mpiprof-known model-rma: rank %d: %s\n", rank, buf && src ? "wrong data" : "out of memory");
     double *all = gather_spent(&o, spent, rank, size);
     if (rank == 0) {
-        /* Each epoch: rank 0's put leaves at its fence through its link;
-         * every fence ends at the latest arrival (the put's data at rank 1
-         * among them) plus the fence's cost. */
-        double x = prof_model_time(&o.m, (double)o.bytes), fence = prof_model_coll_time(&o.m, PROF_MC_BARRIER, size, 0);
-        double t = 0, n = 0, link = 0, nlink = 0, done;
+        /* Each epoch: each origin's put costs o and its data leaves at its
+         * fence through its link, s + T(bytes) at the target, which takes
+         * its origins' data in one after the other: from the earliest s,
+         * T(their sum); every fence ends at the latest of these and of the
+         * arrivals, plus the fence's cost. */
+        double x = prof_model_time(&o.m, (double)o.bytes), in = prof_model_time(&o.m, (double)o.bytes * origins);
+        double fence = prof_model_coll_time(&o.m, PROF_MC_BARRIER, size, 0), t = 0, n = 0, nlink = 0, done;
+        double *link = known_doubles(size);
         for (long k = 0; k < o.calls; k++) {
-            double latest = t + all[k] + o.m.o, s = link_send(&o.m, &link, latest, (double)o.bytes, &done);
-            latest = s + x > latest ? s + x : latest;
-            for (int r = 1; r < size; r++)
-                latest = t + all[r * o.calls + k] > latest ? t + all[r * o.calls + k] : latest;
+            double latest = 0, first = HUGE_VAL;
+            for (int r = 0; r < size; r++) {
+                double c = t + all[r * o.calls + k];
+                if (incast ? r > 0 : r == 0) {
+                    c += o.m.o;
+                    double s = link_send(&o.m, &link[r], c, (double)o.bytes, &done);
+                    latest = s + x > latest ? s + x : latest;
+                    first = s < first ? s : first;
+                }
+                latest = c > latest ? c : latest;
+            }
+            latest = first + in > latest ? first + in : latest;
             t = latest + fence;
-            double a = n + d * o.m.cpu + o.m.o;
-            s = link_send(&o.m, &nlink, a, (double)o.bytes, &done);
-            n = (s + x > a ? s + x : a) + fence;
+            double a = n + d * o.m.cpu + o.m.o, s = link_send(&o.m, &nlink, a, (double)o.bytes, &done);
+            n = (s + in > a ? s + in : a) + fence;
         }
         expect_same("model-rma", &o, size, t, n);
+        free(link);
     }
     free(all);
     free(spent);

@@ -53,7 +53,6 @@ static double compute_before(uint64_t t0)
 
 double prof_model_now(const struct prof_call *c)
 {
-    prof_model_reply_poll();
     prof_lock(&clk.lock);
     double v = clk.now + (c && c->th ? compute_before(c->t0) : 0);
     prof_unlock(&clk.lock);
@@ -73,6 +72,7 @@ void prof_model_delay(int fn, double d)
 
 static void begin(struct prof_call *c, uint64_t t1)
 {
+    prof_model_reply_poll();
     c->m_begin = prof_model_now(c);
     c->m_real = (double)(t1 - c->t0) * clk.sec_per_tick;
     c->m_end = c->m_begin + c->m_real;
@@ -173,11 +173,11 @@ static double coll_end(int fn, int p, const double mine[2], const double all[2])
  * leaves (inside the call's time: coll_leave), in c->m_partner. */
 static void agree(struct prof_call *c, uint64_t bytes)
 {
-    double mine[2] = { prof_model_now(c), (double)bytes }, all[2], injected;
-    if (prof_fn_base[c->fn] == FN_MPI_Win_fence) {     /* the epoch's data, at its targets */
-        double at = prof_model_rma_deliver(c, c->m_bytes, &injected);
-        mine[0] = at > mine[0] ? at : mine[0];
-    }
+    prof_model_reply_poll();
+    double mine[2] = { prof_model_now(c), (double)bytes }, all[2];
+    if (prof_fn_base[c->fn] == FN_MPI_Win_fence && c->m_partner > mine[0])     /* the epoch's data (coll_enter) */
+        mine[0] = c->m_partner;
+    c->m_partner = -1;
     int p = 0;
     if (PMPI_Comm_size(c->m_comm, &p) != MPI_SUCCESS ||
         PMPI_Allreduce(mine, all, 2, MPI_DOUBLE, MPI_MAX, c->m_comm) != MPI_SUCCESS)
@@ -381,9 +381,9 @@ static void call_end(const struct prof_ev_call *ev)
  * window's shadow; a collective file call keeps MPI-IO's real time. */
 static void coll_enter(const struct prof_ev_coll *ev)
 {
-    ev->c->m_comm = ev->on == PROF_COLL_FILE ? MPI_COMM_NULL : prof_shadow_coll_comm(ev);
-    ev->c->m_partner = -1;
-    ev->c->m_bytes = ev->on == PROF_COLL_WIN ? prof_model_rma_take(ev->win) : 0;
+    struct prof_call *c = ev->c;
+    c->m_comm = ev->on == PROF_COLL_FILE ? MPI_COMM_NULL : prof_shadow_coll_comm(ev);
+    c->m_partner = ev->on == PROF_COLL_WIN && c->m_comm != MPI_COMM_NULL ? prof_model_fence(c, ev->win, c->m_comm) : -1;
 }
 
 static void coll_leave(const struct prof_ev_call *ev)
@@ -433,7 +433,7 @@ static void rma_call(const struct prof_ev_rma *ev)
     case PROF_RMA_GET_ACC:
     case PROF_RMA_FOP:
     case PROF_RMA_CAS:
-        prof_model_rma_data(ev->c, ev->win, ev->bytes);
+        prof_model_rma_data(ev->c, ev->win, ev->target, ev->bytes);
         break;
     case PROF_RMA_FENCE:
     case PROF_RMA_PSCW:

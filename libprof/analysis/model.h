@@ -103,7 +103,8 @@ void prof_model_arrival(struct prof_call *c, double sent, uint64_t bytes);
  * communicator's reply shadow); its p2p_end makes it ready. The receive
  * that takes the token answers it with its posting clock
  * (prof_model_reply: to src on the reply shadow). prof_model_reply_poll
- * (prof_model_now's first step): the replies come since move the clock;
+ * (before a call's start is read, never inside a call's modelled time):
+ * the replies come since move the clock;
  * prof_model_reply_finish: at MPI_Finalize, collective over all.
  * prof_model_delay: the clock moves on by d, time of fn. */
 struct prof_model_reply;
@@ -128,11 +129,16 @@ void prof_model_delay(int fn, double d);
  * left (< 0: none). prof_model_transfer: T(bytes). prof_model_locks: the
  * lock window made (start 1, when the model starts) or freed (0, at
  * MPI_Finalize), collective over MPI_COMM_WORLD. prof_model_pscw_new: a
- * window's state, its number agreed on comm (its shadow; collective). */
+ * window's state, its number agreed on comm (its shadow; collective).
+ * prof_model_fence: at an MPI_Win_fence's start (coll_enter; collective
+ * over shadow, the window's), when the epoch's data is at its targets as
+ * far as this process sees: its own bytes there, and the bytes put to it
+ * in (< 0: none); the fence's agreement takes it. */
 struct prof_pscw;
 struct prof_ev_epoch;
 void prof_model_epoch(const struct prof_ev_epoch *ev);
-void prof_model_rma_data(struct prof_call *c, MPI_Win win, uint64_t bytes);
+void prof_model_rma_data(struct prof_call *c, MPI_Win win, int target, uint64_t bytes);
+double prof_model_fence(const struct prof_call *c, MPI_Win win, MPI_Comm shadow);
 void prof_model_rma_epoch(struct prof_call *c, MPI_Win win, int k, int target, int lock);
 uint64_t prof_model_rma_take(MPI_Win win);
 double prof_model_rma_deliver(const struct prof_call *c, uint64_t bytes, double *injected);

@@ -10,11 +10,11 @@
  * The sender never waits for a reply (its receiver may complete the
  * receive only after a call that needs the sender: an MPI_Irecv waited for
  * after a collective). Its receive is posted with the token; the calls
- * after the send test it (prof_model_reply_poll, whenever the model reads
- * the clock: a call's start, a token's, a receive's posting, a clock
- * agreement), and when it has come the
- * sender's clock moves on by what the send waited for beyond its modelled
- * end: the calls made since move with it. At MPI_Finalize every reply sent
+ * after the send test it (prof_model_reply_poll, before the model reads a
+ * call's start: for the call, a send's token, a receive's posting, a
+ * collective's clock agreement), and when it has come the sender's clock
+ * moves on by what the send waited for beyond its modelled end: the calls
+ * made since move with it. At MPI_Finalize every reply sent
  * is matched (a synchronous send, matched by the receive posted before its
  * token left), then after a barrier the receives still posted are
  * withdrawn: their receive never took its token (freed in flight, a

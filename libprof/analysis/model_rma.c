@@ -3,7 +3,10 @@
  * and leave through the origin's link (model_nic.c) at the call that
  * completes them, which ends when they are at the target, s + T(bytes):
  * MPI_Win_fence (agreed as a collective: every rank's fence ends after
- * the last data of the epoch arrived), MPI_Win_unlock(_all) and
+ * the last data of the epoch arrived; at a fence the bytes each process
+ * was sent in the epoch also come in through its own link, one after the
+ * other: from the earliest start s' of their origins' messages, at s' +
+ * T(their sum)), MPI_Win_unlock(_all) and
  * MPI_Win_flush(_all); MPI_Win_flush_local(_all) and MPI_Win_complete
  * when they left the origin. Active target by their partners:
  * MPI_Win_post sends the target's clock to each origin of its group,
@@ -29,7 +32,9 @@
  * profiler's time, after the call), so the holders follow each other in
  * the order their unlocks returned. Not seen: MPI_Win_lock_all epochs,
  * unprofiled locks, targets outside MPI_COMM_WORLD. */
+#include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include "model.h"
 #include "prof.h"
 #include "shadow.h"
@@ -72,6 +77,7 @@ struct prof_pscw {
     int *start, nstart;
     uint64_t bytes;        /* this origin's data since the window's last completing call */
     int slot;              /* its slot of the lock window (< 0: none) */
+    double *to;            /* per target: bytes put since the last fence, and scratch (2n; NULL: not counted) */
     int n;                 /* its processes, */
     int *world;            /* their MPI_COMM_WORLD ranks, */
     struct held *held;     /* and the locks held on them (made on the first lock) */
@@ -80,13 +86,23 @@ struct prof_pscw {
 struct prof_pscw *prof_model_pscw_new(MPI_Comm comm)
 {
     static unsigned made;      /* windows made by this process, the most of their processes' */
-    unsigned mine = made + 1, all = 0;
+    int n = 0;
+    PMPI_Comm_size(comm, &n);
     struct prof_pscw *p = calloc(1, sizeof *p);
-    int ok = PMPI_Allreduce(&mine, &all, 1, MPI_UNSIGNED, MPI_MAX, comm) == MPI_SUCCESS;
+    double *to = p && n > 0 ? calloc(2 * (size_t)n, sizeof *to) : NULL;
+    unsigned mine[2] = { made + 1, !to }, all[2] = { 0, 1 };     /* the number; whether a process lacks memory */
+    int ok = PMPI_Allreduce(mine, all, 2, MPI_UNSIGNED, MPI_MAX, comm) == MPI_SUCCESS;
     if (ok)
-        made = all;
-    if (p)
-        p->slot = ok ? (int)(all % SLOTS) : -1;
+        made = all[0];
+    if (!p || !ok || all[1]) {
+        free(to);
+        to = NULL;
+    }
+    if (p) {
+        p->slot = ok ? (int)(all[0] % SLOTS) : -1;
+        p->to = to;
+        p->n = n;
+    }
     return p;
 }
 
@@ -97,6 +113,7 @@ void prof_model_pscw_free(struct prof_pscw *p)
         free(p->start);
         free(p->world);
         free(p->held);
+        free(p->to);
     }
     free(p);
 }
@@ -249,11 +266,31 @@ void prof_model_epoch(const struct prof_ev_epoch *ev)
     }
 }
 
-void prof_model_rma_data(struct prof_call *c, MPI_Win win, uint64_t bytes)
+double prof_model_fence(const struct prof_call *c, MPI_Win win, MPI_Comm shadow)
+{
+    struct prof_pscw *p = win_state(win);
+    uint64_t bytes = prof_model_rma_take(win);
+    double injected, s = bytes ? prof_model_inject(c, bytes, &injected) : -1, at = bytes ? s + prof_model_transfer(bytes) : -1;
+    if (!p || !p->to)
+        return at;
+    double in[2] = { 0, 0 };
+    for (int i = 0; i < p->n; i++)
+        p->to[p->n + i] = p->to[i] > 0 ? s : HUGE_VAL;
+    int ok = PMPI_Reduce_scatter_block(p->to, &in[0], 1, MPI_DOUBLE, MPI_SUM, shadow) == MPI_SUCCESS &&
+             PMPI_Reduce_scatter_block(p->to + p->n, &in[1], 1, MPI_DOUBLE, MPI_MIN, shadow) == MPI_SUCCESS;
+    memset(p->to, 0, (size_t)p->n * sizeof *p->to);
+    if (ok && in[0] > 0 && in[1] + prof_model_transfer((uint64_t)in[0]) > at)
+        at = in[1] + prof_model_transfer((uint64_t)in[0]);
+    return at;
+}
+
+void prof_model_rma_data(struct prof_call *c, MPI_Win win, int target, uint64_t bytes)
 {
     struct prof_pscw *p = win_state(win);
     if (p)
         p->bytes += bytes;
+    if (p && p->to && target >= 0 && target < p->n)
+        p->to[target] += (double)bytes;
     prof_model_free(c);
     c->m_end = c->m_begin + prof_model.o;
 }

@@ -234,7 +234,10 @@ static void send_token(const struct prof_call *c, MPI_Comm shadow, MPI_Comm repl
 /* A receive's modelled clock now, at its posting (< 0 without a model). */
 static double posting(const struct prof_call *c)
 {
-    return prof_model_on ? prof_model_now(c) : -1;
+    if (!prof_model_on)
+        return -1;
+    prof_model_reply_poll();
+    return prof_model_now(c);
 }
 
 /* Receive e took token t: with a model, the sender's reply it asks for

@@ -2,7 +2,8 @@
 # t_model.sh: the model (--model). The known answers of mpiprof-known
 # model-compute, model-icompute, model-comm, model-sends, model-rma,
 # model-chain, model-sync and model-lock under a perfect interconnect and
-# under lat/bw (model-sync with MPI_Send's rendezvous too), and of
+# under lat/bw (model-sync with MPI_Send's rendezvous too, model-rma with
+# many origins to one target too), and of
 # model-colls for each collective under lat/bw, per rank within 15 %
 # (floor 10 ms); each of the eight on 2 ranks within 5 % (floor 3 ms) of
 # the replay of its own computations; model.txt's rows
@@ -46,6 +47,13 @@ done
 # wait for them (a round takes 2 D, where the model said D before the
 # receivers' posting clocks came back to their senders, issue 33); an
 # eager MPI_Send does not (D).
+# Many origins to one target: the target's link takes their bytes one
+# after the other, (N - 1) x 256 KiB an epoch (before issue 33's target
+# rule the model charged one origin's).
+out="$work/incast"
+timed_within "model-rma -m incast --model lat=100,bw=100: model_elapsed_s per rank within 15 % (floor 10 ms)" 15 \
+    0.010 $np "$out.out" "$out" "$launcher" -q --model lat=100,bw=100 -o "$out" "$known" model-rma -m incast -k 5 \
+    -d 10 -s 262144
 # Lock contention: every rank holds an exclusive lock in turn, so a round
 # is P computations (before issue 33 the model saw one).
 for model in perfect lat=100,bw=100; do
