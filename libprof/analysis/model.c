@@ -72,7 +72,7 @@ void prof_model_delay(int fn, double d)
 
 static void begin(struct prof_call *c, uint64_t t1)
 {
-    prof_model_reply_poll();
+    prof_model_reply_poll(c->th);     /* after the call's real end */
     c->m_begin = prof_model_now(c);
     c->m_real = (double)(t1 - c->t0) * clk.sec_per_tick;
     c->m_end = c->m_begin + c->m_real;
@@ -173,7 +173,7 @@ static double coll_end(int fn, int p, const double mine[2], const double all[2])
  * leaves (inside the call's time: coll_leave), in c->m_partner. */
 static void agree(struct prof_call *c, uint64_t bytes)
 {
-    prof_model_reply_poll();
+    prof_model_reply_poll(NULL);
     double mine[2] = { prof_model_now(c), (double)bytes }, all[2];
     if (prof_fn_base[c->fn] == FN_MPI_Win_fence && c->m_partner > mine[0])     /* the epoch's data (coll_enter) */
         mine[0] = c->m_partner;

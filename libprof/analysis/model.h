@@ -104,16 +104,19 @@ void prof_model_arrival(struct prof_call *c, double sent, uint64_t bytes);
  * that takes the token answers it with its posting clock
  * (prof_model_reply: to src on the reply shadow). prof_model_reply_poll
  * (before a call's start is read, never inside a call's modelled time):
- * the replies come since move the clock;
+ * the replies come since move the clock; th: the calling thread, whose
+ * profiler_s takes the time when the poll is outside a call's real time
+ * (else NULL);
  * prof_model_reply_finish: at MPI_Finalize, collective over all.
  * prof_model_delay: the clock moves on by d, time of fn. */
 struct prof_model_reply;
+struct prof_thread;
 MPI_Comm prof_model_reply_comm(MPI_Comm user);
 double prof_model_send(const struct prof_call *c, uint64_t bytes, MPI_Comm reply, int dst, uint64_t *id);
 struct prof_model_reply *prof_model_reply_want(MPI_Comm reply, int dst, double s, uint64_t bytes, uint64_t *id);
 void prof_model_reply_ready(struct prof_model_reply *r, int fn, double end);
 void prof_model_reply(MPI_Comm reply, int src, uint64_t id, double posted);
-void prof_model_reply_poll(void);
+void prof_model_reply_poll(struct prof_thread *th);
 void prof_model_reply_finish(MPI_Comm all);
 void prof_model_delay(int fn, double d);
 

@@ -69,7 +69,7 @@ double prof_model_inject(const struct prof_call *c, uint64_t bytes, double *inje
 
 double prof_model_send(const struct prof_call *c, uint64_t bytes, MPI_Comm reply, int dst, uint64_t *id)
 {
-    prof_model_reply_poll();
+    prof_model_reply_poll(NULL);
     double s = prof_model_inject(c, bytes, NULL);
     *id = 0;
     if (c->th && reply != MPI_COMM_NULL && waits_for_receive(c->fn, bytes))

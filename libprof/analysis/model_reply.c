@@ -24,6 +24,7 @@
 #include "lock.h"
 #include "model.h"
 #include "prof.h"
+#include "thread.h"
 
 #define TAGS 32768          /* MPI_TAG_UB is at least 32767 */
 
@@ -192,10 +193,13 @@ static void collect(int all)
     }
 }
 
-void prof_model_reply_poll(void)
+void prof_model_reply_poll(struct prof_thread *th)
 {
-    if (__atomic_load_n(&rep.waiting, __ATOMIC_RELAXED))
-        collect(0);
+    if (!__atomic_load_n(&rep.waiting, __ATOMIC_RELAXED))
+        return;
+    uint64_t t = prof_clock();
+    collect(0);
+    prof_profiler_add(th, t);
 }
 
 void prof_model_reply_finish(MPI_Comm all)

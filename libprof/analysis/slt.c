@@ -236,7 +236,7 @@ static double posting(const struct prof_call *c)
 {
     if (!prof_model_on)
         return -1;
-    prof_model_reply_poll();
+    prof_model_reply_poll(NULL);
     return prof_model_now(c);
 }
 
