@@ -730,8 +730,8 @@ const struct known_workload known_model_sends = {
     model_sends
 };
 const struct known_workload known_model_rma = {
-    "model-rma", "rank 0 computes D ms and puts -s bytes to rank 1 in each of K fence epochs: modelled elapsed "
-    "(--model)", model_rma
+    "model-rma", "rank 0 computes D ms and puts -s bytes to rank 1 (-m incast: every rank computes, ranks 1.. put "
+    "to rank 0) in each of K fence epochs: modelled elapsed (--model)", model_rma
 };
 const struct known_workload known_model_colls = {
     "model-colls", "-c COLLECTIVE: rank i computes (i+1)*D ms before each of K collectives of -s bytes a block: "

@@ -124,24 +124,38 @@ static struct prof_shadow *win_shadow(MPI_Win win)
 }
 
 /* group's ranks in win's group into *ranks (malloc'd), their number in *n. */
-static void translate(MPI_Group group, MPI_Win win, int **ranks, int *n)
+/* group's ranks in group to (MPI_UNDEFINED: not in it) into *ranks
+ * (malloc'd), their number in *n (0: none, or out of memory). */
+static void translate_to(MPI_Group group, MPI_Group to, int **ranks, int *n)
 {
-    MPI_Group wg;
     int size = 0, *in = NULL;
     free(*ranks);
     *ranks = NULL;
     *n = 0;
-    if (PMPI_Group_size(group, &size) != MPI_SUCCESS || size <= 0 || PMPI_Win_get_group(win, &wg) != MPI_SUCCESS)
+    if (PMPI_Group_size(group, &size) != MPI_SUCCESS || size <= 0)
         return;
     in = malloc((size_t)size * sizeof *in);
     *ranks = malloc((size_t)size * sizeof **ranks);
     if (in && *ranks) {
         for (int i = 0; i < size; i++)
             in[i] = i;
-        if (PMPI_Group_translate_ranks(group, size, in, wg, *ranks) == MPI_SUCCESS)
+        if (PMPI_Group_translate_ranks(group, size, in, to, *ranks) == MPI_SUCCESS)
             *n = size;
     }
     free(in);
+}
+
+/* group's ranks in win's group. */
+static void translate(MPI_Group group, MPI_Win win, int **ranks, int *n)
+{
+    MPI_Group wg;
+    if (PMPI_Win_get_group(win, &wg) != MPI_SUCCESS) {
+        free(*ranks);
+        *ranks = NULL;
+        *n = 0;
+        return;
+    }
+    translate_to(group, wg, ranks, n);
     PMPI_Group_free(&wg);
 }
 
@@ -270,7 +284,7 @@ double prof_model_fence(const struct prof_call *c, MPI_Win win, MPI_Comm shadow)
 {
     struct prof_pscw *p = win_state(win);
     uint64_t bytes = prof_model_rma_take(win);
-    double injected, s = bytes ? prof_model_inject(c, bytes, &injected) : -1, at = bytes ? s + prof_model_transfer(bytes) : -1;
+    double s = bytes ? prof_model_inject(c, bytes, NULL) : -1, at = bytes ? s + prof_model_transfer(bytes) : -1;
     if (!p || !p->to)
         return at;
     double in[2] = { 0, 0 };
@@ -279,9 +293,8 @@ double prof_model_fence(const struct prof_call *c, MPI_Win win, MPI_Comm shadow)
     int ok = PMPI_Reduce_scatter_block(p->to, &in[0], 1, MPI_DOUBLE, MPI_SUM, shadow) == MPI_SUCCESS &&
              PMPI_Reduce_scatter_block(p->to + p->n, &in[1], 1, MPI_DOUBLE, MPI_MIN, shadow) == MPI_SUCCESS;
     memset(p->to, 0, (size_t)p->n * sizeof *p->to);
-    if (ok && in[0] > 0 && in[1] + prof_model_transfer((uint64_t)in[0]) > at)
-        at = in[1] + prof_model_transfer((uint64_t)in[0]);
-    return at;
+    double arrived = ok && in[0] > 0 ? in[1] + prof_model_transfer((uint64_t)in[0]) : -1;
+    return arrived > at ? arrived : at;
 }
 
 void prof_model_rma_data(struct prof_call *c, MPI_Win win, int target, uint64_t bytes)
@@ -299,31 +312,24 @@ void prof_model_rma_data(struct prof_call *c, MPI_Win win, int target, uint64_t 
 static int lockable(struct prof_pscw *p, MPI_Win win)
 {
     MPI_Group g, w;
+    int n = 0;
     if (p->held)
         return 0;
     if (p->slot < 0 || PMPI_Win_get_group(win, &g) != MPI_SUCCESS)
         return -1;
-    PMPI_Group_size(g, &p->n);
-    int *in = malloc((size_t)p->n * sizeof *in);
-    p->world = malloc((size_t)p->n * sizeof *p->world);
-    p->held = calloc((size_t)p->n, sizeof *p->held);
-    int ok = in && p->world && p->held && PMPI_Comm_group(MPI_COMM_WORLD, &w) == MPI_SUCCESS;
-    for (int i = 0; ok && i < p->n; i++)
-        in[i] = i;
-    if (ok) {
-        ok = PMPI_Group_translate_ranks(g, p->n, in, w, p->world) == MPI_SUCCESS;
+    if (PMPI_Comm_group(MPI_COMM_WORLD, &w) == MPI_SUCCESS) {
+        translate_to(g, w, &p->world, &n);
         PMPI_Group_free(&w);
     }
     PMPI_Group_free(&g);
-    free(in);
-    if (!ok) {
-        free(p->world);
-        free(p->held);
-        p->world = NULL;
-        p->held = NULL;
-        p->slot = -1;
+    if (n > 0 && (p->held = calloc((size_t)n, sizeof *p->held))) {
+        p->n = n;
+        return 0;
     }
-    return ok ? 0 : -1;
+    free(p->world);
+    p->world = NULL;
+    p->slot = -1;
+    return -1;
 }
 
 /* MPI_Win_lock ended at c->m_end: its target's lock held. */
