@@ -35,7 +35,7 @@
  * The answer is worked out on rank 0 from every rank's measured
  * computations (all the time between its MPI calls, from a barrier before
  * the first) by the model's rules (model.h): a receive completes at
- * max(its clock, the sender's clock + T(size)), T(size) = lat + size/bw,
+ * max(its clock, the sender's clock + T(size)) (T: prof_model_time),
  * a collective at the latest arrival plus its cost. */
 #include <math.h>
 #include <stdint.h>
@@ -335,7 +335,7 @@ static int model_chain(int argc, char **argv, int rank, int size)
  * of a message of bytes sent at clock t, and *done its sender's end. */
 static double link_send(const struct prof_model *m, double *free, double t, double bytes, double *done)
 {
-    double G = m->perfect ? 0 : 1 / m->bw, s = t > *free ? t : *free, e = s + m->o + bytes * G;
+    double s = t > *free ? t : *free, e = s + m->o + prof_model_wire(m, bytes);
     *free = e > s + m->g ? e : s + m->g;
     *done = bytes <= m->eager ? e : s + prof_model_time(m, bytes);
     return s;

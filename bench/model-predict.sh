@@ -79,10 +79,10 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 if [ -z "$model" ]; then
-    MPIPROF_MPI1=$bench/mpiprof-mpi1 "$calibrate" --mpirun "$mpirun" > "$tmp/cal" 2>&1 ||
+    MPIPROF_MPI1=$bench/mpiprof-mpi1 "$calibrate" --mpirun "$mpirun" -o "$tmp/table" > "$tmp/cal" 2>&1 ||
         die "mpiprof-calibrate failed: $(tail -1 "$tmp/cal")"
     model=$(tail -1 "$tmp/cal")
-    echo "# calibration: $(tail -2 "$tmp/cal" | head -1 | sed 's/^# //')"
+    echo "# calibration: $(sed -n 's/^# latency/latency/p' "$tmp/cal")"
 fi
 echo "# mpiprof model prediction: $flavor, --model $model, $runs runs each, interleaved; medians of the slowest rank"
 printf '%-28s %5s %10s %10s %8s %10s %8s\n' "# program" ranks real_s model_s error run_s cost

@@ -20,6 +20,7 @@ static struct {
     uint64_t last;           /* the real clock then (ticks) */
     double sec_per_tick;
     double mpi, compute;     /* modelled time inside MPI calls and between them */
+    double waited;           /* how far partners' clocks have moved it on, in all */
     double fn[PROF_FN_COUNT];
 } clk = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
@@ -84,11 +85,33 @@ void prof_model_free(struct prof_call *c)
     c->m_end = c->m_begin;
 }
 
+double prof_model_waited(void)
+{
+    prof_lock(&clk.lock);
+    double v = clk.waited;
+    prof_unlock(&clk.lock);
+    return v;
+}
+
+/* A partner's clock says c ends at at: how far that moves c's end on is
+ * waiting (max(own, partner) moves on from own by that much; the moves
+ * of one call add up to its latest partner's). */
+static void partner_end(struct prof_call *c, double at)
+{
+    if (!(at > c->m_end))
+        return;
+    prof_lock(&clk.lock);
+    clk.waited += at - c->m_end;
+    prof_unlock(&clk.lock);
+    c->m_end = at;
+}
+
 void prof_model_arrival(struct prof_call *c, double sent, uint64_t bytes)
 {
-    double at = sent >= 0 ? sent + prof_model_transfer(bytes) : c->m_begin + c->m_real;
-    if (at > c->m_end)
-        c->m_end = at;
+    if (sent >= 0)
+        partner_end(c, sent + prof_model_transfer(bytes));
+    else if (c->m_begin + c->m_real > c->m_end)
+        c->m_end = c->m_begin + c->m_real;
 }
 
 
@@ -183,6 +206,11 @@ static void agree(struct prof_call *c, uint64_t bytes)
         PMPI_Allreduce(mine, all, 2, MPI_DOUBLE, MPI_MAX, c->m_comm) != MPI_SUCCESS)
         return;
     c->m_partner = coll_end(c->fn, p, mine, all);
+    if (all[0] > mine[0]) {     /* waiting for the latest, the cost after it */
+        prof_lock(&clk.lock);
+        clk.waited += all[0] - mine[0];
+        prof_unlock(&clk.lock);
+    }
 }
 
 /* A collective creation call (a communicator's or a window's) ends at the
@@ -290,9 +318,8 @@ static void start_icoll(struct prof_call *c)
 static void completed(struct prof_call *c, MPI_Request req)
 {
     struct icoll *e = req == MPI_REQUEST_NULL ? NULL : take(req);
-    double at = e ? settle(e, c->th) : -1;
-    if (at > c->m_end)
-        c->m_end = at;
+    if (e)
+        partner_end(c, settle(e, c->th));
 }
 
 /* The call's modelled time moves the clock; the next call's compute
@@ -350,10 +377,10 @@ double prof_model_fn_time(int fn)
  * and rank 0 says so when they differ. */
 static int start(void)
 {
-    struct prof_model m = { 0, 0, 0, 0, 0, 0, 0 };
+    struct prof_model m = { 0 };
     int on = prof_config.model[0] && prof_model_parse(prof_config.model, &m) == 0;
-    double v[8] = { on, m.perfect, m.lat, m.bw, m.cpu, m.o, m.g, m.eager };
-    int same = prof_agree(v, 8, NULL);
+    double v[9] = { on, m.perfect, m.lat, m.bw, m.cpu, m.o, m.g, m.eager, m.table ? m.table->sum : 0 };
+    int same = prof_agree(v, 9, NULL);
     if (same == 0)
         prof_log_once("MPIPROF_MODEL is not the same on every rank; no model");
     if (same != 1 || !on)

@@ -22,7 +22,9 @@
  *     at, or popped by MPI_Mprobe); one that finds none: nothing;
  *   - one-sided data and epochs: by their bytes and partners (model_rma.c);
  *   - everything else (MPI-IO, local calls): its real time.
- * T(size) = lat + size / bw; perfect: 0. Cold code: only with a model. */
+ * T(size) = o + lat + size / bw + o, or o + the measured table's time of
+ * size + o (table=; its bw the table's two largest sizes'); perfect: 0.
+ * Cold code: only with a model. */
 #ifndef PROF_MODEL_H
 #define PROF_MODEL_H
 
@@ -32,6 +34,32 @@
 
 struct prof_call;
 
+/* The shapes of collective the model costs (mpiprof(1) has the table), and
+ * PROF_MC_P2P, one message, for a measured table's curves. */
+enum prof_model_coll {
+    PROF_MC_BARRIER, PROF_MC_BCAST, PROF_MC_REDUCE, PROF_MC_ALLREDUCE, PROF_MC_SCAN, PROF_MC_GATHER,
+    PROF_MC_ALLGATHER, PROF_MC_ALLTOALL, PROF_MC_REDUCE_SCATTER, PROF_MC_NEIGHBOR, PROF_MC_P2P
+};
+
+/* A measured table (table=FILE, written by mpiprof-calibrate): curves of
+ * time against bytes, each of one shape measured on p processes (a
+ * collective's bytes: the largest volume of one process in the call; a
+ * message's: its size), read between and beyond their points as straight
+ * lines. */
+#define PROF_MODEL_POINTS 64
+#define PROF_MODEL_CURVES 32
+struct prof_model_curve {
+    int shape;         /* enum prof_model_coll */
+    int p;
+    int n;             /* points, bytes increasing */
+    double x[PROF_MODEL_POINTS], t[PROF_MODEL_POINTS];     /* bytes, seconds */
+};
+struct prof_model_table {
+    int n;
+    struct prof_model_curve c[PROF_MODEL_CURVES];
+    double sum;        /* of every number in it: the ranks compare it */
+};
+
 struct prof_model {
     int perfect;       /* latency 0, bandwidth infinite */
     double lat;        /* L: seconds */
@@ -40,6 +68,9 @@ struct prof_model {
     double o;          /* the overhead of a message at each end, seconds */
     double g;          /* the gap between the starts of two messages of one sender, seconds */
     double eager;      /* the largest message a blocking send completes without its receive (bytes) */
+    const struct prof_model_table *table;      /* table=: measured times (lat its time of 0 bytes, bw its
+                                                  * two largest sizes'); else NULL */
+    char path[200];    /* table='s file */
 };
 #define PROF_MODEL_EAGER 65536     /* eager= by default */
 
@@ -48,25 +79,30 @@ struct prof_model {
 extern int prof_model_on;
 extern struct prof_model prof_model;
 
-/* prof_model_parse: "perfect", "perfect+F", "perfect,cpu=F" or
- * "lat=US,bw=MBS[,cpu=F][,o=US][,g=US][,eager=BYTES]" (items in any order,
- * any letter case). 0 and *m set, or -1. */
+/* prof_model_parse: "perfect", "perfect+F", "perfect,cpu=F",
+ * "lat=US,bw=MBS[,cpu=F][,o=US][,g=US][,eager=BYTES]" or
+ * "table=FILE[,cpu=F][,o=US][,g=US][,eager=BYTES]" (items in any order,
+ * names in any letter case; FILE is read, and kept until the next parse
+ * of a table). 0 and *m set, or -1 and prof_model_why() says why when it
+ * was the table ("" else). */
 int prof_model_parse(const char *text, struct prof_model *m);
-/* prof_model_time: T(bytes) = o + lat + bytes/bw + o under m, one
- * message from its sender's call to its receiver's (0 when perfect);
+const char *prof_model_why(void);
+/* prof_model_time: T(bytes) = o + lat + bytes/bw + o under m, or o + the
+ * table's time of bytes + o, one message from its sender's call to its
+ * receiver's (0 when perfect); prof_model_wire: bytes/bw, the time its
+ * bytes hold the sender's link (a table's latency, a protocol's
+ * handshakes included, does not);
  * prof_model_log2: the rounds of a tree over p processes, ceil(log2 p).
  * The workloads of mpiprof-known work out their answers with them too. */
 double prof_model_time(const struct prof_model *m, double bytes);
+double prof_model_wire(const struct prof_model *m, double bytes);
 unsigned prof_model_log2(int p);
-
-/* The shapes of collective the model costs (mpiprof(1) has the table). */
-enum prof_model_coll {
-    PROF_MC_BARRIER, PROF_MC_BCAST, PROF_MC_REDUCE, PROF_MC_ALLREDUCE, PROF_MC_SCAN, PROF_MC_GATHER,
-    PROF_MC_ALLGATHER, PROF_MC_ALLTOALL, PROF_MC_REDUCE_SCATTER, PROF_MC_NEIGHBOR
-};
 /* prof_model_coll_time: a collective of shape k on p processes whose
  * largest volume of one process is x bytes, under m: the faster of the
- * algorithms a library would use for it (0 when perfect or p < 2). */
+ * algorithms a library would use for it (0 when perfect or p < 2); with a
+ * table that measured shape k, its time of x bytes on the measured p
+ * nearest below (else above) times what the algorithms give for p over
+ * what they give for that p. */
 double prof_model_coll_time(const struct prof_model *m, enum prof_model_coll k, int p, double x);
 /* prof_model_text: the model in force, spelt out ("lat=1.5us,bw=1000MB/s,cpu=1"). */
 void prof_model_text(char *buf, size_t size);
@@ -92,6 +128,9 @@ double prof_model_inject(const struct prof_call *c, uint64_t bytes, double *inje
 void prof_model_sent(struct prof_call *c);
 void prof_model_free(struct prof_call *c);
 void prof_model_arrival(struct prof_call *c, double sent, uint64_t bytes);
+/* prof_model_waited: how far partners' clocks (arrivals, collectives'
+ * latest starts) have moved this process's clock on since MPI_Init. */
+double prof_model_waited(void);
 
 /* Sends that wait for their receive (model_reply.c): MPI_Ssend, and
  * MPI_Send of more than eager bytes. prof_model_reply_comm: the reply

@@ -3,7 +3,8 @@
  * bytes sent by a call whose modelled clock is t starts at
  * s = max(t, the link free), is injected at e = s + o + k/bw, and the link
  * is free again at max(e, s + g). It arrives, its receiving overhead
- * included, at s + T(k) = s + o + lat + k/bw + o; its late-sender token
+ * included, at s + T(k) = s + o + lat + k/bw + o (or o + a measured
+ * table's time of k + o: model.h); its late-sender token
  * carries s. The sending call then ends:
  *   - MPI_Send, MPI_Rsend: at e when k <= eager; else (rendezvous) and for
  *     MPI_Ssend at max(s, r) + T(k), r when the receive was posted: s +
@@ -45,9 +46,9 @@ static int waits_for_receive(int fn, uint64_t bytes)
 
 double prof_model_inject(const struct prof_call *c, uint64_t bytes, double *injected)
 {
-    double t = prof_model_now(c), G = prof_model.perfect ? 0 : 1 / prof_model.bw;
+    double t = prof_model_now(c), w = prof_model_wire(&prof_model, (double)bytes);
     prof_lock(&nic.lock);
-    double s = t > nic.free ? t : nic.free, e = s + prof_model.o + (double)bytes * G;
+    double s = t > nic.free ? t : nic.free, e = s + prof_model.o + w;
     nic.free = e > s + prof_model.g ? e : s + prof_model.g;
     prof_unlock(&nic.lock);
     if (injected)

@@ -13,8 +13,9 @@
  * after the send test it (prof_model_reply_poll, before the model reads a
  * call's start: for the call, a send's token, a receive's posting, a
  * collective's clock agreement), and when it has come the sender's clock
- * moves on by what the send waited for beyond its modelled end: the calls
- * made since move with it. At MPI_Finalize every reply sent
+ * moves on by what the send waited for beyond its modelled end, less the
+ * waiting for partners' clocks since (which that wait takes the place
+ * of): the calls made since move with it. At MPI_Finalize every reply sent
  * is matched (a synchronous send, matched by the receive posted before its
  * token left), then after a barrier the receives still posted are
  * withdrawn: their receive never took its token (freed in flight, a
@@ -29,12 +30,13 @@
 #define TAGS 32768          /* MPI_TAG_UB is at least 32767 */
 
 /* A send waiting for its reply: its receive, the clock that comes in it,
- * the message's start s and T(bytes), the send's modelled end and
- * function (ready: both known, after its p2p_end). */
+ * the message's start s and T(bytes), the send's modelled end, the
+ * clock's waiting for partners then (prof_model_waited) and the send's
+ * function (ready: those known, after its p2p_end). */
 struct prof_model_reply {
     MPI_Request req;
     double posted;
-    double s, x, end;
+    double s, x, end, waited;
     int fn, ready;
     struct prof_model_reply *next;
 };
@@ -118,9 +120,11 @@ struct prof_model_reply *prof_model_reply_want(MPI_Comm reply, int dst, double s
 
 void prof_model_reply_ready(struct prof_model_reply *r, int fn, double end)
 {
+    double waited = prof_model_waited();
     prof_lock(&rep.lock);
     r->fn = fn;
     r->end = end;
+    r->waited = waited;
     r->ready = 1;
     prof_unlock(&rep.lock);
 }
@@ -150,10 +154,13 @@ void prof_model_reply(MPI_Comm reply, int src, uint64_t id, double posted)
     free(o);
 }
 
-/* What the send of r waited for beyond its modelled end (r has come). */
+/* How much later the clock is now (r has come): what the send of r waited
+ * for beyond its modelled end, less what the clock has waited for
+ * partners since (a call that ends at max(own, partner) would have ended
+ * at the same partner's time had the send ended later, up to that much). */
 static double delay(const struct prof_model_reply *r)
 {
-    double at = (r->posted > r->s ? r->posted : r->s) + r->x - r->end;
+    double at = (r->posted > r->s ? r->posted : r->s) + r->x - r->end - (prof_model_waited() - r->waited);
     return r->ready && r->posted >= 0 && at > 0 ? at : 0;
 }
 

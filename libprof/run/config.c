@@ -228,8 +228,9 @@ void prof_config_load(unsigned char *enabled, int nfn)
             continue;
         }
         if (parse(o, value, enabled, nfn) != 0) {
-            prof_log_once("%s='%s' is not valid; expected %s; using the default %s",
-                          o->name, value, o->accepted, default_text(o, def, sizeof def));
+            const char *why = o->kind == MODEL ? prof_model_why() : "";
+            prof_log_once("%s='%s' is not valid%s%s%s; expected %s; using the default %s", o->name, value,
+                          why[0] ? " (" : "", why, why[0] ? ")" : "", o->accepted, default_text(o, def, sizeof def));
             parse(o, o->def, scratch, nfn);
             if (o->kind == FUNCS)
                 memset(enabled, 1, (size_t)nfn);

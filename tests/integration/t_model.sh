@@ -33,6 +33,29 @@ for c in barrier bcast reduce allreduce scan gather allgather alltoall reduce_sc
         $np "$work/colls-$c.out" "$work/colls-$c" "$launcher" -q --model lat=100,bw=100 -o "$work/colls-$c" "$known" \
         model-colls -c $c -k 5 -d 1 -s 1048576
 done
+# A measured table (table=, mpiprof-calibrate's): a message's time read
+# off its p2p curve, 100 us + 10 ms a MiB (1 MiB / 10 ms on the link), and
+# a collective's off its curve measured on 2 processes, scaled to np by
+# the algorithms: Allreduce 30 ms and Alltoall 40 ms a MiB, 3 and 8 times
+# what the algorithms give on 2 (mpiprof-known works the answer out with
+# the same table).
+cat > "$work/table.txt" <<TABLE
+# shape processes bytes t_usec
+p2p 2 0 100
+p2p 2 1048576 10100
+allreduce 2 0 0
+allreduce 2 1048576 30000
+alltoall 2 0 0
+alltoall 2 2097152 80000
+TABLE
+for w in "model-colls -c allreduce" "model-colls -c alltoall" model-sends; do
+    out="$work/table-${w##* }"
+    # shellcheck disable=SC2086 # the workload and its options are words
+    timed_within "$w --model table=: model_elapsed_s per rank within 15 % (floor 10 ms)" 15 0.010 \
+        $np "$out.out" "$out" "$launcher" -q --model "table=$work/table.txt" -o "$out" "$known" $w -k 5 -d 1 -s 1048576
+done
+check "table=: model.txt names the table, its latency and bandwidth" \
+    grep -q "^# model: table=$work/table.txt(lat=100us,bw=104.858MB/s),cpu=1," "$work/table-model-sends/model.txt"
 for model in perfect lat=100,bw=100; do
     for w in model-compute model-icompute model-comm model-sends model-rma model-chain model-sync; do
         out="$work/$w-$model"
@@ -163,9 +186,10 @@ check "no model.txt without --model" test ! -e "$work/off/model.txt"
 check "no model_elapsed_s column without --model" grep -qx '# rank elapsed_s mpi_s mpi_pct compute_s mpi_calls profiler_s' \
     "$work/off/summary.txt"
 
-# (5) calibration: mpiprof-calibrate prints a model, and with it the
-# modelled elapsed of PingPong (the run it measured) and of model-comm is
-# within 30 % of their real elapsed, per rank: for PingPong the elapsed
+# (5) calibration: mpiprof-calibrate writes its table and prints a model
+# that uses it, and with it the modelled elapsed of PingPong and Allreduce
+# (the runs it measured) and of model-comm is within 30 % of their real
+# elapsed, per rank: for PingPong and Allreduce the elapsed
 # of a run without the model (a run with it is slower by its tokens, about
 # 1 us a message, which the model cannot see; model-comm sends 10). The
 # real times follow the load of
@@ -185,23 +209,34 @@ while [ $attempt -lt 3 ] && [ -z "$good" ]; do
     attempt=$((attempt + 1))
     echo "calibration, attempt $attempt:"
     with_lock -x env MPIPROF_MPI1="$top_builddir/bench/mpiprof-mpi1" "$top_builddir/tools/mpiprof-calibrate" \
-        --mpirun "$MPIRUN" > "$work/cal.out" || fail "mpiprof-calibrate"
-    tail -2 "$work/cal.out"
+        --mpirun "$MPIRUN" -o "$work/cal.txt" > "$work/cal.out" || fail "mpiprof-calibrate"
+    tail -3 "$work/cal.out"
     cal=$(tail -1 "$work/cal.out")
-    rm -rf "$work/pp-real" "$work/pp-model" "$work/comm-model"
+    rm -rf "$work/pp-real" "$work/pp-model" "$work/ar-real" "$work/ar-model" "$work/comm-model"
     run_timed 2 "$launcher" -q -o "$work/pp-real" "$top_builddir/bench/mpiprof-mpi1" PingPong -msglog 0:22 \
         > /dev/null || fail "PingPong under mpiprof"
     run_timed 2 "$launcher" -q --model "$cal" -o "$work/pp-model" "$top_builddir/bench/mpiprof-mpi1" PingPong \
         -msglog 0:22 > /dev/null || fail "PingPong under --model $cal"
+    run_timed 2 "$launcher" -q -o "$work/ar-real" "$top_builddir/bench/mpiprof-mpi1" Allreduce -msglog 0:22 \
+        > /dev/null || fail "Allreduce under mpiprof"
+    run_timed 2 "$launcher" -q --model "$cal" -o "$work/ar-model" "$top_builddir/bench/mpiprof-mpi1" Allreduce \
+        -msglog 0:22 > /dev/null || fail "Allreduce under --model $cal"
     run_timed 2 "$launcher" -q --model "$cal" -o "$work/comm-model" "$known" model-comm -d 2 -s 1048576 \
         > /dev/null || fail "model-comm under --model $cal"
-    real_vs_model "$work/pp-real" "$work/pp-model" && real_vs_model "$work/comm-model" "$work/comm-model" &&
-        good=$attempt
+    real_vs_model "$work/pp-real" "$work/pp-model" && real_vs_model "$work/ar-real" "$work/ar-model" &&
+        real_vs_model "$work/comm-model" "$work/comm-model" && good=$attempt
 done
-check "mpiprof-calibrate: a table and lat=<us>,bw=<MB/s>" \
-    awk 'NR == 2 && $0 != "# bytes t_usec" { exit 1 } END { exit !($0 ~ /^lat=[0-9.]+,bw=[0-9]+$/ && NR > 20) }' \
-    "$work/cal.out"
-check "PingPong and model-comm under the calibrated model: modelled elapsed within 30 % of the real" \
+check "mpiprof-calibrate: the table printed, and table=<its absolute path> last" \
+    awk -v t="$work/cal.txt" 'NR == 2 && $0 != "# shape processes bytes t_usec" { exit 1 }
+        END { exit !($0 == "table=" t && NR > 100) }' "$work/cal.out"
+check "mpiprof-calibrate: the line through PingPong as lat=<us>,bw=<MB/s>" \
+    grep -Eqx '# without the table: lat=[0-9.]+,bw=[0-9]+' "$work/cal.out"
+check "the table: PingPong's 24 sizes, and each collective's on 2 processes, bytes as the model counts them" \
+    awk '!/^#/ { n[$1]++; if ($2 != 2) bad = 1; last[$1] = $3 }
+         END { exit bad || n["p2p"] != 24 || n["barrier"] != 1 || n["allreduce"] != 22 || last["bcast"] != 4194304 ||
+                    last["allgather"] != 8388608 || last["alltoall"] != 8388608 || !n["reduce"] || !n["reduce_scatter"] }' \
+    "$work/cal.txt"
+check "PingPong, Allreduce and model-comm under the calibrated model: modelled elapsed within 30 % of the real" \
     test -n "$good"
 
 # (6) ranks that disagree: one message, no model, the job completes.

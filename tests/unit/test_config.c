@@ -137,12 +137,12 @@ int main(void)
         const char *text;
         struct prof_model m;
     } models_ok[] = {
-        { "PERFECT", { 1, 0, 0, 1, 0, 0, PROF_MODEL_EAGER } },
-        { "perfect+2.5", { 1, 0, 0, 2.5, 0, 0, PROF_MODEL_EAGER } },
-        { "Perfect,CPU=0.5", { 1, 0, 0, 0.5, 0, 0, PROF_MODEL_EAGER } },
-        { "LAT=1.5,BW=1000", { 0, 1.5e-6, 1e9, 1, 0, 0, PROF_MODEL_EAGER } },
-        { "bw=10,lat=0,cpu=0.5", { 0, 0, 1e7, 0.5, 0, 0, PROF_MODEL_EAGER } },
-        { "lat=2,bw=100,o=0.5,G=3,Eager=0", { 0, 2e-6, 1e8, 1, 0.5e-6, 3e-6, 0 } },
+        { "PERFECT", { 1, 0, 0, 1, 0, 0, PROF_MODEL_EAGER, NULL, "" } },
+        { "perfect+2.5", { 1, 0, 0, 2.5, 0, 0, PROF_MODEL_EAGER, NULL, "" } },
+        { "Perfect,CPU=0.5", { 1, 0, 0, 0.5, 0, 0, PROF_MODEL_EAGER, NULL, "" } },
+        { "LAT=1.5,BW=1000", { 0, 1.5e-6, 1e9, 1, 0, 0, PROF_MODEL_EAGER, NULL, "" } },
+        { "bw=10,lat=0,cpu=0.5", { 0, 0, 1e7, 0.5, 0, 0, PROF_MODEL_EAGER, NULL, "" } },
+        { "lat=2,bw=100,o=0.5,G=3,Eager=0", { 0, 2e-6, 1e8, 1, 0.5e-6, 3e-6, 0, NULL, "" } },
     };
     for (size_t i = 0; i < sizeof models_ok / sizeof models_ok[0]; i++) {
         struct prof_model m;
@@ -163,12 +163,18 @@ int main(void)
         setenv("MPIPROF_MODEL", models_bad[i], 1);
         char want[256];
         snprintf(want, sizeof want, "MPIPROF_MODEL='%s' is not valid; expected perfect, perfect+<cpu factor>, "
-                 "perfect,cpu=<factor> or lat=<us>,bw=<MB/s>[,cpu=<factor>][,o=<us>][,g=<us>][,eager=<bytes>]; "
-                 "using the default (no model)\n",
+                 "perfect,cpu=<factor>, lat=<us>,bw=<MB/s>[,cpu=<factor>][,o=<us>][,g=<us>][,eager=<bytes>] or "
+                 "table=<file>[,...]; using the default (no model)\n",
                  models_bad[i]);
         CHECK(strstr(load(), want) != NULL);
         CHECK(prof_config.model[0] == '\0' && strstr(prof_config.options, "MODEL") == NULL);
     }
+    /* A table that cannot be read: the message says why. */
+    clear();
+    setenv("MPIPROF_MODEL", "table=/nonexistent/t,cpu=2", 1);
+    CHECK(strstr(load(), "MPIPROF_MODEL='table=/nonexistent/t,cpu=2' is not valid (cannot read table "
+                         "/nonexistent/t: No such file or directory); expected perfect,") != NULL &&
+          prof_config.model[0] == '\0');
     clear();
     setenv("MPIPROF_MODEL", "", 1);
     CHECK(strstr(load(), "MPIPROF_MODEL is empty; expected perfect,") != NULL && prof_config.model[0] == '\0');

@@ -1,0 +1,138 @@
+/* test_model.c: the model's formulas under a measured table (table=FILE,
+ * model_parse.c): a message's time read off the p2p curve between, below
+ * and past its points; a collective's from its curve on the measured
+ * process count nearest below (else above), scaled by the algorithms'
+ * ratio, and from the algorithms where the table has no curve; tables
+ * refused with the reason, keeping the one in force. Every figure is
+ * worked out by hand in the comments. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "model.h"
+
+static int failures;
+#define CHECK(cond) do { if (!(cond)) { printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond); failures++; } } while (0)
+
+static int near(double a, double b)
+{
+    return fabs(a - b) <= 1e-9 * fmax(fabs(a), fabs(b)) + 1e-18;
+}
+
+static char dir[] = "/tmp/test_model.XXXXXX";
+
+/* A table file named name holding text; its path. */
+static const char *table(const char *name, const char *text)
+{
+    static char path[256];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    if (!f || fputs(text, f) < 0 || fclose(f) != 0) {
+        printf("FAIL: cannot write %s\n", path);
+        exit(1);
+    }
+    return path;
+}
+
+/* parse "table=<path><rest>" into m: its return. */
+static int parse(const char *path, const char *rest, struct prof_model *m)
+{
+    char text[512];
+    snprintf(text, sizeof text, "table=%s%s", path, rest);
+    return prof_model_parse(text, m);
+}
+
+/* parse must refuse "table=<path of name holding text>" and say why. */
+static void refused(const char *name, const char *text, const char *why)
+{
+    struct prof_model m;
+    CHECK(parse(table(name, text), "", &m) == -1);
+    if (!strstr(prof_model_why(), why))
+        printf("FAIL: %s: why '%s' lacks '%s'\n", name, prof_model_why(), why), failures++;
+}
+
+int main(void)
+{
+    if (!mkdtemp(dir)) {
+        printf("FAIL: mkdtemp\n");
+        return 1;
+    }
+    /* p2p: 1 us at 0 bytes, 11 at 1000, 31 at 2000 (usec). */
+    char good[256];
+    snprintf(good, sizeof good, "%s", table("good", "# shape processes bytes t_usec\n"
+                                     "p2p 2 0 1\np2p 2 1000 11\np2p 2 2000 31\n\n"
+                                     "allreduce 2 0 0\nallreduce 2 1000 50\n"
+                                     "   # a comment\nallreduce 4 1000 80\nbarrier 2 0 3\n"));
+    struct prof_model m;
+    CHECK(parse(good, "", &m) == 0 && m.table && strcmp(m.path, good) == 0 && prof_model_why()[0] == '\0');
+    /* lat: the time of 0 bytes; T between the points, past the last on
+     * the last two's line; bw: theirs, 1000 bytes in 20 us (W = 0.02 us a
+     * byte). */
+    CHECK(near(m.lat, 1e-6) && near(m.bw, 5e7));
+    CHECK(near(prof_model_time(&m, 0), 1e-6) && near(prof_model_time(&m, 500), 6e-6));
+    CHECK(near(prof_model_time(&m, 1500), 21e-6) && near(prof_model_time(&m, 3000), 51e-6));
+    CHECK(near(prof_model_wire(&m, 1000), 20e-6) && near(prof_model_wire(&m, 0), 0));
+    /* Allreduce measured on 2 and on 4: as measured there. */
+    CHECK(near(prof_model_coll_time(&m, PROF_MC_ALLREDUCE, 2, 1000), 50e-6));
+    CHECK(near(prof_model_coll_time(&m, PROF_MC_ALLREDUCE, 2, 500), 25e-6));
+    CHECK(near(prof_model_coll_time(&m, PROF_MC_ALLREDUCE, 4, 1000), 80e-6));
+    /* On 8: the curve of 4 times the algorithms on 8 over those on 4:
+     * on 4, min(2 T(1000), 4 T(0) + 2 W(750)) = min(22, 4 + 30) = 22 us;
+     * on 8, min(3 T(1000), 6 T(0) + 2 W(875)) = min(33, 6 + 35) = 33. */
+    CHECK(near(prof_model_coll_time(&m, PROF_MC_ALLREDUCE, 8, 1000), 120e-6));
+    /* Reduce-scatter and allgather where they are faster: 3200 bytes on 8,
+     * min(3 T(3200) = 3 x 55, 6 + 2 W(2800) = 6 + 112) = 118 us; on 4,
+     * min(2 x 55, 4 + 2 W(2400) = 100) = 100; the curve of 4 has one
+     * point, 80 us at any size. */
+    CHECK(near(prof_model_coll_time(&m, PROF_MC_ALLREDUCE, 8, 3200), 80e-6 * 118 / 100));
+    /* On 3: the curve of 2 (the most processes not above 3); on 3,
+     * min(2 T(1000), 4 T(0) + 2 W(666.7)) = min(22, 30.7) = 22 us, on 2
+     * min(T(1000), 2 T(0) + 2 W(500)) = min(11, 22) = 11. */
+    CHECK(near(prof_model_coll_time(&m, PROF_MC_ALLREDUCE, 3, 1000), 100e-6));
+    /* Barrier, one point: its time at any size; Bcast, no curve: the
+     * algorithms, min(T(1000), 2 T(0) + 2 W(500)) = min(11, 22). */
+    CHECK(near(prof_model_coll_time(&m, PROF_MC_BARRIER, 2, 0), 3e-6));
+    CHECK(near(prof_model_coll_time(&m, PROF_MC_BCAST, 2, 1000), 11e-6));
+    CHECK(prof_model_coll_time(&m, PROF_MC_ALLREDUCE, 1, 1000) == 0);
+    /* LogGP's overheads on top: T = 2 o + the table's. */
+    CHECK(parse(good, ",o=2,eager=0,cpu=0.5", &m) == 0 && near(prof_model_time(&m, 1000), 15e-6) &&
+          m.eager == 0 && m.cpu == 0.5);
+    CHECK(parse(good, ",TABLE=x", &m) == -1 && parse(good, ",lat=1", &m) == -1 && parse(good, ",bw=1", &m) == -1);
+    CHECK(prof_model_parse("perfect,table=/nonexistent", &m) == -1 && prof_model_parse("table=", &m) == -1);
+    char text[512];
+    snprintf(text, sizeof text, "TABLE=%s,", good);
+    CHECK(prof_model_parse(text, &m) == -1);
+
+    /* Refused, each with its reason; the table in force stays. */
+    CHECK(prof_model_parse("table=/nonexistent/t", &m) == -1 &&
+          strcmp(prof_model_why(), "cannot read table /nonexistent/t: No such file or directory") == 0);
+    refused("short", "p2p 2 0 1\np2p 2 1000\n", "short line 2: expected SHAPE PROCESSES BYTES USEC");
+    refused("extra", "p2p 2 0 1 x\n", "extra line 1: expected SHAPE PROCESSES BYTES USEC");
+    refused("shape", "p2p 2 0 1\nallreduse 2 0 1\n", "shape line 2: unknown shape (p2p,");
+    refused("one", "p2p 1 0 1\n", "one line 1: processes below 2");
+    refused("negative", "p2p 2 0 -1\n", "negative line 1: processes below 2, or bytes or time negative");
+    refused("order", "p2p 2 0 1\np2p 2 100 2\np2p 2 100 3\n",
+            "order line 3: the bytes of p2p on 2 processes do not increase");
+    refused("nop2p", "bcast 2 0 1\nbcast 2 10 2\n", "nop2p: no p2p curve of two sizes or more");
+    refused("p2pone", "p2p 2 0 1\n", "p2pone: no p2p curve of two sizes or more");
+    CHECK(parse(good, "", &m) == 0 && near(prof_model_time(&m, 1500), 21e-6));
+    CHECK(parse(table("bad", "p2p 2 0 5\np2p 2 10 4\np2p 2 5 4\n"), "", &m) == -1);
+    CHECK(near(m.lat, 1e-6) && near(prof_model_time(&m, 1500), 21e-6));
+
+    /* A curve is read as measured, below its time of 0 bytes too; its last
+     * two points must rise (8 bytes in 2 us: 4 MB/s). */
+    CHECK(parse(table("dip", "p2p 2 0 2\np2p 2 8 1\np2p 2 16 3\n"), "", &m) == 0);
+    CHECK(near(prof_model_time(&m, 8), 1e-6) && near(m.bw, 4e6) && near(prof_model_time(&m, 100), 24e-6));
+    refused("flat", "p2p 2 0 2\np2p 2 8 1\np2p 2 16 1\n", "flat: the p2p time of its two largest sizes does not grow");
+    /* perfect: nothing costs. */
+    CHECK(prof_model_parse("perfect", &m) == 0 && prof_model_time(&m, 1000) == 0 &&
+          prof_model_coll_time(&m, PROF_MC_ALLREDUCE, 4, 1000) == 0);
+
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    if (system(cmd) != 0)
+        printf("note: could not remove %s\n", dir);
+    printf("%s\n", failures ? "FAILED" : "ok");
+    return failures != 0;
+}
