@@ -20,9 +20,10 @@
  *   model-sync     ranks 0 and 1 take turns: in round k rank k % 2 sends
  *                  -s BYTES (default 8) to the other at once, then
  *                  computes D ms; the other computes D ms, then receives
- *                  (-m ssend, the default: MPI_Ssend; -m send: MPI_Send).
- *                  A send that waits for its receive (MPI_Ssend, MPI_Send
- *                  above eager=) ends at max(s, r) + T(size), s its start
+ *                  (-m ssend, the default: MPI_Ssend; -m issend:
+ *                  MPI_Issend and MPI_Wait at once; -m send: MPI_Send).
+ *                  A send that waits for its receive (MPI_Ssend, the
+ *                  Wait of MPI_Issend, MPI_Send above eager=) ends at max(s, r) + T(size), s its start
  *                  on the link, r the receive's posting: a perfect
  *                  interconnect leaves the waiting for the receiver's
  *                  program, 2 D a round.
@@ -556,20 +557,28 @@ static int model_colls(int argc, char **argv, int rank, int size)
     return bad;
 }
 
+/* MPI_Issend and its MPI_Wait. */
+static int issend_wait(const void *buf, int count, MPI_Datatype type, int dst, int tag, MPI_Comm comm)
+{
+    MPI_Request req;
+    int rc = MPI_Issend(buf, count, type, dst, tag, comm, &req);
+    return rc == MPI_SUCCESS ? MPI_Wait(&req, MPI_STATUS_IGNORE) : rc;
+}
+
 /* model-sync's modes: the send each round makes. */
 static const struct {
     const char *name;
     int (*send)(const void *, int, MPI_Datatype, int, int, MPI_Comm);
     int sync;           /* waits for its receive whatever its size */
-} syncs[] = { { "ssend", MPI_Ssend, 1 }, { "send", MPI_Send, 0 } };
+} syncs[] = { { "ssend", MPI_Ssend, 1 }, { "issend", issend_wait, 1 }, { "send", MPI_Send, 0 } };
 
 static int model_sync(int argc, char **argv, int rank, int size)
 {
-    int mode = pick("mpiprof-known model-sync", "-m", syncs, sizeof syncs[0], 2, 0, &argc, &argv, rank);
+    int mode = pick("mpiprof-known model-sync", "-m", syncs, sizeof syncs[0], 3, 0, &argc, &argv, rank);
     if (mode < 0)
         return 2;
     struct model_opts o;
-    int rc = parse("model-sync [-m ssend|send]", argc, argv, rank, size, 8, &o);
+    int rc = parse("model-sync [-m ssend|issend|send]", argc, argv, rank, size, 8, &o);
     if (rc >= 0)
         return rc;
     /* spent[k]: before round k's call; spent[K]: after the last. */
@@ -742,7 +751,7 @@ const struct known_workload known_model_chain = {
     model_chain
 };
 const struct known_workload known_model_sync = {
-    "model-sync", "ranks 0 and 1 take turns: one sends -s bytes (MPI_Ssend, or -m send) and computes D ms, the "
+    "model-sync", "ranks 0 and 1 take turns: one sends -s bytes (MPI_Ssend, -m issend or -m send) and computes D ms, the "
     "other computes D ms and receives: modelled elapsed (--model)", model_sync
 };
 const struct known_workload known_model_lock = {

@@ -437,12 +437,13 @@ static void call_volume(const struct prof_ev_call *ev)
 static void p2p_end(const struct prof_ev_p2p *ev)
 {
     prof_model_free(ev->c);
-    prof_model_sent(ev->c);
+    prof_model_sent(ev->c, ev->req);
 }
 
 static void req_done(const struct prof_ev_req *ev)
 {
     completed(ev->c, ev->req);
+    prof_model_reply_done(ev->c->fn, ev->req, ev->c->m_end);
 }
 
 static void msg_arrived(const struct prof_ev_arrival *ev)

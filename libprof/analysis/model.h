@@ -123,23 +123,27 @@ double prof_model_now(const struct prof_call *c);
  * starts on the link, the clock its token carries, and *injected (unless
  * NULL) when it has left (model_nic.c); prof_model_sent: the modelled end
  * of the point-to-point call c, from the messages it injected (its
- * p2p_end). */
+ * p2p_end; req the request of a nonblocking send, else MPI_REQUEST_NULL). */
 double prof_model_inject(const struct prof_call *c, uint64_t bytes, double *injected);
-void prof_model_sent(struct prof_call *c);
+void prof_model_sent(struct prof_call *c, MPI_Request req);
 void prof_model_free(struct prof_call *c);
 void prof_model_arrival(struct prof_call *c, double sent, uint64_t bytes);
 /* prof_model_waited: how far partners' clocks (arrivals, collectives'
  * latest starts) have moved this process's clock on since MPI_Init. */
 double prof_model_waited(void);
 
-/* Sends that wait for their receive (model_reply.c): MPI_Ssend, and
- * MPI_Send of more than eager bytes. prof_model_reply_comm: the reply
+/* Sends that wait for their receive (model_reply.c): MPI_Ssend, MPI_Issend
+ * (the call that completes its request waits) and MPI_Send of more than
+ * eager bytes. prof_model_reply_comm: the reply
  * shadow of the communicator user (collective over it; MPI_COMM_NULL for
  * an inter-communicator or one with processes outside MPI_COMM_WORLD, whose
  * sends are not answered). prof_model_send: the token's clock of a message
  * of bytes that c sends now to dst (prof_model_inject's), *id the reply its
  * token asks for when c waits for its receive (0: none; reply the
- * communicator's reply shadow); its p2p_end makes it ready. The receive
+ * communicator's reply shadow); its p2p_end makes it ready
+ * (prof_model_reply_ready), or for an MPI_Issend pending on its request
+ * (prof_model_reply_pending) until the call fn that completes the request
+ * ends at end (prof_model_reply_done, from req_done). The receive
  * that takes the token answers it with its posting clock
  * (prof_model_reply: to src on the reply shadow). prof_model_reply_poll
  * (before a call's start is read, never inside a call's modelled time):
@@ -154,6 +158,8 @@ MPI_Comm prof_model_reply_comm(MPI_Comm user);
 double prof_model_send(const struct prof_call *c, uint64_t bytes, MPI_Comm reply, int dst, uint64_t *id);
 struct prof_model_reply *prof_model_reply_want(MPI_Comm reply, int dst, double s, uint64_t bytes, uint64_t *id);
 void prof_model_reply_ready(struct prof_model_reply *r, int fn, double end);
+void prof_model_reply_pending(struct prof_model_reply *r, MPI_Request user);
+void prof_model_reply_done(int fn, MPI_Request user, double end);
 void prof_model_reply(MPI_Comm reply, int src, uint64_t id, double posted);
 void prof_model_reply_poll(struct prof_thread *th);
 void prof_model_reply_finish(MPI_Comm all);

@@ -10,10 +10,12 @@
  *     MPI_Ssend at max(s, r) + T(k), r when the receive was posted: s +
  *     T(k) here, and later by r if the receive's reply says so
  *     (model_reply.c; MPI_Rsend's receive is posted by definition);
+ *   - MPI_Issend: o; the call that completes its request, at
+ *     max(s, r) + T(k) at least, when the reply says so;
  *   - MPI_Sendrecv(_replace): its send half at e (the receive by its
  *     arrival);
- *   - MPI_Bsend, the nonblocking sends and the starts of persistent ones:
- *     o per message; their completion costs nothing.
+ *   - MPI_Bsend, the other nonblocking sends and the starts of persistent
+ *     ones: o per message; their completion costs nothing.
  * Under perfect every term is 0: the messages leave at the call's clock. */
 #include <pthread.h>
 #include "lock.h"
@@ -37,11 +39,12 @@ static __thread struct {
     struct prof_model_reply *reply;
 } sent __attribute__((tls_model("initial-exec")));
 
-/* Whether a blocking send of bytes by fn completes only when its receive
- * is posted. */
+/* Whether a send of bytes by fn (or the completion of its request)
+ * completes only when its receive is posted. */
 static int waits_for_receive(int fn, uint64_t bytes)
 {
-    return prof_fn_base[fn] == FN_MPI_Ssend || (prof_fn_base[fn] == FN_MPI_Send && (double)bytes > prof_model.eager);
+    return prof_fn_base[fn] == FN_MPI_Ssend || prof_fn_base[fn] == FN_MPI_Issend ||
+           (prof_fn_base[fn] == FN_MPI_Send && (double)bytes > prof_model.eager);
 }
 
 double prof_model_inject(const struct prof_call *c, uint64_t bytes, double *injected)
@@ -78,7 +81,7 @@ double prof_model_send(const struct prof_call *c, uint64_t bytes, MPI_Comm reply
     return s;
 }
 
-void prof_model_sent(struct prof_call *c)
+void prof_model_sent(struct prof_call *c, MPI_Request req)
 {
     if (sent.c != c || sent.t0 != c->t0 || !sent.n)
         return;
@@ -101,6 +104,8 @@ void prof_model_sent(struct prof_call *c)
     }
     if (at > c->m_end)
         c->m_end = at;
-    if (sent.reply)
+    if (sent.reply && req != MPI_REQUEST_NULL)
+        prof_model_reply_pending(sent.reply, req);
+    else if (sent.reply)
         prof_model_reply_ready(sent.reply, c->fn, c->m_end);
 }

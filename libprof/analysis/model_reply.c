@@ -32,9 +32,10 @@
 /* A send waiting for its reply: its receive, the clock that comes in it,
  * the message's start s and T(bytes), the send's modelled end, the
  * clock's waiting for partners then (prof_model_waited) and the send's
- * function (ready: those known, after its p2p_end). */
+ * function (ready: those known, after its p2p_end; for an MPI_Issend,
+ * after the call that completes its request user, and of that call). */
 struct prof_model_reply {
-    MPI_Request req;
+    MPI_Request req, user;
     double posted;
     double s, x, end, waited;
     int fn, ready;
@@ -51,7 +52,7 @@ struct out {
 static struct {
     pthread_mutex_t lock;
     struct prof_model_reply *head;
-    unsigned waiting, tag;
+    unsigned waiting, tag, pending;     /* pending: MPI_Issend's, until their completion */
     struct out *out;
 } rep = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
@@ -118,14 +119,43 @@ struct prof_model_reply *prof_model_reply_want(MPI_Comm reply, int dst, double s
     return r;
 }
 
-void prof_model_reply_ready(struct prof_model_reply *r, int fn, double end)
+/* r ready: its send (or completion) fn ended at end (under rep.lock). */
+static void ready(struct prof_model_reply *r, int fn, double end, double waited)
 {
-    double waited = prof_model_waited();
-    prof_lock(&rep.lock);
     r->fn = fn;
     r->end = end;
     r->waited = waited;
     r->ready = 1;
+}
+
+void prof_model_reply_ready(struct prof_model_reply *r, int fn, double end)
+{
+    double waited = prof_model_waited();
+    prof_lock(&rep.lock);
+    ready(r, fn, end, waited);
+    prof_unlock(&rep.lock);
+}
+
+void prof_model_reply_pending(struct prof_model_reply *r, MPI_Request user)
+{
+    prof_lock(&rep.lock);
+    r->user = user;
+    __atomic_store_n(&rep.pending, rep.pending + 1, __ATOMIC_RELAXED);
+    prof_unlock(&rep.lock);
+}
+
+void prof_model_reply_done(int fn, MPI_Request user, double end)
+{
+    if (!__atomic_load_n(&rep.pending, __ATOMIC_RELAXED))
+        return;
+    double waited = prof_model_waited();
+    prof_lock(&rep.lock);
+    for (struct prof_model_reply *r = rep.head; r; r = r->next)
+        if (!r->ready && r->user == user) {
+            ready(r, fn, end, waited);
+            __atomic_store_n(&rep.pending, rep.pending - 1, __ATOMIC_RELAXED);
+            break;
+        }
     prof_unlock(&rep.lock);
 }
 

@@ -218,10 +218,12 @@ struct prof_ev_call {
 
 typedef void (*prof_ev_call_fn)(const struct prof_ev_call *ev);
 
-/* p2p_end: sent is the bytes the call's sends posted (0 without one). */
+/* p2p_end: sent is the bytes the call's sends posted (0 without one); req
+ * the request a nonblocking send made (else MPI_REQUEST_NULL). */
 struct prof_ev_p2p {
     struct prof_call *c;
     uint64_t sent;
+    MPI_Request req;
 };
 
 typedef void (*prof_ev_p2p_fn)(const struct prof_ev_p2p *ev);
@@ -414,10 +416,10 @@ static inline void prof_emit_call(const prof_ev_call_fn *h, struct prof_call *c,
 }
 
 /* prof_emit_p2p: p2p_end of c. */
-static inline void prof_emit_p2p(struct prof_call *c, uint64_t sent)
+static inline void prof_emit_p2p(struct prof_call *c, uint64_t sent, MPI_Request req)
 {
     if (__builtin_expect(prof_events.p2p_end[0] != NULL, 0)) {
-        struct prof_ev_p2p ev = { c, sent };
+        struct prof_ev_p2p ev = { c, sent, req };
         prof_emit(prof_events.p2p_end, &ev);
     }
 }

@@ -71,7 +71,7 @@ static inline int p2p_wanted(void)
 
 static inline void p2p_events(struct prof_call *c, uint64_t sent, int received, double from, uint64_t bytes)
 {
-    prof_emit_p2p(c, sent);
+    prof_emit_p2p(c, sent, MPI_REQUEST_NULL);
     if (received)
         prof_emit_arrival(c, from, bytes);
 }
@@ -143,7 +143,7 @@ void prof_exit_send(struct prof_call *c, MPI_Count count, MPI_Datatype type, int
     if (tr.msgs_sent)
         partner(r, world, 0, tr.bytes_sent, dt);
     if (PROF_UNLIKELY(prof_events_p2p)) {
-        prof_emit_p2p(c, tr.bytes_sent);
+        prof_emit_p2p(c, tr.bytes_sent, req && c->rc == MPI_SUCCESS ? *req : MPI_REQUEST_NULL);
         if (tr.msgs_sent)
             prof_emit_msg(prof_events.msg_sent, comm, 0, world, tag, tr.bytes_sent);
     }
@@ -269,7 +269,7 @@ void prof_exit_isendrecv(struct prof_call *c, MPI_Count scount, MPI_Datatype sty
     struct prof_traffic posted, tr;
     uint64_t dt;
     struct prof_record *r = sendrecv_record(c, scount, stype, dst, rcount, rtype, src, NULL, req, &tr, &posted, &dt);
-    prof_emit_p2p(c, tr.bytes_sent);
+    prof_emit_p2p(c, tr.bytes_sent, MPI_REQUEST_NULL);
     if (tr.msgs_sent) {
         int world = prof_comm_world_rank(comm, dst);
         partner(r, world, 0, tr.bytes_sent, dt);
@@ -289,7 +289,7 @@ static void persistent(struct prof_call *c, const struct prof_traffic *tr, MPI_C
     struct prof_record *r = prof_exit_record(c, &none, &dt);
     if (c->rc == MPI_SUCCESS)
         track(c, *req, r, dt, comm, peer, tag, is_recv, 1, 0, tr);
-    prof_emit_p2p(c, 0);
+    prof_emit_p2p(c, 0, MPI_REQUEST_NULL);
     prof_exit_done(c);
 }
 
@@ -383,7 +383,7 @@ void prof_exit_startall(struct prof_call *c, int n, MPI_Request *reqs)
     uint64_t dt;
     struct prof_record *r = prof_exit_record(c, &sum, &dt);
     uint64_t share = msgs ? dt / msgs : 0;
-    prof_emit_p2p(c, sum.bytes_sent);
+    prof_emit_p2p(c, sum.bytes_sent, MPI_REQUEST_NULL);
     for (int i = 0; msgs && i < n; i++) {
         if (!prof_request_get(reqs[i], &info))
             continue;
@@ -602,7 +602,7 @@ void prof_exit_complete(struct prof_call *c)
     uint64_t dt;
     struct prof_record *r = prof_exit_record(c, &none, &dt);
     uint64_t share = c->rq_done > 0 ? dt / (uint64_t)c->rq_done : 0;
-    prof_emit_p2p(c, 0);
+    prof_emit_p2p(c, 0, MPI_REQUEST_NULL);
     for (int i = 0; prof_events.req_done[0] && i < c->rq_n; i++)
         if (th->taken[c->rq_base + i].cand) {
             struct prof_ev_req ev = { c, th->taken[c->rq_base + i].req };

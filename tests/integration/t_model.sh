@@ -2,16 +2,16 @@
 # t_model.sh: the model (--model). The known answers of mpiprof-known
 # model-compute, model-icompute, model-comm, model-sends, model-rma,
 # model-chain, model-sync and model-lock under a perfect interconnect and
-# under lat/bw (model-sync with MPI_Send's rendezvous too, model-rma with
-# many origins to one target too), and of
-# model-colls for each collective under lat/bw, per rank within 15 %
-# (floor 10 ms); each of the eight on 2 ranks within 5 % (floor 3 ms) of
-# the replay of its own computations; model.txt's rows
-# against functions.txt and summary.txt; the speed-up line; every
+# under lat/bw (model-sync with MPI_Send's rendezvous and MPI_Issend too,
+# model-rma with many origins to one target too), of model-colls for each
+# collective under lat/bw and of three under a measured table (table=),
+# per rank within 15 % (floor 10 ms); each of the eight on 2 ranks within
+# 5 % (floor 3 ms) of the replay of its own computations; model.txt's
+# rows against functions.txt and summary.txt; the speed-up line; every
 # point-to-point construct of p2psem.c with the same output under --model;
-# nothing added without the option; mpiprof-calibrate's model within 30 %
-# of the real elapsed of PingPong and model-comm; ranks that disagree run
-# without it.
+# nothing added without the option; mpiprof-calibrate's table, and its
+# model within 30 % of the real elapsed of PingPong, Allreduce and
+# model-comm; ranks that disagree run without it.
 . "$top_srcdir/tests/integration/lib.sh"
 
 known="$top_builddir/bench/mpiprof-known"
@@ -84,6 +84,11 @@ for model in perfect lat=100,bw=100; do
     timed_within "model-lock --model $model: model_elapsed_s per rank within 15 % (floor 10 ms)" 15 0.010 \
         $np "$out.out" "$out" "$launcher" -q --model "$model" -o "$out" "$known" model-lock -k 5 -d 10
 done
+# MPI_Issend: the MPI_Wait that completes it waits for the receive (a
+# round takes 2 D; D while the model did not wait for it).
+out="$work/sync-issend"
+timed_within "model-sync -m issend --model perfect: model_elapsed_s per rank within 15 % (floor 10 ms)" 15 0.010 \
+    $np "$out.out" "$out" "$launcher" -q --model perfect -o "$out" "$known" model-sync -m issend -k 5 -d 10
 for size in 1048576 8; do
     out="$work/sync-send-$size"
     timed_within "model-sync -m send -s $size --model lat=100,bw=100: model_elapsed_s per rank within 15 % (floor 10 ms)" \
