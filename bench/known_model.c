@@ -390,22 +390,55 @@ static int model_sends(int argc, char **argv, int rank, int size)
     return bad;
 }
 
-/* model-rma's modes: who puts to whom. */
+/* model-rma's modes: who puts to whom, in which epochs. */
 static const struct {
     const char *name;
-} rmas[] = { { "pair" }, { "incast" } };
+} rmas[] = { { "pair" }, { "incast" }, { "pscw" } };
+enum { RMA_PAIR, RMA_INCAST, RMA_PSCW };
+
+/* model-rma -m pscw's answer: in each epoch rank 0 posts after its
+ * computation (its clock at the origins T(0) later) and waits; each
+ * origin, after its own, starts (when the post is there), puts (o) and
+ * completes: its data leaves its link from s, at rank 0 at s + T(bytes),
+ * and comes in through rank 0's link, from the earliest s, T(their sum);
+ * the wait ends at the latest of these, the complete when its data has
+ * left. Then MPI_Barrier. The computations before epoch k: all[r * K +
+ * k], or dc each (all NULL). */
+static double pscw_answer(const struct model_opts *o, int size, const double *all, double dc)
+{
+    double b = (double)o->bytes, x = prof_model_time(&o->m, b), in = prof_model_time(&o->m, b * (size - 1));
+    double t0 = prof_model_time(&o->m, 0), t = 0, done, *c = known_doubles(size), *link = known_doubles(size);
+    for (long k = 0; k < o->calls; k++) {
+        double post = t + (all ? all[k] : dc), latest = post, first = HUGE_VAL;
+        for (int r = 1; r < size; r++) {
+            double a = c[r] + (all ? all[r * o->calls + k] : dc), put = (a > post + t0 ? a : post + t0) + o->m.o;
+            double s = link_send(&o->m, &link[r], put, b, &done);
+            c[r] = s + o->m.o + prof_model_wire(&o->m, b);
+            latest = s + x > latest ? s + x : latest;
+            first = s < first ? s : first;
+        }
+        t = first + in > latest ? first + in : latest;
+    }
+    for (int r = 1; r < size; r++)
+        t = c[r] > t ? c[r] : t;
+    free(c);
+    free(link);
+    return t + prof_model_coll_time(&o->m, PROF_MC_BARRIER, size, 0);
+}
 
 static int model_rma(int argc, char **argv, int rank, int size)
 {
-    int incast = pick("mpiprof-known model-rma", "-m", rmas, sizeof rmas[0], 2, 0, &argc, &argv, rank);
-    if (incast < 0)
+    int mode = pick("mpiprof-known model-rma", "-m", rmas, sizeof rmas[0], 3, 0, &argc, &argv, rank);
+    if (mode < 0)
         return 2;
     struct model_opts o;
-    int rc = parse("model-rma [-m pair|incast]", argc, argv, rank, size, 1 << 20, &o);
+    int rc = parse("model-rma [-m pair|incast|pscw]", argc, argv, rank, size, 1 << 20, &o);
     if (rc >= 0)
         return rc;
     /* pair: rank 0 computes and puts to rank 1; incast: every rank
-     * computes, and ranks 1.. put to rank 0, each to its own part. */
+     * computes, and ranks 1.. put to rank 0, each to its own part, in
+     * fence epochs; pscw: the same in PSCW epochs. */
+    int incast = mode != RMA_PAIR, pscw = mode == RMA_PSCW;
     int origins = incast ? size - 1 : 1, origin = incast ? rank > 0 : rank == 0, target = incast ? 0 : 1;
     size_t room = (size_t)o.bytes * (size_t)(incast && rank == 0 ? origins : 1) + 1;
     MPI_Aint disp = incast ? (MPI_Aint)(rank - 1) * (MPI_Aint)o.bytes : 0;
@@ -413,8 +446,20 @@ static int model_rma(int argc, char **argv, int rank, int size)
     char *buf = calloc(room, 1), *src = calloc((size_t)o.bytes + 1, 1);
     int bad = !buf || !src;
     MPI_Win win;
+    MPI_Group world, group = MPI_GROUP_NULL;
     MPI_Win_create(buf, bad ? 0 : (MPI_Aint)room, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &win);
-    MPI_Win_fence(0, win);
+    if (pscw) {         /* the target's group: the origins; an origin's: the target */
+        int zero = 0;
+        MPI_Comm_group(MPI_COMM_WORLD, &world);
+        if (rank == target)
+            MPI_Group_excl(world, 1, &zero, &group);
+        else
+            MPI_Group_incl(world, 1, &zero, &group);
+        MPI_Group_free(&world);
+        MPI_Barrier(MPI_COMM_WORLD);
+    } else {
+        MPI_Win_fence(0, win);
+    }
     mark = MPI_Wtime();
     for (long k = 0; k < o.calls; k++) {
         if (origin || incast) {
@@ -423,19 +468,34 @@ static int model_rma(int argc, char **argv, int rank, int size)
                 src[0] = (char)(k & 0x7f);
         }
         spent[k] = since(&mark);
+        if (pscw && rank == target)
+            MPI_Win_post(group, 0, win);
+        else if (pscw)
+            MPI_Win_start(group, 0, win);
         if (origin && !bad)
             MPI_Put(src, (int)o.bytes, MPI_CHAR, target, disp, (int)o.bytes, MPI_CHAR, win);
-        MPI_Win_fence(0, win);
+        if (pscw && rank == target)
+            MPI_Win_wait(win);
+        else if (pscw)
+            MPI_Win_complete(win);
+        else
+            MPI_Win_fence(0, win);
         mark = MPI_Wtime();
         for (int r = 0; rank == target && buf && o.bytes > 0 && r < origins; r++)
             if (buf[(size_t)r * (size_t)o.bytes] != (char)(k & 0x7f))
                 bad = 1;
     }
+    if (pscw) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        MPI_Group_free(&group);
+    }
     MPI_Win_free(&win);
     if (bad)
         fprintf(stderr, "mpiprof-known model-rma: rank %d: %s\n", rank, buf && src ? "wrong data" : "out of memory");
     double *all = gather_spent(&o, spent, rank, size);
-    if (rank == 0) {
+    if (rank == 0 && pscw) {
+        expect_same("model-rma", &o, size, pscw_answer(&o, size, all, 0), pscw_answer(&o, size, NULL, d * o.m.cpu));
+    } else if (rank == 0) {
         /* Each epoch: each origin's put costs o and its data leaves at its
          * fence through its link, s + T(bytes) at the target, which takes
          * its origins' data in one after the other: from the earliest s,
@@ -740,7 +800,7 @@ const struct known_workload known_model_sends = {
 };
 const struct known_workload known_model_rma = {
     "model-rma", "rank 0 computes D ms and puts -s bytes to rank 1 (-m incast: every rank computes, ranks 1.. put "
-    "to rank 0) in each of K fence epochs: modelled elapsed (--model)", model_rma
+    "to rank 0) in each of K fence epochs (-m pscw: the incast in PSCW epochs): modelled elapsed (--model)", model_rma
 };
 const struct known_workload known_model_colls = {
     "model-colls", "-c COLLECTIVE: rank i computes (i+1)*D ms before each of K collectives of -s bytes a block: "

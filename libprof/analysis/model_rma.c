@@ -12,9 +12,12 @@
  * MPI_Win_post sends the target's clock to each origin of its group,
  * MPI_Win_start waits for them; MPI_Win_complete sends to each target of
  * its start group when its data arrives there (or its clock plus T(0)),
+ * and the bytes it put to that target with their start on its link;
  * MPI_Win_wait (or MPI_Win_test when it reports the epoch over) waits for
- * them; each message a token on the window's shadow, carrying when it is
- * at its receiver. The exchange runs after every such call, profiled or
+ * them, and for its epoch's bytes to come in through its own link, one
+ * after the other, from the earliest start: s' + T(their sum); each
+ * message a token on the window's shadow, carrying when it is at its
+ * receiver. The exchange runs after every such call, profiled or
  * not (the partners must meet); a profiled call's modelled end follows from
  * it.
  * Passive target: MPI_Win_lock(_all) one T(0), the target taking no part.
@@ -41,7 +44,7 @@
 #include "slt.h"
 #include "thread.h"
 
-enum { TAG_POST = 1, TAG_COMPLETE = 2 };
+enum { TAG_POST = 1, TAG_COMPLETE = 2, TAG_DATA = 3 };
 
 /* A lock this origin holds on a target: its lock type (0: none) and when
  * its MPI_Win_lock ended. */
@@ -77,7 +80,8 @@ struct prof_pscw {
     int *start, nstart;
     uint64_t bytes;        /* this origin's data since the window's last completing call */
     int slot;              /* its slot of the lock window (< 0: none) */
-    double *to;            /* per target: bytes put since the last fence, and scratch (2n; NULL: not counted) */
+    double *to;            /* per target: bytes put since the last fence or complete, and scratch (2n;
+                              NULL: not counted) */
     int n;                 /* its processes, */
     int *world;            /* their MPI_COMM_WORLD ranks, */
     struct held *held;     /* and the locks held on them (made on the first lock) */
@@ -171,7 +175,7 @@ static double recv_all(MPI_Comm comm, const int *ranks, int n, int tag)
 {
     double latest = -1;
     for (int i = 0; i < n; i++) {
-        double t = ranks[i] == MPI_UNDEFINED ? -1 : prof_token_recv(comm, ranks[i], tag);
+        double t = ranks[i] == MPI_UNDEFINED ? -1 : prof_token_recv(comm, ranks[i], tag, NULL);
         if (t > latest)
             latest = t;
     }
@@ -245,21 +249,49 @@ static void win_start(struct prof_call *c, MPI_Group group, MPI_Win win)
     }
 }
 
+/* MPI_Win_complete: to each target, when the epoch's data is there (or
+ * the signal is), and the bytes it was put with their start on the link. */
 static void win_complete(struct prof_call *c, MPI_Win win)
 {
     struct prof_shadow *s = exchanging(c, win);
     if (!s)
         return;
-    double at = deliver(c, win), signal = prof_model_now(c) + prof_model_transfer(0);
-    send_all(s->comm, s->pscw->start, s->pscw->nstart, TAG_COMPLETE, at > signal ? at : signal);
+    struct prof_pscw *p = s->pscw;
+    uint64_t bytes = prof_model_rma_take(win);
+    double at = prof_model_rma_deliver(c, bytes, &c->m_partner), signal = prof_model_now(c) + prof_model_transfer(0);
+    double start = bytes ? at - prof_model_transfer(bytes) : -1;
+    send_all(s->comm, p->start, p->nstart, TAG_COMPLETE, at > signal ? at : signal);
+    for (int i = 0; i < p->nstart; i++) {
+        int r = p->start[i];
+        double *put = p->to && r >= 0 && r < p->n ? &p->to[r] : NULL;
+        if (r != MPI_UNDEFINED)
+            prof_token_isend(s->comm, r, TAG_DATA, put ? (uint64_t)*put : 0, start);
+        if (put)
+            *put = 0;
+    }
 }
 
-/* MPI_Win_wait, and MPI_Win_test (flag): when the exposure epoch is over. */
+/* MPI_Win_wait, and MPI_Win_test (flag): when the exposure epoch is over,
+ * the latest of its origins' completions and of its data coming in
+ * through this process's link, one after the other: from the earliest
+ * start, T(their sum). */
 static void win_wait(struct prof_call *c, MPI_Win win, const int *flag)
 {
     struct prof_shadow *s = exchanging(c, win);
-    if (s && (!flag || *flag))
-        c->m_partner = recv_all(s->comm, s->pscw->post, s->pscw->npost, TAG_COMPLETE);
+    if (!s || (flag && !*flag))
+        return;
+    struct prof_pscw *p = s->pscw;
+    double latest = recv_all(s->comm, p->post, p->npost, TAG_COMPLETE), first = HUGE_VAL, in = 0;
+    for (int i = 0; i < p->npost; i++) {
+        uint64_t put = 0;
+        double start = p->post[i] == MPI_UNDEFINED ? -1 : prof_token_recv(s->comm, p->post[i], TAG_DATA, &put);
+        if (put && start >= 0) {
+            in += (double)put;
+            first = start < first ? start : first;
+        }
+    }
+    double arrived = in > 0 ? first + prof_model_transfer((uint64_t)in) : -1;
+    c->m_partner = arrived > latest ? arrived : latest;
 }
 
 void prof_model_epoch(const struct prof_ev_epoch *ev)

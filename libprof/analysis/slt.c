@@ -178,12 +178,13 @@ void prof_token_isend(MPI_Comm comm, int dst, int tag, uint64_t key, double sent
     token_isend(comm, dst, tag, key, sent, 0);
 }
 
-double prof_token_recv(MPI_Comm comm, int src, int tag)
+double prof_token_recv(MPI_Comm comm, int src, int tag, uint64_t *key)
 {
     struct token t = unknown;
-    if (PMPI_Recv(&t, (int)sizeof t, MPI_BYTE, src, tag, comm, MPI_STATUS_IGNORE) != MPI_SUCCESS)
-        return -1;
-    return t.sent;
+    int ok = PMPI_Recv(&t, (int)sizeof t, MPI_BYTE, src, tag, comm, MPI_STATUS_IGNORE) == MPI_SUCCESS;
+    if (key)
+        *key = ok ? t.key : 0;
+    return ok ? t.sent : -1;
 }
 
 static struct prof_shadow *shadow_of(MPI_Comm comm)

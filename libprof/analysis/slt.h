@@ -74,10 +74,11 @@ void prof_slt_named(struct prof_branch *v, int n);
 
 /* prof_token_isend: a token (key, sent clock) to dst with tag on comm, from
  * the pool (its send completes in the background); prof_token_recv: the
- * sent clock of the token from src with tag (blocking; < 0 on failure).
- * The model's one-sided epochs exchange clocks with them (model_rma.c). */
+ * sent clock of the token from src with tag (blocking; < 0 on failure),
+ * and its key in *key (unless NULL; 0 on failure). The model's one-sided
+ * epochs exchange clocks with them (model_rma.c). */
 void prof_token_isend(MPI_Comm comm, int dst, int tag, uint64_t key, double sent);
-double prof_token_recv(MPI_Comm comm, int src, int tag);
+double prof_token_recv(MPI_Comm comm, int src, int tag, uint64_t *key);
 
 /* The module's handlers of the waits (slt_account.c; events.h). */
 struct prof_ev_wait;
