@@ -111,6 +111,7 @@ struct prof_model_reply *prof_model_reply_want(MPI_Comm reply, int dst, double s
     }
     r->s = s;
     r->x = prof_model_transfer(bytes);
+    r->user = MPI_REQUEST_NULL;
     r->next = rep.head;
     rep.head = r;
     __atomic_store_n(&rep.waiting, rep.waiting + 1, __ATOMIC_RELAXED);
@@ -146,7 +147,7 @@ void prof_model_reply_pending(struct prof_model_reply *r, MPI_Request user)
 
 void prof_model_reply_done(int fn, MPI_Request user, double end)
 {
-    if (!__atomic_load_n(&rep.pending, __ATOMIC_RELAXED))
+    if (user == MPI_REQUEST_NULL || !__atomic_load_n(&rep.pending, __ATOMIC_RELAXED))
         return;
     double waited = prof_model_waited();
     prof_lock(&rep.lock);
