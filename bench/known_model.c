@@ -393,8 +393,8 @@ static int model_sends(int argc, char **argv, int rank, int size)
 /* model-rma's modes: who puts to whom, in which epochs. */
 static const struct {
     const char *name;
-} rmas[] = { { "pair" }, { "incast" }, { "pscw" } };
-enum { RMA_PAIR, RMA_INCAST, RMA_PSCW };
+} rmas[] = { { "pair" }, { "incast" }, { "pscw" }, { "lock" } };
+enum { RMA_PAIR, RMA_INCAST, RMA_PSCW, RMA_LOCK };
 
 /* model-rma -m pscw's answer: in each epoch rank 0 posts after its
  * computation (its clock at the origins T(0) later) and waits; each
@@ -426,19 +426,50 @@ static double pscw_answer(const struct model_opts *o, int size, const double *al
     return t + prof_model_coll_time(&o->m, PROF_MC_BARRIER, size, 0);
 }
 
+/* model-rma -m lock's answer: in each epoch every origin, after its
+ * computation, locks rank 0's window (shared: T(0)), puts (o) and unlocks:
+ * its data leaves its link from s, and comes in through rank 0's link
+ * after the data of the unlocks before; whatever their order, the last
+ * is in at the later of the latest s + T(bytes) and the earliest s +
+ * T(their sum) when the starts are close (here within a computation's
+ * jitter); each unlock ends no earlier than T(0) after its start. Then
+ * MPI_Barrier: every rank at the latest, plus the barrier's cost. The
+ * computations before epoch k: all[r * K + k], or dc each (all NULL). */
+static double lock_answer(const struct model_opts *o, int size, const double *all, double dc)
+{
+    double b = (double)o->bytes, x = prof_model_time(&o->m, b), in = prof_model_time(&o->m, b * (size - 1));
+    double t0 = prof_model_time(&o->m, 0), barrier = prof_model_coll_time(&o->m, PROF_MC_BARRIER, size, 0);
+    double t = 0, done, *link = known_doubles(size);
+    for (long k = 0; k < o->calls; k++) {
+        double latest = t + (all ? all[k] : dc), first = HUGE_VAL, last = 0;
+        for (int r = 1; r < size; r++) {
+            double put = t + (all ? all[r * o->calls + k] : dc) + t0 + o->m.o;
+            double s = link_send(&o->m, &link[r], put, b, &done);
+            latest = put + t0 > latest ? put + t0 : latest;
+            last = s + x > last ? s + x : last;
+            first = s < first ? s : first;
+        }
+        last = first + in > last ? first + in : last;
+        t = (last > latest ? last : latest) + barrier;
+    }
+    free(link);
+    return t;
+}
+
 static int model_rma(int argc, char **argv, int rank, int size)
 {
-    int mode = pick("mpiprof-known model-rma", "-m", rmas, sizeof rmas[0], 3, 0, &argc, &argv, rank);
+    int mode = pick("mpiprof-known model-rma", "-m", rmas, sizeof rmas[0], 4, 0, &argc, &argv, rank);
     if (mode < 0)
         return 2;
     struct model_opts o;
-    int rc = parse("model-rma [-m pair|incast|pscw]", argc, argv, rank, size, 1 << 20, &o);
+    int rc = parse("model-rma [-m pair|incast|pscw|lock]", argc, argv, rank, size, 1 << 20, &o);
     if (rc >= 0)
         return rc;
     /* pair: rank 0 computes and puts to rank 1; incast: every rank
      * computes, and ranks 1.. put to rank 0, each to its own part, in
-     * fence epochs; pscw: the same in PSCW epochs. */
-    int incast = mode != RMA_PAIR, pscw = mode == RMA_PSCW;
+     * fence epochs; pscw: the same in PSCW epochs; lock: in shared-lock
+     * epochs, each followed by MPI_Barrier. */
+    int incast = mode != RMA_PAIR, pscw = mode == RMA_PSCW, lock = mode == RMA_LOCK;
     int origins = incast ? size - 1 : 1, origin = incast ? rank > 0 : rank == 0, target = incast ? 0 : 1;
     size_t room = (size_t)o.bytes * (size_t)(incast && rank == 0 ? origins : 1) + 1;
     MPI_Aint disp = incast ? (MPI_Aint)(rank - 1) * (MPI_Aint)o.bytes : 0;
@@ -457,6 +488,8 @@ static int model_rma(int argc, char **argv, int rank, int size)
             MPI_Group_incl(world, 1, &zero, &group);
         MPI_Group_free(&world);
         MPI_Barrier(MPI_COMM_WORLD);
+    } else if (lock) {
+        MPI_Barrier(MPI_COMM_WORLD);
     } else {
         MPI_Win_fence(0, win);
     }
@@ -472,13 +505,19 @@ static int model_rma(int argc, char **argv, int rank, int size)
             MPI_Win_post(group, 0, win);
         else if (pscw)
             MPI_Win_start(group, 0, win);
+        else if (lock && origin)
+            MPI_Win_lock(MPI_LOCK_SHARED, target, 0, win);
         if (origin && !bad)
             MPI_Put(src, (int)o.bytes, MPI_CHAR, target, disp, (int)o.bytes, MPI_CHAR, win);
         if (pscw && rank == target)
             MPI_Win_wait(win);
         else if (pscw)
             MPI_Win_complete(win);
-        else
+        else if (lock && origin)
+            MPI_Win_unlock(target, win);
+        if (lock)
+            MPI_Barrier(MPI_COMM_WORLD);
+        else if (!pscw)
             MPI_Win_fence(0, win);
         mark = MPI_Wtime();
         for (int r = 0; rank == target && buf && o.bytes > 0 && r < origins; r++)
@@ -495,6 +534,8 @@ static int model_rma(int argc, char **argv, int rank, int size)
     double *all = gather_spent(&o, spent, rank, size);
     if (rank == 0 && pscw) {
         expect_same("model-rma", &o, size, pscw_answer(&o, size, all, 0), pscw_answer(&o, size, NULL, d * o.m.cpu));
+    } else if (rank == 0 && lock) {
+        expect_same("model-rma", &o, size, lock_answer(&o, size, all, 0), lock_answer(&o, size, NULL, d * o.m.cpu));
     } else if (rank == 0) {
         /* Each epoch: each origin's put costs o and its data leaves at its
          * fence through its link, s + T(bytes) at the target, which takes
@@ -800,7 +841,8 @@ const struct known_workload known_model_sends = {
 };
 const struct known_workload known_model_rma = {
     "model-rma", "rank 0 computes D ms and puts -s bytes to rank 1 (-m incast: every rank computes, ranks 1.. put "
-    "to rank 0) in each of K fence epochs (-m pscw: the incast in PSCW epochs): modelled elapsed (--model)", model_rma
+    "to rank 0) in each of K fence epochs (-m pscw, -m lock: the incast in PSCW or shared-lock epochs): modelled "
+    "elapsed (--model)", model_rma
 };
 const struct known_workload known_model_colls = {
     "model-colls", "-c COLLECTIVE: rank i computes (i+1)*D ms before each of K collectives of -s bytes a block: "

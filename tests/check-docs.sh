@@ -17,7 +17,10 @@
 #   (d) a report file of the writers in libprof/*/*.c (the .file of each
 #       struct prof_writer initialiser, and each MATRIX(name, ...) use)
 #       that man/mpiprof-report.5 does not name;
-#   (e) README.md without "./quickstart demo" or "./quickstart test".
+#   (e) README.md without "./quickstart demo" or "./quickstart test";
+#   (f) a man page or the README with a control character other than tab
+#       (a roff escape written through a string that took \f for a form
+#       feed, as three once did).
 # A name counts as found when it appears in the page's text (roff comments
 # left out, font and hyphen escapes undone) as a whole word. Exit 0 with a
 # one-line summary; exit 2 on usage errors or missing sources.
@@ -206,6 +209,13 @@ else
         grep -qF "$cmd" "$readme" || fail "README.md lacks '$cmd'"
     done
 fi
+
+# (f) No control characters but tabs in the pages.
+for page in "$srcdir"/man/*.[15] "$readme"; do
+    [ -f "$page" ] || continue
+    bad=$(LC_ALL=C grep -n "$(printf '[\001-\010\013-\037\177]')" "$page" | cut -d: -f1 | tr '\n' ' ')
+    [ -z "$bad" ] || fail "${page#"$srcdir"/} has control characters on lines $bad"
+done
 
 count() { printf '%s\n' "$1" | grep -c .; }
 if [ "$failures" -gt 0 ]; then

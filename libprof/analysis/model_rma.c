@@ -33,8 +33,12 @@
  * releases). A profiled MPI_Win_unlock reads them and writes its own
  * release in one exclusive epoch of its own on the target's (the
  * profiler's time, after the call), so the holders follow each other in
- * the order their unlocks returned. Not seen: MPI_Win_lock_all epochs,
- * unprofiled locks, targets outside MPI_COMM_WORLD. */
+ * the order their unlocks returned. In the same epoch it reads and moves
+ * on the target's incoming link clock (after the slots): the epoch's bytes
+ * b come in after those of the unlocks before, at the later of s + T(b)
+ * and that clock + b/bw. Not seen: MPI_Win_lock_all epochs, unprofiled
+ * locks, targets outside MPI_COMM_WORLD, bytes a flush completes (at the
+ * target at their own s + T(b)). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,15 +58,17 @@ struct held {
 };
 
 #define SLOTS 64
+#define LINK (2 * SLOTS)    /* after the slots' releases: when the process's link is free for the next
+                               passive-target bytes coming in */
 static struct {
     MPI_Win win;
-    double release[SLOTS][2];
+    double clock[2 * SLOTS + 1];
 } locks;
 
 void prof_model_locks(int start)
 {
     if (start) {
-        if (PMPI_Win_create(locks.release, sizeof locks.release, sizeof(double), MPI_INFO_NULL, MPI_COMM_WORLD,
+        if (PMPI_Win_create(locks.clock, sizeof locks.clock, sizeof(double), MPI_INFO_NULL, MPI_COMM_WORLD,
                             &locks.win) == MPI_SUCCESS)
             PMPI_Win_set_errhandler(locks.win, MPI_ERRORS_RETURN);
         else
@@ -388,10 +394,11 @@ static double unlocked(struct prof_call *c, MPI_Win win, int target)
     }
     p->held[target].type = 0;
     uint64_t t = prof_clock();
-    double prev[2] = { 0, 0 };
+    double prev[2] = { 0, 0 }, link = 0;
     int world = p->world[target], at_slot = 2 * p->slot;
     int ok = PMPI_Win_lock(MPI_LOCK_EXCLUSIVE, world, 0, locks.win) == MPI_SUCCESS;
-    if (ok && PMPI_Get(prev, 2, MPI_DOUBLE, world, at_slot, 2, MPI_DOUBLE, locks.win) == MPI_SUCCESS)
+    if (ok && PMPI_Get(prev, 2, MPI_DOUBLE, world, at_slot, 2, MPI_DOUBLE, locks.win) == MPI_SUCCESS &&
+        PMPI_Get(&link, 1, MPI_DOUBLE, world, LINK, 1, MPI_DOUBLE, locks.win) == MPI_SUCCESS)
         PMPI_Win_flush(world, locks.win);
     double wait = h.type == MPI_LOCK_EXCLUSIVE && prev[1] > prev[0] ? prev[1] : prev[0], d = wait - h.end;
     if (d > 0) {
@@ -400,11 +407,20 @@ static double unlocked(struct prof_call *c, MPI_Win win, int target)
         c->m_end += d;
         floor += d;
     }
-    at = deliver(c, win);
+    /* The data comes in through the target's link after the bytes that
+     * came in before it (of the unlocks before, in the order they
+     * returned): at the later of s + T(b) and that link's free clock +
+     * b / bw. */
+    uint64_t bytes = prof_model_rma_take(win);
+    at = prof_model_rma_deliver(c, bytes, &c->m_partner);
+    if (bytes && ok && link + prof_model_wire(&prof_model, (double)bytes) > at)
+        at = link + prof_model_wire(&prof_model, (double)bytes);
     double release = at > floor ? at : floor;
     if (ok) {
         PMPI_Accumulate(&release, 1, MPI_DOUBLE, world, at_slot + (h.type == MPI_LOCK_EXCLUSIVE ? 0 : 1), 1,
                         MPI_DOUBLE, MPI_MAX, locks.win);
+        if (bytes)
+            PMPI_Accumulate(&at, 1, MPI_DOUBLE, world, LINK, 1, MPI_DOUBLE, MPI_MAX, locks.win);
         PMPI_Win_unlock(world, locks.win);
     }
     prof_profiler_add(c->th, t);
