@@ -1,7 +1,7 @@
 #!/bin/sh
 # t_collwait.sh: collective wait (--collwait). The known answer of
 # mpiprof-known imbalance (rank i waits calls x (P-1-i) x D) within 20 %
-# (floor 5 ms), exact calls and evaluated counts in collwait.txt, program
+# (floor 10 ms), exact calls and evaluated counts in collwait.txt, program
 # output unchanged for every collective (colls.c), window fences and
 # collective file calls (rmaio.c), nothing added without the option, and a
 # job whose ranks disagree on the option runs with it off everywhere.
@@ -12,8 +12,12 @@ np=4
 [ "$MPI_FLAVOR" = mpich ] && np=2     # MPICH busy-polls: 2 ranks on 2 cores
 
 # (1) the known answer, per rank: |summary.txt coll_wait_s - expected| <=
-# max(20 % of expected, 5 ms); the collective itself (synced_s) is small.
-timed_within "coll_wait_s per rank within 20 % (floor 5 ms) of the answer" 20 0.005 \
+# max(20 % of expected, 10 ms); the collective itself (synced_s) is small.
+# The floor is 1 ms a call: the last rank to arrive (expected 0) still
+# waits in the barrier for its 3 partners to be scheduled on the 2 cores,
+# 0.7 ms a call while another test runs beside it (CI of 24d613b: 7.3 ms
+# over 10 calls, twice, where the others wait 200 to 600 ms).
+timed_within "coll_wait_s per rank within 20 % (floor 10 ms) of the answer" 20 0.010 \
     $np "$work/imb.out" "$work/imb" "$launcher" -q --collwait -o "$work/imb" "$known" imbalance -k 10 -d 20
 check "imbalance prints its expected answer" grep -q '^expect=imbalance .*column=coll_wait_s values=' "$work/imb.out"
 awk '!/^#/ && $3 == "MPI_Allreduce" { print $1, $4, $5 }' "$work/imb/collwait.txt" | sort > "$work/actual"
