@@ -29,6 +29,7 @@ extern const struct known_workload known_model_colls;
 extern const struct known_workload known_model_chain;
 extern const struct known_workload known_model_sync;
 extern const struct known_workload known_model_lock;
+extern const struct known_workload known_waits;
 extern const struct known_workload known_rma;
 extern const struct known_workload known_io;
 

@@ -468,9 +468,12 @@ function uses_role(family, role) {
 }
 
 # The coll_enter event of a function flagged sync (events.h: the
-# collective-wait barrier, the model's agreement of clocks): on its
-# communicator, else its window, else its file.
+# collective-wait barrier, the model's agreement of clocks, wait states'
+# tokens): on its communicator (with its root, if any), else its window,
+# else its file.
 function sync_call(name) {
+    if (("comm" in role_arg) && ("root" in role_arg))
+        return "prof_coll_rooted(&c, " role_arg["comm"] ", " role_arg["root"] ")"
     if ("comm" in role_arg)
         return "prof_coll_comm(&c, " role_arg["comm"] ")"
     if ("win" in role_arg)

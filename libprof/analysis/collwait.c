@@ -11,12 +11,11 @@
 #include "report.h"
 #include "run.h"
 #include "shadow.h"
+#include "waits.h"
 
 int prof_collwait_on;
 
-/* Every rank must profile the same blocking collectives, or a barrier
- * would go unmatched (collective over the tool's communicator). */
-static int start(void)
+int prof_collwait_same_colls(const char *what)
 {
     static double v[PROF_FN_COUNT];
     static bool same[PROF_FN_COUNT];
@@ -25,8 +24,13 @@ static int start(void)
     int rc = prof_agree(v, PROF_FN_COUNT, same);
     for (int f = 0; rc == 0 && f < PROF_FN_COUNT; f++)
         if (!same[f])
-            prof_log_once("MPIPROF_FUNCTIONS profiles %s on some ranks only; collective wait is off", prof_fn_name[f]);
-    if (rc != 1)
+            prof_log_once("MPIPROF_FUNCTIONS profiles %s on some ranks only; %s is off", prof_fn_name[f], what);
+    return rc == 1 ? 0 : -1;
+}
+
+static int start(void)
+{
+    if (prof_collwait_same_colls("collective wait") != 0)
         return -1;
     prof_collwait_on = 1;
     return 0;
@@ -34,6 +38,8 @@ static int start(void)
 
 static void coll_enter(const struct prof_ev_coll *ev)
 {
+    if (prof_waits_takes(ev))
+        return;     /* wait states measure it, and the rooted ones without a barrier (waits.c) */
     MPI_Comm comm = prof_shadow_coll_comm(ev);
     if (comm == MPI_COMM_NULL)
         return;

@@ -12,6 +12,12 @@
 /* 1 when collective wait started, on every rank (set once at MPI_Init). */
 extern int prof_collwait_on;
 
+/* prof_collwait_same_colls: collective over the tool's communicator, at
+ * MPI_Init: 0 when every rank profiles the same blocking collectives (a
+ * module that synchronizes in them needs it), else -1 after saying, once,
+ * that what (the module's name) is off. */
+int prof_collwait_same_colls(const char *what);
+
 /* collwait.txt (collwait_report.c). */
 struct prof_writer;
 extern const struct prof_writer prof_report_collwait;

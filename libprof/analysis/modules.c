@@ -3,7 +3,7 @@
 #include <string.h>
 #include "module.h"
 
-extern const struct prof_module prof_mod_model, prof_mod_collwait, prof_mod_slt, prof_mod_shadow, prof_mod_rma,
+extern const struct prof_module prof_mod_model, prof_mod_collwait, prof_mod_waits, prof_mod_slt, prof_mod_shadow, prof_mod_rma,
     prof_mod_io, prof_mod_comms;
 
 /* In the order they start and take each event: the model agrees a
@@ -12,6 +12,7 @@ extern const struct prof_module prof_mod_model, prof_mod_collwait, prof_mod_slt,
 const struct prof_module *const prof_modules[] = {
     &prof_mod_model,
     &prof_mod_collwait,
+    &prof_mod_waits,
     &prof_mod_slt,
     &prof_mod_shadow,
     &prof_mod_rma,

@@ -12,6 +12,7 @@
 #include "prof.h"
 #include "shadow.h"
 #include "slt.h"
+#include "waits.h"
 
 static struct {
     pthread_mutex_t lock;
@@ -43,7 +44,8 @@ void prof_shadow_add(uint64_t key, MPI_Comm user)
     /* The dup has the program's error handler: the profiler's own calls on
      * it return their errors instead of calling it (or aborting). */
     PMPI_Comm_set_errhandler(s->comm, MPI_ERRORS_RETURN);
-    s->reply = prof_model_on && key >> 61 == PROF_SHADOW_COMM ? prof_model_reply_comm(user) : MPI_COMM_NULL;
+    s->reply = (prof_model_on || prof_waits_on) && key >> 61 == PROF_SHADOW_COMM ? prof_model_reply_comm(user)
+                                                                           : MPI_COMM_NULL;
     if (prof_model_on && key >> 61 == PROF_SHADOW_WIN)
         s->pscw = prof_model_pscw_new(s->comm);
     s->key = key;

@@ -23,7 +23,9 @@ enum prof_shadow_kind { PROF_SHADOW_COMM = 1, PROF_SHADOW_WIN = 2, PROF_SHADOW_F
 struct prof_shadow {
     uint64_t key;                  /* kind and handle (prof_shadow_key) */
     MPI_Comm comm;                 /* the duplicate */
-    MPI_Comm reply;                /* a communicator's second, for the model's replies (model.h), or MPI_COMM_NULL */
+    MPI_Comm reply;                /* a communicator's second, for exchanges of one source and tag: the
+                                      model's replies (model.h), wait states' tokens (waits.h); or
+                                      MPI_COMM_NULL */
     int freeing;                   /* its handle is being freed (map lock) */
     pthread_mutex_t lock;          /* guards slt */
     struct prof_slt_queue *slt;    /* late sender: tokens received, not yet matched (slt.c) */
@@ -39,9 +41,9 @@ static inline uint64_t prof_shadow_key(enum prof_shadow_kind kind, const void *h
 
 /* prof_shadow_add: duplicate user (collective over it) and file the copy
  * under key, replacing an older entry of the same handle value (a handle
- * seen again names a new object); with a model, a communicator's reply
- * shadow and a window's state (model.h) too. Says so once when the
- * duplicate fails. */
+ * seen again names a new object); with a model or wait states, a
+ * communicator's reply shadow, and with a model a window's state (model.h)
+ * too. Says so once when the duplicate fails. */
 void prof_shadow_add(uint64_t key, MPI_Comm user);
 /* prof_shadow_find: the entry of key, or NULL. Valid until the handle is
  * freed. */

@@ -20,24 +20,12 @@
 #include "report.h"
 #include "shadow.h"
 #include "slt.h"
+#include "waits.h"
 
 int prof_slt_asked;
 int prof_slt_on;
 
-/* What a token carries: the sender's call site (its record key, 0 if
- * unknown), the sender's modelled clock at the send (model.h; < 0 if
- * unknown), the sender's clock (prof_clock) at the send with the node
- * whose clock that is (0: none), and the reply the sender's model waits
- * for (model_reply.c: its tag plus 1; 0: none). */
-struct token {
-    uint64_t key;
-    double sent;
-    uint64_t at;
-    uint64_t node;
-    uint64_t reply;
-};
-
-static const struct token unknown = { 0, -1, 0, 0, 0 };
+static const struct prof_token unknown = { 0, -1, 0, 0, 0, { -1, 0, 0, 0 } };
 
 /* This process's node: its host name and clock kind hashed (FNV-1a; 0:
  * unknown). Processes of one node read one clock (the invariant TSC, or
@@ -70,14 +58,19 @@ enum { ARRIVED, EXPECTED, CLAIMED };
 struct queued {
     int src, tag, state;
     uint64_t at;
-    struct token tok;
+    struct prof_token tok;
 };
 
 /* When the sender of queued token t sent (its clock, on this node) or,
  * from another node, when t arrived here. */
 static uint64_t sent_at(const struct queued *t)
 {
-    return t->tok.node && t->tok.node == my_node ? t->tok.at : t->at;
+    return prof_token_sent_at(&t->tok, t->at);
+}
+
+uint64_t prof_token_sent_at(const struct prof_token *t, uint64_t arrived)
+{
+    return t->node && t->node == my_node ? t->at : arrived;
 }
 
 /* The part of a wait from t0 to t1 before time x. */
@@ -119,7 +112,7 @@ struct prof_slt_queue {
     MPI_Comm comm;         /* the shadow */
     MPI_Comm reply;        /* the reply shadow (model.h) */
     MPI_Request posted;    /* a receive of any token, kept posted so that a */
-    struct token token;    /* token lands at once instead of waiting to be probed */
+    struct prof_token token;    /* token lands at once instead of waiting to be probed */
 };
 
 static struct {
@@ -136,7 +129,7 @@ static struct {
     pthread_mutex_t lock;
     unsigned next;
     MPI_Request req[POOL];
-    struct token tok[POOL];
+    struct prof_token tok[POOL];
 } pool = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 /* The receive and send calls the hooks make: with MPI-4.0 the large-count
@@ -161,13 +154,14 @@ typedef MPI_Count slt_count;
 typedef int slt_count;
 #endif
 
-static void token_isend(MPI_Comm comm, int dst, int tag, uint64_t key, double sent, uint64_t reply)
+static void token_isend(MPI_Comm comm, int dst, int tag, uint64_t key, double sent, uint64_t reply,
+                        const struct prof_cause *cause)
 {
     prof_lock(&pool.lock);
     unsigned i = pool.next++ % POOL;
     if (pool.req[i] != MPI_REQUEST_NULL)
         PMPI_Wait(&pool.req[i], MPI_STATUS_IGNORE);
-    pool.tok[i] = (struct token){ key, sent, prof_clock(), my_node, reply };
+    pool.tok[i] = (struct prof_token){ key, sent, prof_clock(), my_node, reply, *cause };
     if (PMPI_Isend(&pool.tok[i], (int)sizeof pool.tok[i], MPI_BYTE, dst, tag, comm, &pool.req[i]) != MPI_SUCCESS)
         pool.req[i] = MPI_REQUEST_NULL;
     prof_unlock(&pool.lock);
@@ -175,12 +169,26 @@ static void token_isend(MPI_Comm comm, int dst, int tag, uint64_t key, double se
 
 void prof_token_isend(MPI_Comm comm, int dst, int tag, uint64_t key, double sent)
 {
-    token_isend(comm, dst, tag, key, sent, 0);
+    token_isend(comm, dst, tag, key, sent, 0, &unknown.cause);
+}
+
+void prof_token_send_cause(MPI_Comm comm, int dst, int tag, const struct prof_cause *cause)
+{
+    token_isend(comm, dst, tag, 0, -1, 0, cause);
+}
+
+int prof_token_recv_cause(MPI_Comm comm, int src, int tag, struct prof_cause *cause, uint64_t *sent)
+{
+    struct prof_token t = unknown;
+    int ok = PMPI_Recv(&t, (int)sizeof t, MPI_BYTE, src, tag, comm, MPI_STATUS_IGNORE) == MPI_SUCCESS;
+    *sent = prof_token_sent_at(&t, prof_clock());
+    *cause = t.cause;
+    return ok ? 0 : -1;
 }
 
 double prof_token_recv(MPI_Comm comm, int src, int tag, uint64_t *key)
 {
-    struct token t = unknown;
+    struct prof_token t = unknown;
     int ok = PMPI_Recv(&t, (int)sizeof t, MPI_BYTE, src, tag, comm, MPI_STATUS_IGNORE) == MPI_SUCCESS;
     if (key)
         *key = ok ? t.key : 0;
@@ -229,7 +237,7 @@ static void send_token(const struct prof_call *c, MPI_Comm shadow, MPI_Comm repl
 {
     uint64_t id = 0;
     double sent = prof_model_on ? prof_model_send(c, bytes, reply, dst, &id) : 0;
-    token_isend(shadow, dst, tag, c->th ? prof_call_record(c)->key : 0, sent, id);
+    token_isend(shadow, dst, tag, c->th ? prof_call_record(c)->key : 0, sent, id, &unknown.cause);
 }
 
 /* A receive's modelled clock now, at its posting (< 0 without a model). */
@@ -244,7 +252,7 @@ static double posting(const struct prof_call *c)
 /* Receive e took token t: with a model, the sender's reply it asks for
  * (lock held), and the message's start for the receive: a send that waited
  * for the receive started when both were there. */
-static void answer(const struct rx *e, int src, struct token *t)
+static void answer(const struct rx *e, int src, struct prof_token *t)
 {
     if (!t->reply || !e->q || e->q->reply == MPI_COMM_NULL)
         return;
@@ -288,7 +296,7 @@ static void cut(struct prof_slt_queue *q, uint32_t i)
 
 /* A token came from src with tag: it fills the first place of its source
  * and tag, or joins the queue (the oldest token goes when it is full). */
-static void arrived(struct prof_slt_queue *q, int src, int tag, struct token tok)
+static void arrived(struct prof_slt_queue *q, int src, int tag, struct prof_token tok)
 {
     uint64_t now = prof_clock();
     for (uint32_t i = 0; q->places && i < q->n; i++) {
@@ -507,7 +515,7 @@ static int find_token(struct prof_slt_queue *q, uint64_t seq, int src, int tag, 
 struct got {
     int eval;
     uint64_t late;
-    struct token tok;
+    struct prof_token tok;
 };
 
 /* What a receive's completion tells of its sender (around.h). */
@@ -1347,7 +1355,7 @@ static void finish(void)
  * it or the model (started before it) is on. */
 static int start(void)
 {
-    double asked = prof_config.eval_slt;
+    double asked = prof_config.eval_slt || prof_waits_on;    /* wait states take late sender in */
     int same = prof_agree(&asked, 1, NULL);
     if (same == 0)
         prof_log_once("MPIPROF_EVAL_SLT is not the same on every rank; late-sender analysis is off");

@@ -72,6 +72,43 @@ void prof_slt_columns(struct prof_report_ctx *ctx);
 void prof_slt_figures(struct prof_report_ctx *ctx, struct prof_rank_data *rd, uint64_t t_end);
 void prof_slt_named(struct prof_branch *v, int n);
 
+/* A cause of waiting (waits.h): the rank (of MPI_COMM_WORLD) and its code
+ * region, the compute between two of its call sites (record keys: from,
+ * its call before; to, the call that came late), that made others wait;
+ * rank < 0: none known. */
+struct prof_cause {
+    int32_t rank;
+    int32_t pad;
+    uint64_t from, to;
+};
+
+/* What a token carries: the sender's call site (its record key, 0 if
+ * unknown), the sender's modelled clock at the send (model.h; < 0 if
+ * unknown), the sender's clock (prof_clock) at the send with the node
+ * whose clock that is (0: none), the reply the sender's model waits for
+ * (model_reply.c: its tag plus 1; 0: none), and the cause the sender
+ * passes on (waits.h). */
+struct prof_token {
+    uint64_t key;
+    double sent;
+    uint64_t at;
+    uint64_t node;
+    uint64_t reply;
+    struct prof_cause cause;
+};
+
+/* prof_token_sent_at: when the sender of t sent it on this process's
+ * clock: its own clock when it is on this node (one clock), else arrived,
+ * when it arrived here (the stuttering method). */
+uint64_t prof_token_sent_at(const struct prof_token *t, uint64_t arrived);
+
+/* prof_token_send_cause: a token carrying cause to dst with tag on comm
+ * (the pool's; its send completes in the background); prof_token_recv_cause:
+ * receive one from src with tag (blocking), its cause in *cause and when it
+ * was sent in *sent (prof_token_sent_at); 0, or -1 on failure. */
+void prof_token_send_cause(MPI_Comm comm, int dst, int tag, const struct prof_cause *cause);
+int prof_token_recv_cause(MPI_Comm comm, int src, int tag, struct prof_cause *cause, uint64_t *sent);
+
 /* prof_token_isend: a token (key, sent clock) to dst with tag on comm, from
  * the pool (its send completes in the background); prof_token_recv: the
  * sent clock of the token from src with tag (blocking; < 0 on failure),

@@ -163,7 +163,10 @@ struct prof_ev_coll {
     MPI_Comm comm;
     MPI_Win win;
     MPI_File fh;
+    int root;              /* a rooted collective's root as given; else PROF_COLL_NOROOT */
 };
+
+#define PROF_COLL_NOROOT (-32768)
 
 typedef void (*prof_ev_coll_fn)(const struct prof_ev_coll *ev);
 
@@ -313,30 +316,38 @@ static inline void prof_emit_msg(const prof_ev_msg_fn *h, MPI_Comm comm, uint64_
     prof_emit(h, &ev);
 }
 
-/* prof_coll_comm, prof_coll_win, prof_coll_file: coll_enter, from the
- * wrapper of a blocking collective on comm, win or fh. */
-static inline void prof_emit_coll(struct prof_call *c, enum prof_coll_on on, MPI_Comm comm, MPI_Win win, MPI_File fh)
+/* prof_emit_coll, from prof_coll_comm, prof_coll_rooted, prof_coll_win
+ * and prof_coll_file: coll_enter, from the wrapper of a blocking
+ * collective on comm (with its root, if any), win or fh. */
+static inline void prof_emit_coll(struct prof_call *c, enum prof_coll_on on, MPI_Comm comm, MPI_Win win, MPI_File fh,
+                                  int root)
 {
-    struct prof_ev_coll ev = { c, on, comm, win, fh };
+    struct prof_ev_coll ev = { c, on, comm, win, fh, root };
     prof_emit(prof_events.coll_enter, &ev);
 }
 
 static inline void prof_coll_comm(struct prof_call *c, MPI_Comm comm)
 {
     if (__builtin_expect(prof_events.coll_enter[0] != NULL, 0))
-        prof_emit_coll(c, PROF_COLL_COMM, comm, MPI_WIN_NULL, MPI_FILE_NULL);
+        prof_emit_coll(c, PROF_COLL_COMM, comm, MPI_WIN_NULL, MPI_FILE_NULL, PROF_COLL_NOROOT);
+}
+
+static inline void prof_coll_rooted(struct prof_call *c, MPI_Comm comm, int root)
+{
+    if (__builtin_expect(prof_events.coll_enter[0] != NULL, 0))
+        prof_emit_coll(c, PROF_COLL_COMM, comm, MPI_WIN_NULL, MPI_FILE_NULL, root);
 }
 
 static inline void prof_coll_win(struct prof_call *c, MPI_Win win)
 {
     if (__builtin_expect(prof_events.coll_enter[0] != NULL, 0))
-        prof_emit_coll(c, PROF_COLL_WIN, MPI_COMM_NULL, win, MPI_FILE_NULL);
+        prof_emit_coll(c, PROF_COLL_WIN, MPI_COMM_NULL, win, MPI_FILE_NULL, PROF_COLL_NOROOT);
 }
 
 static inline void prof_coll_file(struct prof_call *c, MPI_File fh)
 {
     if (__builtin_expect(prof_events.coll_enter[0] != NULL, 0))
-        prof_emit_coll(c, PROF_COLL_FILE, MPI_COMM_NULL, MPI_WIN_NULL, fh);
+        prof_emit_coll(c, PROF_COLL_FILE, MPI_COMM_NULL, MPI_WIN_NULL, fh, PROF_COLL_NOROOT);
 }
 
 /* prof_recv_posted: recv_posted, from the after= hook of a receive (req

@@ -62,6 +62,14 @@ int prof_branches_number(MPI_Comm comm, struct prof_branches *b, int failed);
 
 void prof_branches_free(struct prof_branches *b);
 
+/* prof_branch_ids_ask: collective over comm (keyids.c): for each of nq
+ * questions (rank[j] in comm, record key[j]), id[j] gets the id of the
+ * branch of that rank that merged the key, among its branches v (n of
+ * them; 0: none, or a rank outside comm). Returns 0, or -1 when some rank
+ * ran out of memory (ids 0). */
+int prof_branch_ids_ask(MPI_Comm comm, const struct prof_branch *v, int n, int nq, const int *rank,
+                        const uint64_t *key, int64_t *id);
+
 /* prof_branches_sort_time: the largest time first, equal times by id (the
  * order of branches.txt). */
 void prof_branches_sort_time(struct prof_branches *b);

@@ -114,6 +114,8 @@ extern const struct prof_writer prof_report_regions;
     X(rank) X(brid) X(function) X(partner) X(partner_brid) X(count) X(bytes) X(time_pct)
 #define PROF_RMA_COLUMNS(X) X(rank) X(win) X(target) X(kind) X(calls) X(bytes) X(time_s) X(site)
 #define PROF_IO_COLUMNS(X) X(rank) X(file) X(procs) X(what) X(calls) X(bytes) X(time_s) X(MB_s) X(name)
+#define PROF_WAITS_COLUMNS(X) \
+    X(class) X(caused_s) X(waits) X(ranks) X(rank) X(from_brid) X(to_brid) X(waited_at) X(from_site) X(to_site)
 #define PROF_PARTNERS_SLT_COLUMNS(X) X(recv_wait_s) X(send_late_s) X(transfer_s) X(late_pct)
 
 /* prof_report_column_line: "# a b c\n" from a column list. */

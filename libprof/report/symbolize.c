@@ -221,11 +221,20 @@ void prof_symbolize_end(void)
 #endif
 }
 
-/* A symbol name without its version ("@" separates the site's fields). */
+/* A symbol name without its version ("@" separates the site's fields)
+ * and without the suffix of a copy the compiler made of the function
+ * (gcc: round.constprop.0, f.isra.0, f.part.0, f.cold, f.lto_priv.0): the
+ * name in the source. */
 static void set_func(struct prof_frame_info *out, const char *name)
 {
+    static const char *const clones[] = { ".constprop.", ".isra.", ".part.", ".cold", ".lto_priv." };
     copy(out->func, sizeof out->func, name);
     out->func[strcspn(out->func, "@")] = '\0';
+    for (size_t i = 0; i < sizeof clones / sizeof clones[0]; i++) {
+        char *c = strstr(out->func, clones[i]);
+        if (c && c != out->func)
+            *c = '\0';
+    }
 }
 
 void prof_symbolize(void *addr, struct prof_frame_info *out)

@@ -2,8 +2,8 @@
 # t_fuzz.sh: the fuzzer of legal point-to-point programs (fuzz.c, issue 31).
 # Fixed seeds (6 schedules; 2 with two threads per rank; and the seeds of
 # fuzz-seeds.txt), each run without the profiler, then under --slt,
-# --collwait, --model perfect, --model lat=5,bw=1000 and all of --slt
-# --collwait --model perfect: the sorted output must be the plain run's
+# --collwait, --model perfect, --model lat=5,bw=1000 and all of --waits
+# (late sender with wait states) --collwait --model perfect: the sorted output must be the plain run's
 # (the schedules also run with every send synchronous, fuzz -S, which
 # proves them legal whatever the buffering); under --slt, per rank and
 # site the send_late_s of slt.txt against fuzz's truth within 20 % (floor
@@ -25,7 +25,7 @@ seedfile="$top_srcdir/tests/integration/fuzz-seeds.txt"
 np=3
 [ "$MPI_FLAVOR" = mpich ] && np=2
 limit=${FUZZ_LIMIT:-15}    # seconds; a run takes 1-3
-optsets="--slt|--collwait|--model perfect|--model lat=5,bw=1000|--slt --collwait --model perfect"
+optsets="--slt|--collwait|--model perfect|--model lat=5,bw=1000|--waits --collwait --model perfect"
 hung=
 
 # job HOW NP OUT command...: command on NP ranks under the run lock (HOW:
@@ -88,7 +88,7 @@ config() {
         case "|$hung|" in *"|$opts|"*) echo "skipped: $label under $opts (it hung before)"; continue ;; esac
         tag=$(echo "$opts" | tr -cd 'a-z0-9')
         how=-s
-        case $opts in *--slt*) how=-x ;; esac
+        case $opts in *--slt* | *--waits*) how=-x ;; esac
         for try in 1 2 3; do
             out="$work/$tag.out"
             rm -rf "${work:?}/$tag"
@@ -100,7 +100,7 @@ config() {
                 break
             fi
             compare "$label under $opts" "$out" || break
-            case $opts in *--slt*) ;; *) break ;; esac
+            case $opts in *--slt* | *--waits*) ;; *) break ;; esac
             if awk -v pct=20 -v floor=0.005 -f "$figures" "$out" "$work/$tag/branches.txt" "$work/$tag/slt.txt" \
                 > "$work/$tag.fig"; then
                 sort "$work/$tag.fig"

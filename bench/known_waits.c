@@ -1,0 +1,140 @@
+/* known_waits.c: mpiprof-known waits -c CLASS [-k CALLS] [-d MS]: one rank
+ * computes MS milliseconds before each of CALLS collectives of one wait
+ * class (waits.h), between an MPI_Comm_rank and the collective, so that
+ * the others wait for it there and the cause is that rank's region between
+ * the two call sites:
+ *
+ *   barrier  MPI_Barrier, the last rank late: the others wait (barrier);
+ *   nxn      MPI_Allreduce, the last rank late (nxn);
+ *   bcast    MPI_Bcast from rank 0, rank 0 late: every other rank waits
+ *            (late_broadcast);
+ *   reduce   MPI_Reduce to rank 0, the last rank late: rank 0 waits
+ *            (early_reduce);
+ *   scan     MPI_Scan, rank 0 late: every other rank waits (early_scan).
+ *
+ * The answer, worked out from how long the late rank's computation took:
+ * the waiting ranks times the sum of its compute (waits.txt caused_s of
+ * the row of that class, rank and region), printed as
+ * causes=CLASS/RANK/FROM_SITE/TO_SITE/SECONDS. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <mpi.h>
+#include "intopts.h"
+#include "known.h"
+
+enum { BARRIER, NXN, BCAST, REDUCE, SCAN, NKINDS };
+
+static const char *const kind_name[NKINDS] = { "barrier", "nxn", "bcast", "reduce", "scan" };
+static const char *const class_name[NKINDS] = { "barrier", "nxn", "late_broadcast", "early_reduce", "early_scan" };
+
+/* The lines of the two call sites (the region's ends), set as they run. */
+static int from_line, to_line;
+
+/* One round: the late rank computes, the collective; what it computed. */
+__attribute__((noinline)) static double round_of(int kind, int late, int rank, double delay, long *out)
+{
+    long one = 1;
+    int me;
+    double spent = 0;
+    from_line = __LINE__ + 1;
+    int rc = MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    if (rc == MPI_SUCCESS && me == late)
+        spent = known_compute(delay);
+    switch (kind) {
+    case BARRIER:
+        to_line = __LINE__ + 1;
+        rc = MPI_Barrier(MPI_COMM_WORLD);
+        *out += rc == MPI_SUCCESS;
+        break;
+    case NXN:
+        to_line = __LINE__ + 1;
+        rc = MPI_Allreduce(&one, out, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+        break;
+    case BCAST:
+        *out = rank == 0;
+        to_line = __LINE__ + 1;
+        rc = MPI_Bcast(out, 1, MPI_LONG, 0, MPI_COMM_WORLD);
+        break;
+    case REDUCE:
+        to_line = __LINE__ + 1;
+        rc = MPI_Reduce(&one, out, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+        break;
+    default:
+        to_line = __LINE__ + 1;
+        rc = MPI_Scan(&one, out, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+        break;
+    }
+    return rc == MPI_SUCCESS ? spent : -1;
+}
+
+static int run(int argc, char **argv, int rank, int size)
+{
+    long calls = 10, ms = 20, kind = -1;
+    char err[256], name[32] = "";
+    const struct bench_intopt opts[] = { { 'k', 1, 1000000, &calls }, { 'd', 0, 10000, &ms } };
+    /* -c CLASS first, then the numbers */
+    if (argc >= 3 && strcmp(argv[1], "-c") == 0) {
+        for (int k = 0; k < NKINDS; k++)
+            if (strcmp(argv[2], kind_name[k]) == 0)
+                kind = k;
+        snprintf(name, sizeof name, "%s", argv[2]);
+        argv[2] = argv[0];
+        argc -= 2;
+        argv += 2;
+    }
+    int rc = kind < 0 ? 2 : bench_intopts_parse("mpiprof-known waits", argc, argv, opts, 2, err, sizeof err);
+    if (rc != 0) {
+        if (rank == 0) {
+            if (kind < 0 && name[0])
+                fprintf(stderr, "mpiprof-known waits: -c: '%s' is not barrier, nxn, bcast, reduce or scan\n", name);
+            else if (kind < 0)
+                fprintf(stderr, "mpiprof-known waits: give -c barrier, nxn, bcast, reduce or scan first\n");
+            else
+                fprintf(rc == 1 ? stdout : stderr, "%s\n",
+                        rc == 1 ? "Usage: mpiprof-known waits -c barrier|nxn|bcast|reduce|scan [-k CALLS (default "
+                                  "10)] [-d MS (0..10000, default 20)]: one rank computes MS ms before each "
+                                  "collective; the others wait for it"
+                                : err);
+        }
+        return rc == 1 ? 0 : 2;
+    }
+    int late = kind == BCAST || kind == SCAN ? 0 : size - 1;
+    double delay = ms * 1e-3, mine = 0;
+    long check = 0;
+    for (long k = 0; k < calls; k++) {
+        long out = 0;
+        double spent = round_of((int)kind, late, rank, delay, &out);
+        if (spent < 0) {
+            fprintf(stderr, "mpiprof-known waits: rank %d: the collective failed\n", rank);
+            return 1;
+        }
+        mine += spent;
+        check += out;
+    }
+    /* What each collective gave, summed over the calls. */
+    long want = kind == BARRIER ? calls : kind == NXN ? calls * size : kind == BCAST ? calls
+              : kind == REDUCE ? (rank == 0 ? calls * size : 0) : calls * (rank + 1);
+    if (check != want) {
+        fprintf(stderr, "mpiprof-known waits: rank %d: the collectives gave %ld, not %ld\n", rank, check, want);
+        return 1;
+    }
+    double *all = known_gather(&mine, 1);
+    if (rank == 0) {
+        int waiting = kind == REDUCE ? 1 : size - 1;
+        char what[32];
+        snprintf(what, sizeof what, "waits-%s", kind_name[kind]);
+        known_line(what, calls, delay, "waits.txt", "caused_s");
+        printf(" causes=%s/%d/round_of@known_waits.c:%d/round_of@known_waits.c:%d/%.6f", class_name[kind], late,
+               from_line, to_line, waiting * all[late]);
+        printf(" nominal=%.6f", waiting * calls * delay);
+        known_end();
+    }
+    free(all);
+    return 0;
+}
+
+const struct known_workload known_waits = {
+    "waits", "-c barrier|nxn|bcast|reduce|scan: one rank computes D ms before each collective: wait states (D)",
+    run
+};

@@ -1,0 +1,397 @@
+/* waits.c: the wait-states module (see waits.h): each thread's previous
+ * call site and what it waited there (the cause it passes on), the tokens
+ * of the blocking collectives (coll_enter), and the waits charged. Only
+ * with MPIPROF_EVAL_WAITS: a record lookup at every profiled call's end,
+ * and per collective a barrier and a reduction (all-to-all shapes) or one
+ * token per rank (rooted and scans). The charges are kept under one mutex,
+ * taken once per wait measured. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "collwait.h"
+#include "fn_table.h"
+#include "hmap.h"
+#include "lock.h"
+#include "log.h"
+#include "module.h"
+#include "prof.h"
+#include "report.h"
+#include "run.h"
+#include "shadow.h"
+#include "slt.h"
+#include "waits.h"
+
+int prof_waits_on;
+
+/* The tokens' tags on the reply shadow, above the model's replies (below
+ * 32768, model_reply.c). */
+enum { TAG_BCAST = 32768 + 16, TAG_REDUCE, TAG_SCAN };
+
+static signed char class_of[PROF_FN_COUNT];   /* enum prof_wait_class, or -1: not measured */
+
+/* The blocking collectives each class takes, by name without "MPI_" and
+ * the large-count "_c". */
+static const struct {
+    const char *name;
+    int cls;
+} classes[] = {
+    { "Barrier", PROF_WAIT_barrier },
+    { "Allreduce", PROF_WAIT_nxn },
+    { "Allgather", PROF_WAIT_nxn },
+    { "Allgatherv", PROF_WAIT_nxn },
+    { "Alltoall", PROF_WAIT_nxn },
+    { "Alltoallv", PROF_WAIT_nxn },
+    { "Alltoallw", PROF_WAIT_nxn },
+    { "Reduce_scatter", PROF_WAIT_nxn },
+    { "Reduce_scatter_block", PROF_WAIT_nxn },
+    { "Bcast", PROF_WAIT_late_broadcast },
+    { "Scatter", PROF_WAIT_late_broadcast },
+    { "Scatterv", PROF_WAIT_late_broadcast },
+    { "Reduce", PROF_WAIT_early_reduce },
+    { "Gather", PROF_WAIT_early_reduce },
+    { "Gatherv", PROF_WAIT_early_reduce },
+    { "Scan", PROF_WAIT_early_scan },
+    { "Exscan", PROF_WAIT_early_scan },
+};
+
+static int class_named(const char *fn)
+{
+    if (strncmp(fn, "MPI_", 4) != 0)
+        return -1;
+    fn += 4;
+    size_t len = strlen(fn);
+    if (len > 2 && strcmp(fn + len - 2, "_c") == 0)
+        len -= 2;
+    for (size_t i = 0; i < sizeof classes / sizeof classes[0]; i++)
+        if (strlen(classes[i].name) == len && strncmp(fn, classes[i].name, len) == 0)
+            return classes[i].cls;
+    return -1;
+}
+
+/* A thread's last profiled call: its site, end and the wait measured
+ * there with its cause; and the wait of the call in progress (set: one was
+ * measured, until its end). */
+struct mine {
+    uint64_t last_key, last_end, last_wait;
+    struct prof_cause last_cause;
+    uint64_t wait;
+    struct prof_cause cause;
+    int set;
+};
+
+static __thread struct mine me __attribute__((tls_model("initial-exec")));
+
+/* The cause a call entering now at site key passes on: what held up its
+ * previous call when that wait was longer than the compute since, else
+ * its own region (waits.h). */
+static struct prof_cause carried(uint64_t key, uint64_t now)
+{
+    if (me.last_wait > 0 && me.last_cause.rank >= 0 && me.last_wait > now - me.last_end)
+        return me.last_cause;
+    return (struct prof_cause){ prof_run.rank, 0, me.last_key, key };
+}
+
+static void call_end(const struct prof_ev_call *ev)
+{
+    me.last_key = prof_call_record(ev->c)->key;
+    me.last_end = ev->t1;
+    me.last_wait = me.set ? me.wait : 0;
+    me.last_cause = me.cause;
+    me.set = 0;
+}
+
+/* The charges: (class, site, cause) -> struct prof_wait_charge. */
+static struct {
+    pthread_mutex_t lock;
+    struct prof_hmap m;
+    int lost;               /* charges dropped for want of memory */
+} ch = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+    return (h ^ v) * 1099511628211ULL;
+}
+
+static void charge(int cls, uint64_t key, const struct prof_cause *cause, uint64_t ticks)
+{
+    uint64_t h = mix(mix(mix(mix(mix(1469598103934665603ULL, (uint64_t)cls), key), (uint64_t)cause->rank),
+                         cause->from), cause->to);
+    h += !h;
+    prof_lock(&ch.lock);
+    struct prof_wait_charge *w = prof_hmap_get(&ch.m, h);
+    while (w && (w->cls != cls || w->key != key || w->cause_rank != cause->rank || w->cause_from != cause->from ||
+                 w->cause_to != cause->to)) {
+        h = h + 1 ? h + 1 : 1;      /* two charges with one hash: the next key */
+        w = prof_hmap_get(&ch.m, h);
+    }
+    if (!w && (w = calloc(1, sizeof *w)) != NULL) {
+        *w = (struct prof_wait_charge){ cls, key, 0, cause->rank, cause->from, cause->to, -1, -1, 0, 0 };
+        if (prof_hmap_put(&ch.m, h, w) != 0) {
+            free(w);
+            w = NULL;
+        }
+    }
+    if (w) {
+        w->ticks += ticks;
+        w->n++;
+    } else {
+        ch.lost++;
+    }
+    prof_unlock(&ch.lock);
+}
+
+/* The all-to-all shapes: a barrier, then which rank came last (the one
+ * that waited least; the lowest rank of equals) and the cause it passes
+ * on, in one reduction whose time is the profiler's, not the call's. */
+struct last {
+    double w;
+    int32_t who, pad;
+    struct prof_cause cause;
+};
+
+static MPI_Datatype last_type = MPI_DATATYPE_NULL;
+static MPI_Op last_op = MPI_OP_NULL;
+
+static void pick(void *in, void *inout, int *len, MPI_Datatype *type)
+{
+    (void)type;
+    const struct last *a = in;
+    struct last *b = inout;
+    for (int i = 0; i < *len; i++)
+        if (a[i].w < b[i].w || (a[i].w == b[i].w && a[i].who < b[i].who))
+            b[i] = a[i];
+}
+
+static uint64_t all_shapes(struct prof_call *c, MPI_Comm comm, int rank, uint64_t t, const struct prof_cause *mine,
+                           struct prof_record *r, struct prof_cause *got)
+{
+    if (PMPI_Barrier(comm) != MPI_SUCCESS)
+        return 0;
+    uint64_t t1 = prof_clock(), dt = t1 - t;
+    r->s.sync_calls++;
+    r->s.sync_ticks += dt;
+    struct last in = { (double)dt, rank, 0, *mine }, out;
+    int ok = PMPI_Allreduce(&in, &out, 1, last_type, last_op, comm) == MPI_SUCCESS;
+    uint64_t t2 = prof_clock();
+    c->t0 += t2 - t1;
+    c->th->profiler += t2 - t1;
+    if (!ok || out.who == rank)
+        return 0;
+    *got = out.cause;
+    return dt;
+}
+
+/* A token's wait: the part of the call from t before sent. */
+static uint64_t late(uint64_t sent, uint64_t t)
+{
+    return sent > t ? sent - t : 0;
+}
+
+static uint64_t broadcast(MPI_Comm tok, int rank, int size, int root, uint64_t t, const struct prof_cause *mine,
+                          struct prof_cause *got)
+{
+    uint64_t sent;
+    if (rank == root) {
+        for (int k = 0; k < size; k++)
+            if (k != root)
+                prof_token_send_cause(tok, k, TAG_BCAST, mine);
+        return 0;
+    }
+    return prof_token_recv_cause(tok, root, TAG_BCAST, got, &sent) == 0 ? late(sent, t) : 0;
+}
+
+/* The root takes the tokens as they come: the last one sent is the wait's
+ * end and names its cause. */
+static uint64_t reduce(MPI_Comm tok, int rank, int size, int root, uint64_t t, const struct prof_cause *mine,
+                       struct prof_cause *got)
+{
+    if (rank != root) {
+        prof_token_send_cause(tok, root, TAG_REDUCE, mine);
+        return 0;
+    }
+    struct prof_token *v = calloc((size_t)size, sizeof *v);
+    MPI_Request *rq = malloc((size_t)size * sizeof *rq);
+    int *done = malloc((size_t)size * sizeof *done);
+    uint64_t latest = 0;
+    int n = 0;
+    for (int k = 0; v && rq && done && k < size; k++)
+        if (k != root && PMPI_Irecv(&v[n], (int)sizeof v[n], MPI_BYTE, k, TAG_REDUCE, tok, &rq[n]) == MPI_SUCCESS)
+            n++;
+    for (int left = n, got_n = 0; left > 0; left -= got_n) {
+        if (PMPI_Waitsome(n, rq, &got_n, done, MPI_STATUSES_IGNORE) != MPI_SUCCESS || got_n == MPI_UNDEFINED)
+            break;
+        uint64_t now = prof_clock();
+        for (int i = 0; i < got_n; i++) {
+            uint64_t sent = prof_token_sent_at(&v[done[i]], now);
+            if (sent >= latest) {
+                latest = sent;
+                *got = v[done[i]].cause;
+            }
+        }
+    }
+    free(v);
+    free(rq);
+    free(done);
+    return late(latest, t);
+}
+
+/* Rank r waits for r - 1's token, then sends its own on: the cause of its
+ * wait when it waited, else its own. */
+static uint64_t scan(MPI_Comm tok, int rank, int size, uint64_t t, const struct prof_cause *mine,
+                     struct prof_cause *got)
+{
+    uint64_t w = 0, sent;
+    if (rank > 0 && prof_token_recv_cause(tok, rank - 1, TAG_SCAN, got, &sent) == 0)
+        w = late(sent, t);
+    if (rank + 1 < size)
+        prof_token_send_cause(tok, rank + 1, TAG_SCAN, w ? got : mine);
+    return w;
+}
+
+/* The communicator's facts when this module takes the collective. */
+static const struct prof_comm_info *taken(const struct prof_ev_coll *ev)
+{
+    if (!prof_waits_on || ev->on != PROF_COLL_COMM || class_of[ev->c->fn] < 0)
+        return NULL;
+    const struct prof_comm_info *ci = prof_comm_info(ev->comm);
+    return ci && !ci->inter && ci->size >= 2 ? ci : NULL;
+}
+
+int prof_waits_takes(const struct prof_ev_coll *ev)
+{
+    return taken(ev) != NULL;
+}
+
+static void coll_enter(const struct prof_ev_coll *ev)
+{
+    const struct prof_comm_info *ci = taken(ev);
+    int cls = class_of[ev->c->fn];
+    if (!ci)
+        return;
+    uint64_t t = prof_clock();
+    struct prof_record *r = prof_call_record(ev->c);
+    struct prof_cause mine = carried(r->key, t), got = { -1, 0, 0, 0 };
+    uint64_t w = 0;
+    if (cls == PROF_WAIT_barrier || cls == PROF_WAIT_nxn) {
+        w = all_shapes(ev->c, ev->comm, ci->rank, t, &mine, r, &got);
+    } else {
+        struct prof_shadow *s = prof_shadow_find(prof_shadow_key(PROF_SHADOW_COMM, &ev->comm, sizeof ev->comm));
+        MPI_Comm tok = s ? s->reply : MPI_COMM_NULL;
+        int root = ev->root;
+        if (tok == MPI_COMM_NULL)
+            return;
+        if (cls == PROF_WAIT_early_scan)
+            w = scan(tok, ci->rank, ci->size, t, &mine, &got);
+        else if (root < 0 || root >= ci->size)
+            return;
+        else if (cls == PROF_WAIT_late_broadcast)
+            w = broadcast(tok, ci->rank, ci->size, root, t, &mine, &got);
+        else
+            w = reduce(tok, ci->rank, ci->size, root, t, &mine, &got);
+    }
+    if (w && got.rank >= 0) {
+        charge(cls, r->key, &got, w);
+        me.wait = w;
+        me.cause = got;
+        me.set = 1;
+    }
+}
+
+static int start(void)
+{
+    int tag_ub = 0, *ub = NULL, flag = 0;
+    PMPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &flag);
+    tag_ub = flag && ub ? *ub : 32767;
+    if (tag_ub < TAG_SCAN) {
+        prof_log_once("MPI_TAG_UB is %d here, below the tags of the wait states' tokens (%d); wait states are off",
+                      tag_ub, TAG_SCAN);
+        return -1;
+    }
+    if (prof_collwait_same_colls("wait states") != 0)
+        return -1;
+    for (int f = 0; f < PROF_FN_COUNT; f++)
+        class_of[f] = prof_fn_coll[f] == 2 ? (signed char)class_named(prof_fn_name[f]) : -1;
+    if (PMPI_Type_contiguous((int)sizeof(struct last), MPI_BYTE, &last_type) != MPI_SUCCESS ||
+        PMPI_Type_commit(&last_type) != MPI_SUCCESS || PMPI_Op_create(pick, 1, &last_op) != MPI_SUCCESS) {
+        prof_log_once("cannot make the wait states' reduction; wait states are off");
+        return -1;
+    }
+    prof_waits_on = 1;
+    return 0;
+}
+
+static void finish(void)
+{
+    if (last_op != MPI_OP_NULL)
+        PMPI_Op_free(&last_op);
+    if (last_type != MPI_DATATYPE_NULL)
+        PMPI_Type_free(&last_type);
+}
+
+/* --- at MPI_Finalize: the charges as an array, named, gathered ------- */
+
+static struct prof_wait_charge **all;
+static int nall;
+static double sec_per_tick;
+
+static void collect(void)
+{
+    if (all)
+        return;
+    all = malloc(((size_t)ch.m.n + 1) * sizeof *all);
+    for (uint32_t i = 0; all && i < ch.m.cap; i++)
+        if (ch.m.vals[i])
+            all[nall++] = ch.m.vals[i];
+}
+
+static int keeps_key(uint64_t key)
+{
+    (void)key;
+    return 1;       /* the other ranks' charges name this rank's sites by key */
+}
+
+static void figures(struct prof_report_ctx *ctx, struct prof_rank_data *rd, uint64_t t_end)
+{
+    (void)t_end;
+    sec_per_tick = rd->sec_per_tick;
+    int lost = ch.lost, any = 0;
+    PMPI_Allreduce(&lost, &any, 1, MPI_INT, MPI_SUM, prof_run.comm);
+    size_t n = strlen(ctx->notes);
+    if (any > 0)
+        snprintf(ctx->notes + n, sizeof ctx->notes - n,
+                 "# note: %d waits were not charged to a cause (out of memory): waits.txt misses them\n", any);
+}
+
+static void named(struct prof_branch *v, int n)
+{
+    collect();
+    prof_waits_named(all, all ? nall : 0, v, n);
+}
+
+static int agree(MPI_Comm comm)
+{
+    (void)comm;
+    collect();
+    int rc = prof_waits_agree(all, all ? nall : 0, sec_per_tick);
+    for (int i = 0; all && i < nall; i++)
+        free(all[i]);
+    free(all);
+    all = NULL;
+    nall = 0;
+    prof_hmap_free(&ch.m);
+    return rc;
+}
+
+const struct prof_module prof_mod_waits = {
+    .name = "wait states",
+    .option = "EVAL_WAITS",
+    .start = start,
+    .finish = finish,
+    .coll_enter = coll_enter,
+    .call_end = call_end,
+    .keeps_key = keeps_key,
+    .named = named,
+    .figures = figures,
+    .agree = agree,
+    .writer = &prof_report_waits,
+};

@@ -1,0 +1,76 @@
+/* waits.h: wait states and who caused them (MPIPROF_EVAL_WAITS; mpiprof
+ * --waits), a module (module.h) measured live with tokens and each
+ * process's own clock, as the late sender is (slt.h):
+ *
+ *   barrier, nxn       a blocking MPI_Barrier or all-to-all collective
+ *                      (Allreduce, Allgather(v), Alltoall(v/w),
+ *                      Reduce_scatter(_block)): a barrier before it (as
+ *                      collective wait, collwait.h), then one small
+ *                      reduction that names the rank that came last;
+ *   late_broadcast     Bcast, Scatter(v): the root sends each other rank a
+ *                      token as it arrives; a rank's wait is the part of
+ *                      its call before the root's token was sent;
+ *   early_reduce       Reduce, Gather(v): each other rank sends the root a
+ *                      token as it arrives; the root's wait is the part of
+ *                      its call before the last one was sent;
+ *   early_scan         Scan, Exscan: rank r waits for rank r - 1's token,
+ *                      sent once r - 1 arrived and had its own from r - 2:
+ *                      the part of its call before the lower ranks came.
+ *
+ * At most one small message per rank per rooted collective, on the
+ * communicator's reply shadow (shadow.h: no receive of the program or of
+ * late sender can take it).
+ *
+ * Who caused it: every token carries a cause (slt.h, struct prof_cause):
+ * the late rank's code region, the compute between its previous profiled
+ * MPI call site and the late call's site. When the late rank had itself
+ * waited in its previous call longer than it computed since, it passes on
+ * the cause of that wait instead, so that a chain of waits is charged to
+ * the region where it began. Every wait is charged on the waiting rank to
+ * (class, its call site, cause); at MPI_Finalize the causes' call sites are
+ * named by their ranks and rank 0 writes waits.txt (waits_report.c), one
+ * row per class and causing region, most waiting caused first. */
+#ifndef PROF_WAITS_H
+#define PROF_WAITS_H
+
+#include <stdint.h>
+
+/* 1 when wait states started, on every rank (set once at MPI_Init, before
+ * late sender starts: the switch turns late sender on too, slt.c). */
+extern int prof_waits_on;
+
+/* prof_waits_takes: wait states measure the collective of this coll_enter
+ * event (events.h): on, a classified blocking collective on an
+ * intracommunicator of 2 processes or more. */
+struct prof_ev_coll;
+int prof_waits_takes(const struct prof_ev_coll *ev);
+
+/* The classes, in waits.txt's order. */
+#define PROF_WAIT_CLASSES(X) X(barrier) X(nxn) X(late_broadcast) X(early_reduce) X(early_scan)
+#define PROF_WAIT_ENUM(c) PROF_WAIT_##c,
+enum prof_wait_class { PROF_WAIT_CLASSES(PROF_WAIT_ENUM) PROF_WAIT_NCLASSES };
+#undef PROF_WAIT_ENUM
+
+/* One wait charged: the class, the waiting call site (record key; at
+ * MPI_Finalize its branch id) and the cause. */
+struct prof_wait_charge {
+    int cls;
+    uint64_t key;
+    int32_t brid;
+    int32_t cause_rank;
+    uint64_t cause_from, cause_to;   /* record keys on cause_rank, */
+    int32_t from_id, to_id;          /* their branch ids at MPI_Finalize (0: MPI_Init; -1: unknown) */
+    uint64_t ticks, n;
+};
+
+/* The module's report steps (waits_report.c), over the charges of this
+ * rank (v, n; cold). */
+struct prof_branch;
+struct prof_report_ctx;
+struct prof_rank_data;
+struct prof_writer;
+void prof_waits_named(struct prof_wait_charge **v, int n, struct prof_branch *br, int nbr);
+int prof_waits_agree(struct prof_wait_charge **v, int n, double sec_per_tick);
+extern const struct prof_writer prof_report_waits;
+
+#endif

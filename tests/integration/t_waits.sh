@@ -1,0 +1,69 @@
+#!/bin/sh
+# t_waits.sh: wait states and their causes (--waits, waits.txt). (1) The
+# known answer of mpiprof-known waits for each collective class: the row of
+# the class names the late rank and its region (both call sites exactly)
+# and its caused_s is within 20 % (floor 10 ms: 1 ms a call) of the
+# late rank's compute times the ranks that waited; no other row of that
+# class causes more than 10 ms. (2) Program output unchanged for every
+# collective (colls.c) and on intercommunicators (intercolls.c, not
+# measured). (3) With --collwait too, collective wait's figures stay the
+# known answer (the wait states' barrier is theirs). (4) Without the
+# option: no waits.txt. Open MPI at 4 ranks (oversubscribed), MPICH at 2.
+. "$top_srcdir/tests/integration/lib.sh"
+
+known="$top_builddir/bench/mpiprof-known"
+np=4
+[ "$MPI_FLAVOR" = mpich ] && np=2
+
+# causes_within PCT FLOOR FILE.out REPORT: the causes= item of the expect
+# line (CLASS/RANK/FROM/TO/SECONDS) against REPORT/waits.txt.
+causes_within() {
+    awk -v pct="$1" -v floor="$2" '
+        FNR == NR { for (i = 1; i <= NF; i++) if ($i ~ /^causes=/) {
+                        split(substr($i, 8), w, "/"); cls = w[1]; rk = w[2]; from = w[3]; to = w[4]; want = w[5] }
+                    next }
+        /^#/ { next }
+        $1 == cls && $5 == rk && $9 == from && $10 == to { got += $2; found++; next }
+        $1 == cls && $2 > floor { printf "another %s row causes %s s: %s\n", cls, $2, $0; bad = 1 }
+        END { tol = want * pct / 100 < floor ? floor : want * pct / 100; d = got - want; if (d < 0) d = -d
+              printf "%s rank %s %s..%s: caused_s %.4f, expected %.4f +- %.4f (%d rows)\n", cls, rk, from, to,
+                     got, want, tol, found
+              exit bad || !cls || found != 1 || d > tol }' "$3" "$4/waits.txt"
+}
+
+# (1) each class's known answer.
+for c in barrier nxn bcast reduce scan; do
+    timed causes_within "waits -c $c: the late rank's region and the wait it caused" 20 0.010 \
+        $np "$work/$c.out" "$work/$c" "$launcher" -q --waits -o "$work/$c" "$known" waits -c $c -k 10 -d 20
+done
+check "waits.txt: the column line" grep -qx \
+    '# class caused_s waits ranks rank from_brid to_brid waited_at from_site to_site' "$work/bcast/waits.txt"
+# bcast: every non-root rank waited 10 times at one site, the Bcast's.
+check "waits.txt: late_broadcast waits, ranks and the site waited at" awk -v np=$np '
+    FILENAME ~ /sites.txt$/ { if ($2 == "MPI_Bcast" && $12 ~ /^round_of@known_waits.c:/) id = $1; next }
+    $1 == "late_broadcast" && $5 == 0 { ok = $3 == 10 * (np - 1) && $4 == np - 1 && $8 == id && id }
+    END { exit !ok }' "$work/bcast/sites.txt" "$work/bcast/waits.txt"
+check "waits.txt: the region's ends are branch ids of MPI_Comm_rank and MPI_Reduce" awk '
+    FILENAME ~ /sites.txt$/ { fn[$1] = $2; next }
+    $1 == "early_reduce" && $9 ~ /^round_of/ { ok = fn[$6] == "MPI_Comm_rank" && fn[$7] == "MPI_Reduce" }
+    END { exit !ok }' "$work/reduce/sites.txt" "$work/reduce/waits.txt"
+
+# (2) every collective, and intercommunicators: the program's output.
+for p in colls intercolls; do
+    prog="$top_builddir/tests/integration/$p"
+    run 4 "$prog" | sort > "$work/plain.out" || fail "$p runs"
+    run 4 "$launcher" -q --waits -o "$work/$p" "$prog" | sort > "$work/prof.out" || fail "$p under --waits"
+    check "$p: same output with --waits" cmp "$work/plain.out" "$work/prof.out"
+    check "$p: waits.txt written" test -s "$work/$p/waits.txt"
+done
+
+# (3) with --collwait: collective wait's known answer holds.
+timed_within "--waits --collwait: coll_wait_s per rank within 20 % (floor 10 ms)" 20 0.010 \
+    $np "$work/imb.out" "$work/imb" "$launcher" -q --waits --collwait -o "$work/imb" "$known" imbalance -k 10 -d 20
+check "--waits --collwait: the imbalance's cause is the last rank's region" awk -v np=$np '
+    $1 == "nxn" && $5 == np - 1 && $2 > 0.1 { ok = 1 } END { exit !ok }' "$work/imb/waits.txt"
+
+# (4) without the option.
+run 2 "$launcher" -q -o "$work/off" "$known" waits -c bcast -k 2 -d 0 > /dev/null || fail "waits without --waits"
+check "no waits.txt without --waits" test ! -e "$work/off/waits.txt"
+finish
