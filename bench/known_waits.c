@@ -10,7 +10,14 @@
  *            (late_broadcast);
  *   reduce   MPI_Reduce to rank 0, the last rank late: rank 0 waits
  *            (early_reduce);
- *   scan     MPI_Scan, rank 0 late: every other rank waits (early_scan).
+ *   scan     MPI_Scan, rank 0 late: every other rank waits (early_scan);
+ *   chain    rank 0 late to an MPI_Send to rank 1, which receives, computes
+ *            MS/10 ms and sends on to rank 2, ... then an MPI_Allreduce:
+ *            every rank waits for its sender (late_sender) and the ranks
+ *            before the last for the last one (nxn), all of it caused by
+ *            rank 0's region through the chain; the answer is the
+ *            late_sender row's: rank r waits for rank 0's compute and the
+ *            computes of ranks 1 .. r-1.
  *
  * The answer, worked out from how long the late rank's computation took:
  * the waiting ranks times the sum of its compute (waits.txt caused_s of
@@ -23,16 +30,41 @@
 #include "intopts.h"
 #include "known.h"
 
-enum { BARRIER, NXN, BCAST, REDUCE, SCAN, NKINDS };
+enum { BARRIER, NXN, BCAST, REDUCE, SCAN, CHAIN, NKINDS };
 
-static const char *const kind_name[NKINDS] = { "barrier", "nxn", "bcast", "reduce", "scan" };
-static const char *const class_name[NKINDS] = { "barrier", "nxn", "late_broadcast", "early_reduce", "early_scan" };
+static const char *const kind_name[NKINDS] = { "barrier", "nxn", "bcast", "reduce", "scan", "chain" };
+static const char *const class_name[NKINDS] = { "barrier", "nxn", "late_broadcast", "early_reduce", "early_scan",
+                                                "late_sender" };
 
 /* The lines of the two call sites (the region's ends), set as they run. */
 static int from_line, to_line;
 
-/* One round: the late rank computes, the collective; what it computed. */
-__attribute__((noinline)) static double round_of(int kind, int late, int rank, double delay, long *out)
+/* A chain's round after rank 0's compute: the messages down the ranks,
+ * each computing delay / 10 after its receive, then the reduction (out: 1
+ * received, plus the sum). */
+__attribute__((noinline)) static int chain(int me, int size, double delay, long *out, double *spent)
+{
+    long one = 1, got = 0, sum = 0;
+    int rc = MPI_SUCCESS;
+    if (me == 0) {
+        to_line = __LINE__ + 1;
+        rc = MPI_Send(&one, 1, MPI_LONG, 1, 0, MPI_COMM_WORLD);
+        got = 1;
+    } else {
+        rc = MPI_Recv(&got, 1, MPI_LONG, me - 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        *spent = known_compute(delay / 10);
+        if (rc == MPI_SUCCESS && me + 1 < size)
+            rc = MPI_Send(&one, 1, MPI_LONG, me + 1, 0, MPI_COMM_WORLD);
+    }
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Allreduce(&one, &sum, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+    *out = got + sum;
+    return rc;
+}
+
+/* One round: the late rank computes, the collective; what this rank
+ * computed (-1: a call failed). */
+__attribute__((noinline)) static double round_of(int kind, int late, int rank, int size, double delay, long *out)
 {
     long one = 1;
     int me;
@@ -60,9 +92,12 @@ __attribute__((noinline)) static double round_of(int kind, int late, int rank, d
         to_line = __LINE__ + 1;
         rc = MPI_Reduce(&one, out, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
         break;
-    default:
+    case SCAN:
         to_line = __LINE__ + 1;
         rc = MPI_Scan(&one, out, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+        break;
+    default:
+        rc = chain(me, size, delay, out, &spent);
         break;
     }
     return rc == MPI_SUCCESS ? spent : -1;
@@ -87,24 +122,24 @@ static int run(int argc, char **argv, int rank, int size)
     if (rc != 0) {
         if (rank == 0) {
             if (kind < 0 && name[0])
-                fprintf(stderr, "mpiprof-known waits: -c: '%s' is not barrier, nxn, bcast, reduce or scan\n", name);
+                fprintf(stderr, "mpiprof-known waits: -c: '%s' is not barrier, nxn, bcast, reduce, scan or chain\n", name);
             else if (kind < 0)
-                fprintf(stderr, "mpiprof-known waits: give -c barrier, nxn, bcast, reduce or scan first\n");
+                fprintf(stderr, "mpiprof-known waits: give -c barrier, nxn, bcast, reduce, scan or chain first\n");
             else
                 fprintf(rc == 1 ? stdout : stderr, "%s\n",
-                        rc == 1 ? "Usage: mpiprof-known waits -c barrier|nxn|bcast|reduce|scan [-k CALLS (default "
+                        rc == 1 ? "Usage: mpiprof-known waits -c barrier|nxn|bcast|reduce|scan|chain [-k CALLS (default "
                                   "10)] [-d MS (0..10000, default 20)]: one rank computes MS ms before each "
                                   "collective; the others wait for it"
                                 : err);
         }
         return rc == 1 ? 0 : 2;
     }
-    int late = kind == BCAST || kind == SCAN ? 0 : size - 1;
+    int late = kind == BCAST || kind == SCAN || kind == CHAIN ? 0 : size - 1;
     double delay = ms * 1e-3, mine = 0;
     long check = 0;
     for (long k = 0; k < calls; k++) {
         long out = 0;
-        double spent = round_of((int)kind, late, rank, delay, &out);
+        double spent = round_of((int)kind, late, rank, size, delay, &out);
         if (spent < 0) {
             fprintf(stderr, "mpiprof-known waits: rank %d: the collective failed\n", rank);
             return 1;
@@ -114,7 +149,8 @@ static int run(int argc, char **argv, int rank, int size)
     }
     /* What each collective gave, summed over the calls. */
     long want = kind == BARRIER ? calls : kind == NXN ? calls * size : kind == BCAST ? calls
-              : kind == REDUCE ? (rank == 0 ? calls * size : 0) : calls * (rank + 1);
+              : kind == REDUCE ? (rank == 0 ? calls * size : 0) : kind == SCAN ? calls * (rank + 1)
+              : calls * (1 + size);
     if (check != want) {
         fprintf(stderr, "mpiprof-known waits: rank %d: the collectives gave %ld, not %ld\n", rank, check, want);
         return 1;
@@ -122,12 +158,19 @@ static int run(int argc, char **argv, int rank, int size)
     double *all = known_gather(&mine, 1);
     if (rank == 0) {
         int waiting = kind == REDUCE ? 1 : size - 1;
+        double answer = waiting * all[late], nominal = waiting * calls * delay;
+        if (kind == CHAIN)       /* rank r: rank 0's compute and ranks 1 .. r-1's */
+            for (int r = 1; r < size; r++)
+                for (int j = 1; j < r; j++) {
+                    answer += all[j];
+                    nominal += calls * delay / 10;
+                }
         char what[32];
         snprintf(what, sizeof what, "waits-%s", kind_name[kind]);
         known_line(what, calls, delay, "waits.txt", "caused_s");
-        printf(" causes=%s/%d/round_of@known_waits.c:%d/round_of@known_waits.c:%d/%.6f", class_name[kind], late,
-               from_line, to_line, waiting * all[late]);
-        printf(" nominal=%.6f", waiting * calls * delay);
+        printf(" causes=%s/%d/round_of@known_waits.c:%d/%s@known_waits.c:%d/%.6f", class_name[kind], late,
+               from_line, kind == CHAIN ? "chain" : "round_of", to_line, answer);
+        printf(" nominal=%.6f", nominal);
         known_end();
     }
     free(all);
@@ -135,6 +178,6 @@ static int run(int argc, char **argv, int rank, int size)
 }
 
 const struct known_workload known_waits = {
-    "waits", "-c barrier|nxn|bcast|reduce|scan: one rank computes D ms before each collective: wait states (D)",
+    "waits", "-c barrier|nxn|bcast|reduce|scan|chain: one rank computes D ms before each collective: wait states (D)",
     run
 };

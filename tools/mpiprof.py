@@ -24,7 +24,7 @@ import pandas as pd
 # The tables of a report: file name -> key in Report (the name without .txt).
 TABLES = ("summary.txt", "functions.txt", "matrix.time", "matrix.calls", "matrix.bytes",
           "branches.txt", "partners.txt", "threads.txt", "sites.txt", "sizes.txt",
-          "slt.txt", "collwait.txt", "model.txt", "rma.txt", "io.txt", "regions.txt")
+          "slt.txt", "collwait.txt", "waits.txt", "model.txt", "rma.txt", "io.txt", "regions.txt")
 
 # Summary columns of the analyses: column -> (compare/show name, how ranks combine).
 ANALYSES = (("send_late_s", "late sender", "sum"),
@@ -269,6 +269,29 @@ def format_table(headers, rows, left=1, text_last=False):
     return lines
 
 
+def top_causes(rep, top=5, rank=None):
+    """The code regions that made other ranks wait most (waits.txt), summed
+    over the wait classes: DataFrame of caused_s, waits, ranks (the most
+    ranks that waited in one class), classes ("class share%,..."), rank,
+    from_site, to_site, most first; only the regions of RANK when given.
+    None without waits.txt."""
+    w = rep.get("waits")
+    if w is None:
+        return None
+    if rank is not None:
+        w = w[w["rank"] == rank]
+    keys = ["rank", "from_site", "to_site"]
+    rows = []
+    for key, g in w.groupby(keys, sort=False):
+        total = g["caused_s"].sum()
+        by_class = g.groupby("class", sort=False)["caused_s"].sum().sort_values(ascending=False)
+        classes = ",".join("%s %.0f%%" % (c, 100 * v / total if total else 0) for c, v in by_class.items())
+        rows.append(dict(zip(keys, key), caused_s=total, waits=int(g["waits"].sum()), ranks=int(g["ranks"].max()),
+                         classes=classes))
+    df = pd.DataFrame(rows, columns=["caused_s", "waits", "ranks", "classes"] + keys)
+    return df.sort_values(["caused_s", "rank"], ascending=[False, True], kind="stable").head(top)
+
+
 def show(rep, top=10, rank=None, by="function", out=sys.stdout):
     """The one-screen summary of mpiprof-report show. Returns the list of
     things skipped for lack of a file."""
@@ -307,6 +330,19 @@ def show(rep, top=10, rank=None, by="function", out=sys.stdout):
     if rep.model:
         p("%-16s %s: predicted speed-up %s (slowest real / slowest modelled elapsed)"
           % ("model", rep.model.get("model"), rep.model.get("predicted_speedup", "?")))
+
+    causes = top_causes(rep, min(top, 5), rank)
+    if causes is not None:
+        p()
+        p("What made other ranks wait: the top %d code regions (waits.txt), %s" % (
+            len(causes), "of rank %d" % rank if rank is not None else "over all classes"))
+        rows = [[_fmt(r["caused_s"], "%.6f"), _fmt(r["waits"], "%d"), _fmt(r["ranks"], "%d"), _fmt(r["rank"], "%d"),
+                 r["classes"], "%s .. %s" % (r["from_site"], r["to_site"])] for _, r in causes.iterrows()]
+        for line in format_table(["caused[s]", "waits", "ranks", "rank", "classes", "region: from .. to"], rows,
+                                 left=0, text_last=True):
+            p(line)
+        if causes.empty:
+            p("(no waiting was measured)")
 
     funcs = functions_over_ranks(rep, rank).head(top)
     sites = sites_over_ranks(rep, rank)

@@ -230,14 +230,16 @@ static uint64_t msg_bytes(MPI_Count count, MPI_Datatype type)
                                                                                 : 0;
 }
 
-/* The token of a send of bytes by the call c on shadow comm: its call site
- * and, with a model, the modelled clock its message leaves at and the
- * reply it waits for (on the reply shadow). */
+/* The token of a send of bytes by the call c on shadow comm: its call site,
+ * with wait states the cause it passes on, and with a model the modelled
+ * clock its message leaves at and the reply it waits for (on the reply
+ * shadow). */
 static void send_token(const struct prof_call *c, MPI_Comm shadow, MPI_Comm reply, int dst, int tag, uint64_t bytes)
 {
-    uint64_t id = 0;
+    uint64_t id = 0, key = c->th ? prof_call_record(c)->key : 0;
     double sent = prof_model_on ? prof_model_send(c, bytes, reply, dst, &id) : 0;
-    token_isend(shadow, dst, tag, c->th ? prof_call_record(c)->key : 0, sent, id, &unknown.cause);
+    struct prof_cause cause = prof_waits_on ? prof_waits_carried(key) : PROF_CAUSE_NONE;
+    token_isend(shadow, dst, tag, key, sent, id, &cause);
 }
 
 /* A receive's modelled clock now, at its posting (< 0 without a model). */
@@ -521,7 +523,7 @@ struct got {
 /* What a receive's completion tells of its sender (around.h). */
 static struct prof_sender sender_of(const struct got *g)
 {
-    return (struct prof_sender){ g->tok.key, g->tok.sent, g->late, g->eval };
+    return (struct prof_sender){ g->tok.key, g->tok.sent, g->late, g->eval, g->tok.cause };
 }
 
 /* Receive e completed with status st (NULL: failed, or no status to tell),
@@ -890,6 +892,7 @@ static int around_probe(struct prof_call *c, int src, int tag, MPI_Comm comm, in
         struct queued t = q->v[i];
         c->sender.key = t.tok.key;
         c->sender.sent = t.tok.sent;
+        c->sender.cause = t.tok.cause;
         c->sender.eval = !flag && c->th;
         if (c->sender.eval)
             c->sender.late = before(sent_at(&t), t0, t1);

@@ -40,6 +40,8 @@
 #include <mpi.h>
 #include <stdint.h>
 
+#include "thread.h"
+
 struct prof_call;
 struct prof_slt_queue;
 struct prof_shadow;
@@ -71,16 +73,6 @@ extern const struct prof_writer prof_report_slt;
 void prof_slt_columns(struct prof_report_ctx *ctx);
 void prof_slt_figures(struct prof_report_ctx *ctx, struct prof_rank_data *rd, uint64_t t_end);
 void prof_slt_named(struct prof_branch *v, int n);
-
-/* A cause of waiting (waits.h): the rank (of MPI_COMM_WORLD) and its code
- * region, the compute between two of its call sites (record keys: from,
- * its call before; to, the call that came late), that made others wait;
- * rank < 0: none known. */
-struct prof_cause {
-    int32_t rank;
-    int32_t pad;
-    uint64_t from, to;
-};
 
 /* What a token carries: the sender's call site (its record key, 0 if
  * unknown), the sender's modelled clock at the send (model.h; < 0 if

@@ -69,12 +69,13 @@ static int class_named(const char *fn)
 }
 
 /* A thread's last profiled call: its site, end and the wait measured
- * there with its cause; and the wait of the call in progress (set: one was
- * measured, until its end). */
+ * there with its cause; and the call in progress: its site and end once
+ * its clock was read, and the longest wait measured in it (set: one was,
+ * until its end). */
 struct mine {
     uint64_t last_key, last_end, last_wait;
     struct prof_cause last_cause;
-    uint64_t wait;
+    uint64_t key, end, wait;
     struct prof_cause cause;
     int set;
 };
@@ -91,13 +92,38 @@ static struct prof_cause carried(uint64_t key, uint64_t now)
     return (struct prof_cause){ prof_run.rank, 0, me.last_key, key };
 }
 
+struct prof_cause prof_waits_carried(uint64_t key)
+{
+    return carried(key, prof_clock());
+}
+
+/* A call's end: its clock (call_end), then its waits (the point-to-point
+ * events come after call_end), then call_done. */
 static void call_end(const struct prof_ev_call *ev)
 {
-    me.last_key = prof_call_record(ev->c)->key;
-    me.last_end = ev->t1;
+    me.key = prof_call_record(ev->c)->key;
+    me.end = ev->t1;
+}
+
+static void call_done(const struct prof_ev_call *ev)
+{
+    (void)ev;
+    me.last_key = me.key;
+    me.last_end = me.end;
     me.last_wait = me.set ? me.wait : 0;
     me.last_cause = me.cause;
     me.set = 0;
+}
+
+/* A wait measured in the call in progress: the longest names the cause it
+ * passes on. */
+static void waited(uint64_t w, const struct prof_cause *cause)
+{
+    if (!me.set || w > me.wait) {
+        me.wait = w;
+        me.cause = *cause;
+        me.set = 1;
+    }
 }
 
 /* The charges: (class, site, cause) -> struct prof_wait_charge. */
@@ -291,10 +317,34 @@ static void coll_enter(const struct prof_ev_coll *ev)
     }
     if (w && got.rank >= 0) {
         charge(cls, r->key, &got, w);
-        me.wait = w;
-        me.cause = got;
-        me.set = 1;
+        waited(w, &got);
     }
+}
+
+/* A receive's send-late time, charged to the cause its sender's token
+ * carried, at the call that waited. */
+static void late_sender(uint64_t key, const struct prof_sender *s, uint64_t most)
+{
+    uint64_t late = s->late <= most ? s->late : most;
+    if (s->eval && late && s->cause.rank >= 0) {
+        charge(PROF_WAIT_late_sender, key, &s->cause, late);
+        waited(late, &s->cause);
+    }
+}
+
+static void msg_waited(const struct prof_ev_wait *ev)
+{
+    late_sender(ev->r->key, &ev->c->sender, ev->ticks);
+}
+
+static void reqs_waited(const struct prof_ev_wait *ev)
+{
+    struct prof_call *c = ev->c;
+    const struct prof_taken *taken = &c->th->taken[c->rq_base];
+    uint64_t key = prof_call_record(c)->key;
+    for (int i = 0; i < c->rq_n; i++)
+        if (taken[i].done && taken[i].info.is_recv)
+            late_sender(key, &taken[i].sender, ev->ticks);
 }
 
 static int start(void)
@@ -389,6 +439,9 @@ const struct prof_module prof_mod_waits = {
     .finish = finish,
     .coll_enter = coll_enter,
     .call_end = call_end,
+    .call_done = call_done,
+    .msg_waited = msg_waited,
+    .reqs_waited = reqs_waited,
     .keeps_key = keeps_key,
     .named = named,
     .figures = figures,

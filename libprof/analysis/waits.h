@@ -15,7 +15,9 @@
  *                      its call before the last one was sent;
  *   early_scan         Scan, Exscan: rank r waits for rank r - 1's token,
  *                      sent once r - 1 arrived and had its own from r - 2:
- *                      the part of its call before the lower ranks came.
+ *                      the part of its call before the lower ranks came;
+ *   late_sender        a receive's send-late time (slt.h), the cause riding
+ *                      on late sender's token.
  *
  * At most one small message per rank per rooted collective, on the
  * communicator's reply shadow (shadow.h: no receive of the program or of
@@ -34,10 +36,16 @@
 #define PROF_WAITS_H
 
 #include <stdint.h>
+#include "thread.h"
 
 /* 1 when wait states started, on every rank (set once at MPI_Init, before
  * late sender starts: the switch turns late sender on too, slt.c). */
 extern int prof_waits_on;
+
+/* prof_waits_carried: the cause a point-to-point send at the call site
+ * key (record key; 0: not profiled) of this thread passes on in its token
+ * (late sender's, slt.c), as a collective's token does. */
+struct prof_cause prof_waits_carried(uint64_t key);
 
 /* prof_waits_takes: wait states measure the collective of this coll_enter
  * event (events.h): on, a classified blocking collective on an
@@ -46,7 +54,7 @@ struct prof_ev_coll;
 int prof_waits_takes(const struct prof_ev_coll *ev);
 
 /* The classes, in waits.txt's order. */
-#define PROF_WAIT_CLASSES(X) X(barrier) X(nxn) X(late_broadcast) X(early_reduce) X(early_scan)
+#define PROF_WAIT_CLASSES(X) X(late_sender) X(barrier) X(nxn) X(late_broadcast) X(early_reduce) X(early_scan)
 #define PROF_WAIT_ENUM(c) PROF_WAIT_##c,
 enum prof_wait_class { PROF_WAIT_CLASSES(PROF_WAIT_ENUM) PROF_WAIT_NCLASSES };
 #undef PROF_WAIT_ENUM

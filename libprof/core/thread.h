@@ -15,13 +15,25 @@
 /* What the module around the point-to-point calls (around.h) learned of
  * the sender of a message a call or request received; set only when
  * prof_around_on. */
+/* A cause of waiting (wait states, waits.h): the rank (of MPI_COMM_WORLD)
+ * and its code region, the compute between two of its call sites (record
+ * keys: from, its call before; to, the call that came late), that made
+ * others wait; rank < 0: none known. */
+struct prof_cause {
+    int32_t rank;
+    int32_t pad;
+    uint64_t from, to;
+};
+#define PROF_CAUSE_NONE ((struct prof_cause){ -1, 0, 0, 0 })
+
 struct prof_sender {
     uint64_t key;                  /* the sending call site's record key (0: unknown) */
     double sent;                   /* the sender's modelled clock at the send (< 0: unknown) */
     uint64_t late;                 /* the receive's wait before the message was sent (ticks), */
     int eval;                      /* 1 when that was measured */
+    struct prof_cause cause;       /* the cause its sender passed on (wait states) */
 };
-#define PROF_SENDER_NONE ((struct prof_sender){ 0, -1, 0, 0 })
+#define PROF_SENDER_NONE ((struct prof_sender){ 0, -1, 0, 0, { -1, 0, 0, 0 } })
 
 /* A request of a running Wait/Test/Request_free call (p2p.c). */
 struct prof_taken {

@@ -4,11 +4,13 @@
 # the class names the late rank and its region (both call sites exactly)
 # and its caused_s is within 20 % (floor 10 ms: 1 ms a call) of the
 # late rank's compute times the ranks that waited; no other row of that
-# class causes more than 10 ms. (2) Program output unchanged for every
-# collective (colls.c) and on intercommunicators (intercolls.c, not
-# measured). (3) With --collwait too, collective wait's figures stay the
-# known answer (the wait states' barrier is theirs). (4) Without the
-# option: no waits.txt. Open MPI at 4 ranks (oversubscribed), MPICH at 2.
+# class causes more than 10 ms. (2) A chain of late senders then a
+# collective, all charged to the region where it began, named first by
+# mpiprof-report show. (3) Program output unchanged for every collective
+# (colls.c) and on intercommunicators (intercolls.c, not measured). (4)
+# With --collwait too, collective wait's figures stay the known answer
+# (the wait states' barrier is theirs). (5) Without the option: no
+# waits.txt. Open MPI at 4 ranks (oversubscribed), MPICH at 2.
 . "$top_srcdir/tests/integration/lib.sh"
 
 known="$top_builddir/bench/mpiprof-known"
@@ -48,7 +50,29 @@ check "waits.txt: the region's ends are branch ids of MPI_Comm_rank and MPI_Redu
     $1 == "early_reduce" && $9 ~ /^round_of/ { ok = fn[$6] == "MPI_Comm_rank" && fn[$7] == "MPI_Reduce" }
     END { exit !ok }' "$work/reduce/sites.txt" "$work/reduce/waits.txt"
 
-# (2) every collective, and intercommunicators: the program's output.
+# (2) a chain: rank 0 late to its send, each rank waiting for the one
+# before it (late sender), then an MPI_Allreduce waiting for the last: the
+# late_sender row is rank 0's region within 20 % (floor 10 ms), the
+# MPI_Allreduce's waits (nxn) are charged to it too through the chain, and
+# mpiprof-report show names that region first.
+timed causes_within "waits -c chain: late senders down the chain, caused by rank 0's region" 20 0.010 \
+    $np "$work/chain.out" "$work/chain" "$launcher" -q --waits -o "$work/chain" "$known" waits -c chain -k 10 -d 20
+region=$(sed -n 's|.* causes=late_sender/0/\([^/]*\)/\([^/]*\)/.*|\1 \2|p' "$work/chain.out")
+check "waits -c chain: the collective's waits are charged to rank 0's region too" awk -v r="$region" '
+    $1 == "nxn" && $5 == 0 && $9 " " $10 == r && $2 > 0 { ok = 1 } END { exit !ok }' "$work/chain/waits.txt"
+if [ -n "${PYTHON:-}" ] && [ "$PYTHON" != : ] && "$PYTHON" -c 'import pandas' 2> /dev/null; then
+    PYTHONPATH=$top_srcdir/tools PYTHONDONTWRITEBYTECODE=1 "$top_builddir/tools/mpiprof-report" show "$work/chain" \
+        > "$work/show.out" 2>&1 || fail "mpiprof-report show of the chain's report"
+    cat "$work/show.out"
+    check "mpiprof-report show: the first table is the causes, rank 0's region first" awk -v r="$region" '
+        /^What made other ranks wait/ { t = NR } t && NR == t + 2 { ok = $4 == 0 && $NF == substr(r, index(r, " ") + 1) &&
+                                                                   $(NF - 2) == substr(r, 1, index(r, " ") - 1) }
+        /^Top .* MPI functions/ && !t { early = 1 } END { exit !ok || early }' "$work/show.out"
+else
+    echo "no Python 3 with pandas: mpiprof-report show not checked"
+fi
+
+# (3) every collective, and intercommunicators: the program's output.
 for p in colls intercolls; do
     prog="$top_builddir/tests/integration/$p"
     run 4 "$prog" | sort > "$work/plain.out" || fail "$p runs"
@@ -57,13 +81,13 @@ for p in colls intercolls; do
     check "$p: waits.txt written" test -s "$work/$p/waits.txt"
 done
 
-# (3) with --collwait: collective wait's known answer holds.
+# (4) with --collwait: collective wait's known answer holds.
 timed_within "--waits --collwait: coll_wait_s per rank within 20 % (floor 10 ms)" 20 0.010 \
     $np "$work/imb.out" "$work/imb" "$launcher" -q --waits --collwait -o "$work/imb" "$known" imbalance -k 10 -d 20
 check "--waits --collwait: the imbalance's cause is the last rank's region" awk -v np=$np '
     $1 == "nxn" && $5 == np - 1 && $2 > 0.1 { ok = 1 } END { exit !ok }' "$work/imb/waits.txt"
 
-# (4) without the option.
+# (5) without the option.
 run 2 "$launcher" -q -o "$work/off" "$known" waits -c bcast -k 2 -d 0 > /dev/null || fail "waits without --waits"
 check "no waits.txt without --waits" test ! -e "$work/off/waits.txt"
 finish
