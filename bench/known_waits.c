@@ -11,6 +11,12 @@
  *   reduce   MPI_Reduce to rank 0, the last rank late: rank 0 waits
  *            (early_reduce);
  *   scan     MPI_Scan, rank 0 late: every other rank waits (early_scan);
+ *   fence    MPI_Win_fence on a window of every rank, the last rank late:
+ *            the others wait (fence);
+ *   order    rank 0 sends rank 1 a message (tag 1), computes MS ms, sends
+ *            another (tag 2); rank 1 receives the second first: it waits
+ *            for it while the first is there (wrong_order), caused by rank
+ *            0's region between its two sends;
  *   chain    rank 0 late to an MPI_Send to rank 1, which receives, computes
  *            MS/10 ms and sends on to rank 2, ... then an MPI_Allreduce:
  *            every rank waits for its sender (late_sender) and the ranks
@@ -30,14 +36,41 @@
 #include "intopts.h"
 #include "known.h"
 
-enum { BARRIER, NXN, BCAST, REDUCE, SCAN, CHAIN, NKINDS };
+enum { BARRIER, NXN, BCAST, REDUCE, SCAN, CHAIN, FENCE, ORDER, NKINDS };
 
-static const char *const kind_name[NKINDS] = { "barrier", "nxn", "bcast", "reduce", "scan", "chain" };
+static const char *const kind_name[NKINDS] = { "barrier", "nxn", "bcast", "reduce", "scan", "chain", "fence",
+                                               "order" };
 static const char *const class_name[NKINDS] = { "barrier", "nxn", "late_broadcast", "early_reduce", "early_scan",
-                                                "late_sender" };
+                                                "late_sender", "fence", "wrong_order" };
 
-/* The lines of the two call sites (the region's ends), set as they run. */
+static MPI_Win win = MPI_WIN_NULL;     /* fence's */
+
+/* The region's ends: the functions and lines of the two call sites, set as
+ * they run. */
+static const char *from_fn = "round_of", *to_fn = "round_of";
 static int from_line, to_line;
+
+/* Rank 0 sends rank 1 two messages, computing between them (spent);
+ * rank 1 receives the second first (out: what arrived). */
+__attribute__((noinline)) static int order(int me, double delay, long *out, double *spent)
+{
+    long a = 1, b = 2, got[2] = { 0, 0 };
+    int rc = MPI_SUCCESS;
+    from_fn = to_fn = "order";
+    if (me == 0) {
+        from_line = __LINE__ + 1;
+        rc = MPI_Send(&a, 1, MPI_LONG, 1, 1, MPI_COMM_WORLD);
+        *spent = known_compute(delay);
+        to_line = __LINE__ + 1;
+        rc = rc == MPI_SUCCESS ? MPI_Send(&b, 1, MPI_LONG, 1, 2, MPI_COMM_WORLD) : rc;
+    } else if (me == 1) {
+        rc = MPI_Recv(&got[1], 1, MPI_LONG, 0, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        if (rc == MPI_SUCCESS)
+            rc = MPI_Recv(&got[0], 1, MPI_LONG, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+    *out += got[0] + 10 * got[1];
+    return rc;
+}
 
 /* A chain's round after rank 0's compute: the messages down the ranks,
  * each computing delay / 10 after its receive, then the reduction (out: 1
@@ -47,6 +80,7 @@ __attribute__((noinline)) static int chain(int me, int size, double delay, long 
     long one = 1, got = 0, sum = 0;
     int rc = MPI_SUCCESS;
     if (me == 0) {
+        to_fn = "chain";
         to_line = __LINE__ + 1;
         rc = MPI_Send(&one, 1, MPI_LONG, 1, 0, MPI_COMM_WORLD);
         got = 1;
@@ -71,7 +105,7 @@ __attribute__((noinline)) static double round_of(int kind, int late, int rank, i
     double spent = 0;
     from_line = __LINE__ + 1;
     int rc = MPI_Comm_rank(MPI_COMM_WORLD, &me);
-    if (rc == MPI_SUCCESS && me == late)
+    if (rc == MPI_SUCCESS && me == late && kind != ORDER)
         spent = known_compute(delay);
     switch (kind) {
     case BARRIER:
@@ -96,8 +130,13 @@ __attribute__((noinline)) static double round_of(int kind, int late, int rank, i
         to_line = __LINE__ + 1;
         rc = MPI_Scan(&one, out, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
         break;
+    case FENCE:
+        to_line = __LINE__ + 1;
+        rc = MPI_Win_fence(0, win);
+        *out += rc == MPI_SUCCESS;
+        break;
     default:
-        rc = chain(me, size, delay, out, &spent);
+        rc = kind == ORDER ? order(me, delay, out, &spent) : chain(me, size, delay, out, &spent);
         break;
     }
     return rc == MPI_SUCCESS ? spent : -1;
@@ -122,21 +161,25 @@ static int run(int argc, char **argv, int rank, int size)
     if (rc != 0) {
         if (rank == 0) {
             if (kind < 0 && name[0])
-                fprintf(stderr, "mpiprof-known waits: -c: '%s' is not barrier, nxn, bcast, reduce, scan or chain\n", name);
+                fprintf(stderr, "mpiprof-known waits: -c: '%s' is not barrier, nxn, bcast, reduce, scan, chain, fence or order\n", name);
             else if (kind < 0)
-                fprintf(stderr, "mpiprof-known waits: give -c barrier, nxn, bcast, reduce, scan or chain first\n");
+                fprintf(stderr, "mpiprof-known waits: give -c barrier, nxn, bcast, reduce, scan, chain, fence or order first\n");
             else
                 fprintf(rc == 1 ? stdout : stderr, "%s\n",
-                        rc == 1 ? "Usage: mpiprof-known waits -c barrier|nxn|bcast|reduce|scan|chain [-k CALLS (default "
+                        rc == 1 ? "Usage: mpiprof-known waits -c barrier|nxn|bcast|reduce|scan|chain|fence|order [-k CALLS (default "
                                   "10)] [-d MS (0..10000, default 20)]: one rank computes MS ms before each "
                                   "collective; the others wait for it"
                                 : err);
         }
         return rc == 1 ? 0 : 2;
     }
-    int late = kind == BCAST || kind == SCAN || kind == CHAIN ? 0 : size - 1;
+    int late = kind == BCAST || kind == SCAN || kind == CHAIN || kind == ORDER ? 0 : size - 1;
     double delay = ms * 1e-3, mine = 0;
-    long check = 0;
+    long check = 0, cell = 0;
+    if (kind == FENCE && MPI_Win_create(&cell, sizeof cell, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &win) != MPI_SUCCESS) {
+        fprintf(stderr, "mpiprof-known waits: rank %d: MPI_Win_create failed\n", rank);
+        return 1;
+    }
     for (long k = 0; k < calls; k++) {
         long out = 0;
         double spent = round_of((int)kind, late, rank, size, delay, &out);
@@ -147,17 +190,19 @@ static int run(int argc, char **argv, int rank, int size)
         mine += spent;
         check += out;
     }
+    if (win != MPI_WIN_NULL)
+        MPI_Win_free(&win);
     /* What each collective gave, summed over the calls. */
-    long want = kind == BARRIER ? calls : kind == NXN ? calls * size : kind == BCAST ? calls
+    long want = kind == BARRIER || kind == FENCE ? calls : kind == NXN ? calls * size : kind == BCAST ? calls
               : kind == REDUCE ? (rank == 0 ? calls * size : 0) : kind == SCAN ? calls * (rank + 1)
-              : calls * (1 + size);
+              : kind == ORDER ? (rank == 1 ? calls * 21 : 0) : calls * (1 + size);
     if (check != want) {
         fprintf(stderr, "mpiprof-known waits: rank %d: the collectives gave %ld, not %ld\n", rank, check, want);
         return 1;
     }
     double *all = known_gather(&mine, 1);
     if (rank == 0) {
-        int waiting = kind == REDUCE ? 1 : size - 1;
+        int waiting = kind == REDUCE || kind == ORDER ? 1 : size - 1;
         double answer = waiting * all[late], nominal = waiting * calls * delay;
         if (kind == CHAIN)       /* rank r: rank 0's compute and ranks 1 .. r-1's */
             for (int r = 1; r < size; r++)
@@ -168,8 +213,8 @@ static int run(int argc, char **argv, int rank, int size)
         char what[32];
         snprintf(what, sizeof what, "waits-%s", kind_name[kind]);
         known_line(what, calls, delay, "waits.txt", "caused_s");
-        printf(" causes=%s/%d/round_of@known_waits.c:%d/%s@known_waits.c:%d/%.6f", class_name[kind], late,
-               from_line, kind == CHAIN ? "chain" : "round_of", to_line, answer);
+        printf(" causes=%s/%d/%s@known_waits.c:%d/%s@known_waits.c:%d/%.6f", class_name[kind], late, from_fn,
+               from_line, to_fn, to_line, answer);
         printf(" nominal=%.6f", nominal);
         known_end();
     }
@@ -178,6 +223,6 @@ static int run(int argc, char **argv, int rank, int size)
 }
 
 const struct known_workload known_waits = {
-    "waits", "-c barrier|nxn|bcast|reduce|scan|chain: one rank computes D ms before each collective: wait states (D)",
+    "waits", "-c barrier|nxn|bcast|reduce|scan|chain|fence|order: one rank computes D ms before each collective: wait states (D)",
     run
 };

@@ -147,7 +147,7 @@ void prof_shadow_release_all(void)
 
 static int start(void)
 {
-    return prof_slt_on || prof_model_on || prof_collwait_on ? 0 : -1;
+    return prof_slt_on || prof_model_on || prof_collwait_on || prof_waits_on ? 0 : -1;
 }
 
 /* A handle the call made: its shadow, duplicated from comm (collective
@@ -166,7 +166,7 @@ static void comm_created(const struct prof_ev_handle *ev)
 
 static void win_created(const struct prof_ev_handle *ev)
 {
-    if (prof_model_on || prof_collwait_on)
+    if (prof_model_on || prof_collwait_on || prof_waits_on)
         made(ev, PROF_SHADOW_WIN, sizeof(MPI_Win), ev->comm);
 }
 

@@ -463,6 +463,18 @@ static int take(struct prof_slt_queue *q, int src, int tag, int k, struct queued
     return 1;
 }
 
+/* Whether a token of src that came before the (k+1)-th of (src, tag) is
+ * still there, not taken: its message was sent before that one and is
+ * not received yet (the tokens of one sender come in the order sent). */
+static int sent_before(struct prof_slt_queue *q, int src, int tag, int k)
+{
+    int i = nth(q, src, tag, k, 0);
+    for (int j = 0; j < i; j++)
+        if (q->v[j].src == src && q->v[j].tag != tag && q->v[j].state == ARRIVED)
+            return 1;
+    return 0;
+}
+
 /* Done receives whose position can be told now take their token (their
  * figures were counted, not evaluated). */
 static void settle(struct prof_slt_queue *q)
@@ -515,7 +527,7 @@ static int find_token(struct prof_slt_queue *q, uint64_t seq, int src, int tag, 
 /* What a completed receive learnt: its token, and whether its send-late
  * time was measured. */
 struct got {
-    int eval;
+    int eval, wrong;
     uint64_t late;
     struct prof_token tok;
 };
@@ -523,7 +535,7 @@ struct got {
 /* What a receive's completion tells of its sender (around.h). */
 static struct prof_sender sender_of(const struct got *g)
 {
-    return (struct prof_sender){ g->tok.key, g->tok.sent, g->late, g->eval, g->tok.cause };
+    return (struct prof_sender){ g->tok.key, g->tok.sent, g->late, g->eval, g->wrong, g->tok.cause };
 }
 
 /* Receive e completed with status st (NULL: failed, or no status to tell),
@@ -533,7 +545,7 @@ static struct prof_sender sender_of(const struct got *g)
  * done). */
 static struct got completed(struct rx *e, const MPI_Status *st, uint64_t t0, uint64_t t1)
 {
-    struct got g = { 0, 0, unknown };
+    struct got g = { 0, 0, 0, unknown };
     struct prof_slt_queue *q = e->q;
     int src = e->peer, tag = e->tag, cancelled = 0;
     if (st && !e->nostatus) {
@@ -555,6 +567,7 @@ static struct got completed(struct rx *e, const MPI_Status *st, uint64_t t0, uin
         return g;
     }
     struct queued t;
+    g.wrong = prof_waits_on && sent_before(q, src, tag, k);
     if (take(q, src, tag, k, &t)) {
         answer(e, src, &t.tok);
         g.tok = t.tok;

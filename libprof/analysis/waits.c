@@ -52,6 +52,7 @@ static const struct {
     { "Gatherv", PROF_WAIT_early_reduce },
     { "Scan", PROF_WAIT_early_scan },
     { "Exscan", PROF_WAIT_early_scan },
+    { "Win_fence", PROF_WAIT_fence },
 };
 
 static int class_named(const char *fn)
@@ -274,32 +275,48 @@ static uint64_t scan(MPI_Comm tok, int rank, int size, uint64_t t, const struct 
     return w;
 }
 
-/* The communicator's facts when this module takes the collective. */
-static const struct prof_comm_info *taken(const struct prof_ev_coll *ev)
+/* Where a collective this module takes runs: a communicator (an
+ * intracommunicator of 2 processes or more) or, for a fence, its window's
+ * shadow; this process's rank there and the size. */
+struct where {
+    MPI_Comm comm;
+    int rank, size;
+};
+
+static int taken(const struct prof_ev_coll *ev, struct where *at)
 {
-    if (!prof_waits_on || ev->on != PROF_COLL_COMM || class_of[ev->c->fn] < 0)
-        return NULL;
-    const struct prof_comm_info *ci = prof_comm_info(ev->comm);
-    return ci && !ci->inter && ci->size >= 2 ? ci : NULL;
+    if (!prof_waits_on || class_of[ev->c->fn] < 0)
+        return 0;
+    if (ev->on == PROF_COLL_WIN) {
+        at->comm = prof_shadow_coll_comm(ev);
+        return at->comm != MPI_COMM_NULL && PMPI_Comm_rank(at->comm, &at->rank) == MPI_SUCCESS &&
+               PMPI_Comm_size(at->comm, &at->size) == MPI_SUCCESS && at->size >= 2;
+    }
+    const struct prof_comm_info *ci = ev->on == PROF_COLL_COMM ? prof_comm_info(ev->comm) : NULL;
+    if (!ci || ci->inter || ci->size < 2)
+        return 0;
+    *at = (struct where){ ev->comm, ci->rank, ci->size };
+    return 1;
 }
 
 int prof_waits_takes(const struct prof_ev_coll *ev)
 {
-    return taken(ev) != NULL;
+    struct where at;
+    return taken(ev, &at);
 }
 
 static void coll_enter(const struct prof_ev_coll *ev)
 {
-    const struct prof_comm_info *ci = taken(ev);
+    struct where at;
     int cls = class_of[ev->c->fn];
-    if (!ci)
+    if (!taken(ev, &at))
         return;
     uint64_t t = prof_clock();
     struct prof_record *r = prof_call_record(ev->c);
     struct prof_cause mine = carried(r->key, t), got = { -1, 0, 0, 0 };
     uint64_t w = 0;
-    if (cls == PROF_WAIT_barrier || cls == PROF_WAIT_nxn) {
-        w = all_shapes(ev->c, ev->comm, ci->rank, t, &mine, r, &got);
+    if (cls == PROF_WAIT_barrier || cls == PROF_WAIT_nxn || cls == PROF_WAIT_fence) {
+        w = all_shapes(ev->c, at.comm, at.rank, t, &mine, r, &got);
     } else {
         struct prof_shadow *s = prof_shadow_find(prof_shadow_key(PROF_SHADOW_COMM, &ev->comm, sizeof ev->comm));
         MPI_Comm tok = s ? s->reply : MPI_COMM_NULL;
@@ -307,13 +324,13 @@ static void coll_enter(const struct prof_ev_coll *ev)
         if (tok == MPI_COMM_NULL)
             return;
         if (cls == PROF_WAIT_early_scan)
-            w = scan(tok, ci->rank, ci->size, t, &mine, &got);
-        else if (root < 0 || root >= ci->size)
+            w = scan(tok, at.rank, at.size, t, &mine, &got);
+        else if (root < 0 || root >= at.size)
             return;
         else if (cls == PROF_WAIT_late_broadcast)
-            w = broadcast(tok, ci->rank, ci->size, root, t, &mine, &got);
+            w = broadcast(tok, at.rank, at.size, root, t, &mine, &got);
         else
-            w = reduce(tok, ci->rank, ci->size, root, t, &mine, &got);
+            w = reduce(tok, at.rank, at.size, root, t, &mine, &got);
     }
     if (w && got.rank >= 0) {
         charge(cls, r->key, &got, w);
@@ -327,7 +344,7 @@ static void late_sender(uint64_t key, const struct prof_sender *s, uint64_t most
 {
     uint64_t late = s->late <= most ? s->late : most;
     if (s->eval && late && s->cause.rank >= 0) {
-        charge(PROF_WAIT_late_sender, key, &s->cause, late);
+        charge(s->wrong ? PROF_WAIT_wrong_order : PROF_WAIT_late_sender, key, &s->cause, late);
         waited(late, &s->cause);
     }
 }

@@ -7,6 +7,7 @@
  *                      Reduce_scatter(_block)): a barrier before it (as
  *                      collective wait, collwait.h), then one small
  *                      reduction that names the rank that came last;
+ *   fence              MPI_Win_fence, the same on the window's shadow;
  *   late_broadcast     Bcast, Scatter(v): the root sends each other rank a
  *                      token as it arrives; a rank's wait is the part of
  *                      its call before the root's token was sent;
@@ -17,7 +18,9 @@
  *                      sent once r - 1 arrived and had its own from r - 2:
  *                      the part of its call before the lower ranks came;
  *   late_sender        a receive's send-late time (slt.h), the cause riding
- *                      on late sender's token.
+ *                      on late sender's token;
+ *   wrong_order        the same while a message its sender sent before was
+ *                      there, not received (late sender, wrong order).
  *
  * At most one small message per rank per rooted collective, on the
  * communicator's reply shadow (shadow.h: no receive of the program or of
@@ -54,7 +57,8 @@ struct prof_ev_coll;
 int prof_waits_takes(const struct prof_ev_coll *ev);
 
 /* The classes, in waits.txt's order. */
-#define PROF_WAIT_CLASSES(X) X(late_sender) X(barrier) X(nxn) X(late_broadcast) X(early_reduce) X(early_scan)
+#define PROF_WAIT_CLASSES(X) \
+    X(late_sender) X(wrong_order) X(barrier) X(nxn) X(fence) X(late_broadcast) X(early_reduce) X(early_scan)
 #define PROF_WAIT_ENUM(c) PROF_WAIT_##c,
 enum prof_wait_class { PROF_WAIT_CLASSES(PROF_WAIT_ENUM) PROF_WAIT_NCLASSES };
 #undef PROF_WAIT_ENUM

@@ -31,9 +31,10 @@ struct prof_sender {
     double sent;                   /* the sender's modelled clock at the send (< 0: unknown) */
     uint64_t late;                 /* the receive's wait before the message was sent (ticks), */
     int eval;                      /* 1 when that was measured */
+    int wrong;                     /* 1 when a message its sender sent before it was there, not received */
     struct prof_cause cause;       /* the cause its sender passed on (wait states) */
 };
-#define PROF_SENDER_NONE ((struct prof_sender){ 0, -1, 0, 0, { -1, 0, 0, 0 } })
+#define PROF_SENDER_NONE ((struct prof_sender){ 0, -1, 0, 0, 0, { -1, 0, 0, 0 } })
 
 /* A request of a running Wait/Test/Request_free call (p2p.c). */
 struct prof_taken {

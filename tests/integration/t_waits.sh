@@ -34,7 +34,7 @@ causes_within() {
 }
 
 # (1) each class's known answer.
-for c in barrier nxn bcast reduce scan; do
+for c in barrier nxn bcast reduce scan fence order; do
     timed causes_within "waits -c $c: the late rank's region and the wait it caused" 20 0.010 \
         $np "$work/$c.out" "$work/$c" "$launcher" -q --waits -o "$work/$c" "$known" waits -c $c -k 10 -d 20
 done
