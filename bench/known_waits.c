@@ -17,6 +17,9 @@
  *            another (tag 2); rank 1 receives the second first: it waits
  *            for it while the first is there (wrong_order), caused by rank
  *            0's region between its two sends;
+ *   ssend    rank 0 sends rank 1 a message with MPI_Ssend; rank 1 computes
+ *            MS ms before its MPI_Recv: rank 0 waits for the posting
+ *            (late_receiver), caused by rank 1's region;
  *   chain    rank 0 late to an MPI_Send to rank 1, which receives, computes
  *            MS/10 ms and sends on to rank 2, ... then an MPI_Allreduce:
  *            every rank waits for its sender (late_sender) and the ranks
@@ -36,12 +39,12 @@
 #include "intopts.h"
 #include "known.h"
 
-enum { BARRIER, NXN, BCAST, REDUCE, SCAN, CHAIN, FENCE, ORDER, NKINDS };
+enum { BARRIER, NXN, BCAST, REDUCE, SCAN, CHAIN, FENCE, ORDER, SSEND, NKINDS };
 
 static const char *const kind_name[NKINDS] = { "barrier", "nxn", "bcast", "reduce", "scan", "chain", "fence",
-                                               "order" };
+                                               "order", "ssend" };
 static const char *const class_name[NKINDS] = { "barrier", "nxn", "late_broadcast", "early_reduce", "early_scan",
-                                                "late_sender", "fence", "wrong_order" };
+                                                "late_sender", "fence", "wrong_order", "late_receiver" };
 
 static MPI_Win win = MPI_WIN_NULL;     /* fence's */
 
@@ -135,6 +138,13 @@ __attribute__((noinline)) static double round_of(int kind, int late, int rank, i
         rc = MPI_Win_fence(0, win);
         *out += rc == MPI_SUCCESS;
         break;
+    case SSEND:
+        to_line = __LINE__ + 2;     /* rank 1's receive */
+        if (me == 1)
+            rc = MPI_Recv(out, 1, MPI_LONG, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        else if (me == 0)
+            rc = MPI_Ssend(&one, 1, MPI_LONG, 1, 0, MPI_COMM_WORLD);
+        break;
     default:
         rc = kind == ORDER ? order(me, delay, out, &spent) : chain(me, size, delay, out, &spent);
         break;
@@ -161,19 +171,19 @@ static int run(int argc, char **argv, int rank, int size)
     if (rc != 0) {
         if (rank == 0) {
             if (kind < 0 && name[0])
-                fprintf(stderr, "mpiprof-known waits: -c: '%s' is not barrier, nxn, bcast, reduce, scan, chain, fence or order\n", name);
+                fprintf(stderr, "mpiprof-known waits: -c: '%s' is not barrier, nxn, bcast, reduce, scan, chain, fence, order or ssend\n", name);
             else if (kind < 0)
-                fprintf(stderr, "mpiprof-known waits: give -c barrier, nxn, bcast, reduce, scan, chain, fence or order first\n");
+                fprintf(stderr, "mpiprof-known waits: give -c barrier, nxn, bcast, reduce, scan, chain, fence, order or ssend first\n");
             else
                 fprintf(rc == 1 ? stdout : stderr, "%s\n",
-                        rc == 1 ? "Usage: mpiprof-known waits -c barrier|nxn|bcast|reduce|scan|chain|fence|order [-k CALLS (default "
+                        rc == 1 ? "Usage: mpiprof-known waits -c barrier|nxn|bcast|reduce|scan|chain|fence|order|ssend [-k CALLS (default "
                                   "10)] [-d MS (0..10000, default 20)]: one rank computes MS ms before each "
                                   "collective; the others wait for it"
                                 : err);
         }
         return rc == 1 ? 0 : 2;
     }
-    int late = kind == BCAST || kind == SCAN || kind == CHAIN || kind == ORDER ? 0 : size - 1;
+    int late = kind == BCAST || kind == SCAN || kind == CHAIN || kind == ORDER ? 0 : kind == SSEND ? 1 : size - 1;
     double delay = ms * 1e-3, mine = 0;
     long check = 0, cell = 0;
     if (kind == FENCE && MPI_Win_create(&cell, sizeof cell, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &win) != MPI_SUCCESS) {
@@ -195,14 +205,15 @@ static int run(int argc, char **argv, int rank, int size)
     /* What each collective gave, summed over the calls. */
     long want = kind == BARRIER || kind == FENCE ? calls : kind == NXN ? calls * size : kind == BCAST ? calls
               : kind == REDUCE ? (rank == 0 ? calls * size : 0) : kind == SCAN ? calls * (rank + 1)
-              : kind == ORDER ? (rank == 1 ? calls * 21 : 0) : calls * (1 + size);
+              : kind == ORDER ? (rank == 1 ? calls * 21 : 0) : kind == SSEND ? (rank == 1 ? calls : 0)
+              : calls * (1 + size);
     if (check != want) {
         fprintf(stderr, "mpiprof-known waits: rank %d: the collectives gave %ld, not %ld\n", rank, check, want);
         return 1;
     }
     double *all = known_gather(&mine, 1);
     if (rank == 0) {
-        int waiting = kind == REDUCE || kind == ORDER ? 1 : size - 1;
+        int waiting = kind == REDUCE || kind == ORDER || kind == SSEND ? 1 : size - 1;
         double answer = waiting * all[late], nominal = waiting * calls * delay;
         if (kind == CHAIN)       /* rank r: rank 0's compute and ranks 1 .. r-1's */
             for (int r = 1; r < size; r++)
@@ -223,6 +234,6 @@ static int run(int argc, char **argv, int rank, int size)
 }
 
 const struct known_workload known_waits = {
-    "waits", "-c barrier|nxn|bcast|reduce|scan|chain|fence|order: one rank computes D ms before each collective: wait states (D)",
+    "waits", "-c barrier|nxn|bcast|reduce|scan|chain|fence|order|ssend: one rank computes D ms before each collective: wait states (D)",
     run
 };

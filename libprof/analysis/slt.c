@@ -25,7 +25,11 @@
 int prof_slt_asked;
 int prof_slt_on;
 
-static const struct prof_token unknown = { 0, -1, 0, 0, 0, { -1, 0, 0, 0 } };
+static const struct prof_token unknown = { 0, -1, 0, 0, 0, { -1, 0, 0, 0 }, 0, 0 };
+
+/* The blocking synchronous sends (MPI_Ssend, MPI_Ssend_c), set at start:
+ * their tokens ask for the late-receiver figure with wait states. */
+static unsigned char is_ssend[PROF_FN_COUNT];
 
 /* This process's node: its host name and clock kind hashed (FNV-1a; 0:
  * unknown). Processes of one node read one clock (the invariant TSC, or
@@ -93,6 +97,8 @@ struct rx {
     int peer, tag;
     uint64_t bytes;            /* a persistent send's, with a model */
     double posted;             /* a receive's modelled clock at its posting, with a model */
+    uint64_t at;               /* with wait states: its clock at its posting, */
+    struct prof_cause cause;   /* and the cause its posting call passed on */
     int recv, persistent, nostatus, usable, done;
     int got_src, got_tag;
     uint64_t seq;
@@ -155,13 +161,13 @@ typedef int slt_count;
 #endif
 
 static void token_isend(MPI_Comm comm, int dst, int tag, uint64_t key, double sent, uint64_t reply,
-                        const struct prof_cause *cause)
+                        const struct prof_cause *cause, int sync)
 {
     prof_lock(&pool.lock);
     unsigned i = pool.next++ % POOL;
     if (pool.req[i] != MPI_REQUEST_NULL)
         PMPI_Wait(&pool.req[i], MPI_STATUS_IGNORE);
-    pool.tok[i] = (struct prof_token){ key, sent, prof_clock(), my_node, reply, *cause };
+    pool.tok[i] = (struct prof_token){ key, sent, prof_clock(), my_node, reply, *cause, sync, 0 };
     if (PMPI_Isend(&pool.tok[i], (int)sizeof pool.tok[i], MPI_BYTE, dst, tag, comm, &pool.req[i]) != MPI_SUCCESS)
         pool.req[i] = MPI_REQUEST_NULL;
     prof_unlock(&pool.lock);
@@ -169,12 +175,12 @@ static void token_isend(MPI_Comm comm, int dst, int tag, uint64_t key, double se
 
 void prof_token_isend(MPI_Comm comm, int dst, int tag, uint64_t key, double sent)
 {
-    token_isend(comm, dst, tag, key, sent, 0, &unknown.cause);
+    token_isend(comm, dst, tag, key, sent, 0, &unknown.cause, 0);
 }
 
 void prof_token_send_cause(MPI_Comm comm, int dst, int tag, const struct prof_cause *cause)
 {
-    token_isend(comm, dst, tag, 0, -1, 0, cause);
+    token_isend(comm, dst, tag, 0, -1, 0, cause, 0);
 }
 
 int prof_token_recv_cause(MPI_Comm comm, int src, int tag, struct prof_cause *cause, uint64_t *sent)
@@ -239,7 +245,7 @@ static void send_token(const struct prof_call *c, MPI_Comm shadow, MPI_Comm repl
     uint64_t id = 0, key = c->th ? prof_call_record(c)->key : 0;
     double sent = prof_model_on ? prof_model_send(c, bytes, reply, dst, &id) : 0;
     struct prof_cause cause = prof_waits_on ? prof_waits_carried(key) : PROF_CAUSE_NONE;
-    token_isend(shadow, dst, tag, key, sent, id, &cause);
+    token_isend(shadow, dst, tag, key, sent, id, &cause, prof_waits_on && is_ssend[c->fn]);
 }
 
 /* A receive's modelled clock now, at its posting (< 0 without a model). */
@@ -251,11 +257,32 @@ static double posting(const struct prof_call *c)
     return prof_model_now(c);
 }
 
-/* Receive e took token t: with a model, the sender's reply it asks for
- * (lock held), and the message's start for the receive: a send that waited
- * for the receive started when both were there. */
+/* With wait states, a receive's posting: its clock and the cause its call
+ * passes on (rx.at, rx.cause). */
+struct stamp {
+    uint64_t at;
+    struct prof_cause cause;
+};
+
+static struct stamp stamp(const struct prof_call *c)
+{
+    struct stamp st = { 0, { -1, 0, 0, 0 } };
+    if (prof_waits_on) {
+        st.at = prof_clock();
+        st.cause = prof_waits_carried(c->th ? prof_call_record(c)->key : 0);
+    }
+    return st;
+}
+
+/* Receive e took token t (lock held): with wait states, a blocking
+ * synchronous sender's wait for this posting (late receiver: on this node,
+ * from the send's start on its clock to the posting); with a model, the
+ * sender's reply it asks for, and the message's start for the receive: a
+ * send that waited for the receive started when both were there. */
 static void answer(const struct rx *e, int src, struct prof_token *t)
 {
+    if (t->sync && t->node == my_node && e->at > t->at)
+        prof_waits_late_receiver(prof_comm_world_rank(e->comm, src), t->key, &e->cause, e->at - t->at);
     if (!t->reply || !e->q || e->q->reply == MPI_COMM_NULL)
         return;
     prof_model_reply(e->q->reply, src, t->reply, e->posted);
@@ -584,10 +611,13 @@ static struct got completed(struct rx *e, const MPI_Status *st, uint64_t t0, uin
 static struct rx *listed(const struct prof_call *c, struct prof_slt_queue *q, MPI_Comm comm, int src, int tag)
 {
     double posted = posting(c);
+    struct stamp st = stamp(c);
     prof_lock(&slt.lock);
     struct rx *e = rx_new();
     if (e) {
         e->posted = posted;
+        e->at = st.at;
+        e->cause = st.cause;
         e->comm = comm;
         e->peer = src;
         e->tag = tag;
@@ -962,6 +992,7 @@ static int around_start(struct prof_call *c, int n, MPI_Request *reqs)
         }
         struct prof_slt_queue *q = queue_of(d.comm);
         double posted = posting(c);
+        struct stamp st = stamp(c);
         prof_lock(&slt.lock);
         p = prof_hmap_get(&slt.reqs, hkey(reqs[i]));
         struct rx *e = q && p && p->persistent ? rx_new() : NULL;
@@ -969,7 +1000,7 @@ static int around_start(struct prof_call *c, int n, MPI_Request *reqs)
             if (p->active)
                 forget(p->active);        /* started twice: the first never completed */
             *e = (struct rx){ .req = reqs[i], .comm = d.comm, .peer = d.peer, .tag = d.tag, .recv = 1,
-                              .posted = posted };
+                              .posted = posted, .at = st.at, .cause = st.cause };
             list(q, e);
             p->active = e;
         }
@@ -1027,11 +1058,14 @@ static void post_(struct prof_call *c, MPI_Count count, MPI_Datatype type, int s
         !p2p_ok(comm, count, type, src, tag, 1))
         return;
     double posted = posting(c);
+    struct stamp st = stamp(c);
     prof_lock(&slt.lock);
     renamed(*req);
     struct rx *e = rx_new();
     if (e) {
         e->posted = posted;
+        e->at = st.at;
+        e->cause = st.cause;
         e->req = *req;
         e->comm = comm;
         e->peer = src;
@@ -1376,6 +1410,8 @@ static int start(void)
     if (same == 0)
         prof_log_once("MPIPROF_EVAL_SLT is not the same on every rank; late-sender analysis is off");
     prof_slt_asked = same == 1 && asked;
+    for (int f = 0; f < PROF_FN_COUNT; f++)
+        is_ssend[f] = strcmp(prof_fn_name[f], "MPI_Ssend") == 0 || strcmp(prof_fn_name[f], "MPI_Ssend_c") == 0;
     prof_slt_on = prof_slt_asked || prof_model_on;
     if (!prof_slt_on)
         return -1;

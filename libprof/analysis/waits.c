@@ -139,20 +139,20 @@ static uint64_t mix(uint64_t h, uint64_t v)
     return (h ^ v) * 1099511628211ULL;
 }
 
-static void charge(int cls, uint64_t key, const struct prof_cause *cause, uint64_t ticks)
+static void charge_of(int cls, int waiter, uint64_t key, const struct prof_cause *cause, uint64_t ticks)
 {
-    uint64_t h = mix(mix(mix(mix(mix(1469598103934665603ULL, (uint64_t)cls), key), (uint64_t)cause->rank),
-                         cause->from), cause->to);
+    uint64_t h = mix(mix(mix(mix(mix(mix(1469598103934665603ULL, (uint64_t)cls), (uint64_t)waiter), key),
+                             (uint64_t)cause->rank), cause->from), cause->to);
     h += !h;
     prof_lock(&ch.lock);
     struct prof_wait_charge *w = prof_hmap_get(&ch.m, h);
-    while (w && (w->cls != cls || w->key != key || w->cause_rank != cause->rank || w->cause_from != cause->from ||
-                 w->cause_to != cause->to)) {
+    while (w && (w->cls != cls || w->waiter != waiter || w->key != key || w->cause_rank != cause->rank ||
+                 w->cause_from != cause->from || w->cause_to != cause->to)) {
         h = h + 1 ? h + 1 : 1;      /* two charges with one hash: the next key */
         w = prof_hmap_get(&ch.m, h);
     }
     if (!w && (w = calloc(1, sizeof *w)) != NULL) {
-        *w = (struct prof_wait_charge){ cls, key, 0, cause->rank, cause->from, cause->to, -1, -1, 0, 0 };
+        *w = (struct prof_wait_charge){ cls, waiter, key, 0, cause->rank, cause->from, cause->to, -1, -1, 0, 0 };
         if (prof_hmap_put(&ch.m, h, w) != 0) {
             free(w);
             w = NULL;
@@ -165,6 +165,18 @@ static void charge(int cls, uint64_t key, const struct prof_cause *cause, uint64
         ch.lost++;
     }
     prof_unlock(&ch.lock);
+}
+
+/* A wait of this process. */
+static void charge(int cls, uint64_t key, const struct prof_cause *cause, uint64_t ticks)
+{
+    charge_of(cls, prof_run.rank, key, cause, ticks);
+}
+
+void prof_waits_late_receiver(int waiter, uint64_t key, const struct prof_cause *cause, uint64_t ticks)
+{
+    if (waiter >= 0 && key && cause->rank >= 0)
+        charge_of(PROF_WAIT_late_receiver, waiter, key, cause, ticks);
 }
 
 /* The all-to-all shapes: a barrier, then which rank came last (the one

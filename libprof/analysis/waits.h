@@ -20,7 +20,12 @@
  *   late_sender        a receive's send-late time (slt.h), the cause riding
  *                      on late sender's token;
  *   wrong_order        the same while a message its sender sent before was
- *                      there, not received (late sender, wrong order).
+ *                      there, not received (late sender, wrong order);
+ *   late_receiver      a blocking synchronous send (MPI_Ssend) waiting for
+ *                      its receive to be posted: worked out by the
+ *                      receiver, on one node, from the send's start in its
+ *                      token to the posting; charged to the sender's site
+ *                      and the receiver's cause.
  *
  * At most one small message per rank per rooted collective, on the
  * communicator's reply shadow (shadow.h: no receive of the program or of
@@ -50,6 +55,11 @@ extern int prof_waits_on;
  * (late sender's, slt.c), as a collective's token does. */
 struct prof_cause prof_waits_carried(uint64_t key);
 
+/* prof_waits_late_receiver: a synchronous send of rank waiter (of
+ * MPI_COMM_WORLD; < 0: not known) at its call site key waited ticks for
+ * this process to post its receive, whose call passed on cause. */
+void prof_waits_late_receiver(int waiter, uint64_t key, const struct prof_cause *cause, uint64_t ticks);
+
 /* prof_waits_takes: wait states measure the collective of this coll_enter
  * event (events.h): on, a classified blocking collective on an
  * intracommunicator of 2 processes or more. */
@@ -58,15 +68,16 @@ int prof_waits_takes(const struct prof_ev_coll *ev);
 
 /* The classes, in waits.txt's order. */
 #define PROF_WAIT_CLASSES(X) \
-    X(late_sender) X(wrong_order) X(barrier) X(nxn) X(fence) X(late_broadcast) X(early_reduce) X(early_scan)
+    X(late_sender) X(wrong_order) X(late_receiver) X(barrier) X(nxn) X(fence) X(late_broadcast) X(early_reduce) X(early_scan)
 #define PROF_WAIT_ENUM(c) PROF_WAIT_##c,
 enum prof_wait_class { PROF_WAIT_CLASSES(PROF_WAIT_ENUM) PROF_WAIT_NCLASSES };
 #undef PROF_WAIT_ENUM
 
-/* One wait charged: the class, the waiting call site (record key; at
- * MPI_Finalize its branch id) and the cause. */
+/* One wait charged: the class, the waiting rank and call site (record key
+ * on that rank; at MPI_Finalize its branch id) and the cause. */
 struct prof_wait_charge {
     int cls;
+    int32_t waiter;                  /* the waiting rank (of MPI_COMM_WORLD), */
     uint64_t key;
     int32_t brid;
     int32_t cause_rank;

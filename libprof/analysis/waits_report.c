@@ -24,7 +24,7 @@ void prof_waits_named(struct prof_wait_charge **v, int n, struct prof_branch *br
     int64_t *id = malloc(((size_t)nq + 1) * sizeof *id);
     int ok = rank && key && id;
     for (int i = 0; ok && i < n; i++) {
-        rank[3 * i] = prof_run.rank;
+        rank[3 * i] = v[i]->waiter;
         key[3 * i] = v[i]->key;
         rank[3 * i + 1] = v[i]->cause_from ? v[i]->cause_rank : -1;    /* 0: MPI_Init */
         key[3 * i + 1] = v[i]->cause_from;
@@ -126,7 +126,7 @@ int prof_waits_agree(struct prof_wait_charge **v, int n, double sec_per_tick)
     struct sent *mine = malloc(((size_t)n + 1) * sizeof *mine);
     int bytes = mine ? n * (int)sizeof *mine : 0;
     for (int i = 0; mine && i < n; i++)
-        mine[i] = (struct sent){ v[i]->cls, prof_run.rank, v[i]->brid, v[i]->cause_rank, v[i]->from_id, v[i]->to_id,
+        mine[i] = (struct sent){ v[i]->cls, v[i]->waiter, v[i]->brid, v[i]->cause_rank, v[i]->from_id, v[i]->to_id,
                                  (double)v[i]->ticks * sec_per_tick, v[i]->n };
     int *counts = NULL, *displs = NULL, total = 0;
     if (prof_run.rank == 0) {

@@ -199,7 +199,7 @@ PROF_INLINE int w_MPI_Gatherv(void *site, const void *sendbuf, int sendcount, MP
     struct prof_call c;
     if (!prof_enter(&c, FN_MPI_Gatherv, site))
         return prof_next.MPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
-    prof_coll_comm(&c, comm);
+    prof_coll_rooted(&c, comm, root);
     c.rc = prof_next.MPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
     prof_exit_coll_gatherv(&c, sendbuf, sendcount, sendtype, prof_counts_int(recvcounts), recvtype, root, comm);
     return c.rc;
@@ -215,7 +215,7 @@ PROF_INLINE int w_MPI_Gatherv_c(void *site, const void *sendbuf, MPI_Count sendc
     struct prof_call c;
     if (!prof_enter(&c, FN_MPI_Gatherv_c, site))
         return prof_next.MPI_Gatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
-    prof_coll_comm(&c, comm);
+    prof_coll_rooted(&c, comm, root);
     c.rc = prof_next.MPI_Gatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
     prof_exit_coll_gatherv(&c, sendbuf, sendcount, sendtype, prof_counts_big(recvcounts), recvtype, root, comm);
     return c.rc;

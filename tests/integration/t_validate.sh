@@ -24,8 +24,9 @@ with_lock -x "$validate" -np $np --mpirun "$mpirun" -o "$work/quick" > "$work/qu
 status=$?
 cat "$work/quick.out"
 partners=$((np - 1 < 3 ? np - 1 : 3))
-# the drivers' claimed functions: mpi1 7, ext 6, mpiio 13, msgrate 5, coarray 10, beffio 8
-lines=$((np + partners + np + 6 * np + 2 + 7 + 6 + 13 + 5 + 10 + 8))
+# the wait states' checks (waits-nxn, -bcast, -reduce, -chain) 1 each; the
+# drivers' claimed functions: mpi1 7, ext 6, mpiio 13, msgrate 5, coarray 10, beffio 8
+lines=$((np + partners + np + 4 + 6 * np + 2 + 7 + 6 + 13 + 5 + 10 + 8))
 check "--quick: exit status 0" test $status -eq 0
 check "--quick: $lines lines, all PASS, and '$lines passed, 0 failed'" awk -v n="$lines" '
     /^#/ { next }
