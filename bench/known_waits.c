@@ -17,6 +17,9 @@
  *            another (tag 2); rank 1 receives the second first: it waits
  *            for it while the first is there (wrong_order), caused by rank
  *            0's region between its two sends;
+ *   ibcast   MPI_Ibcast from rank 0 and MPI_Wait, rank 0 late: every
+ *            other rank waits in its MPI_Wait (late_broadcast);
+ *   iallreduce  MPI_Iallreduce and MPI_Wait, the last rank late (nxn);
  *   ssend    rank 0 sends rank 1 a message with MPI_Ssend; rank 1 computes
  *            MS ms before its MPI_Recv: rank 0 waits for the posting
  *            (late_receiver), caused by rank 1's region;
@@ -39,12 +42,13 @@
 #include "intopts.h"
 #include "known.h"
 
-enum { BARRIER, NXN, BCAST, REDUCE, SCAN, CHAIN, FENCE, ORDER, SSEND, NKINDS };
+enum { BARRIER, NXN, BCAST, REDUCE, SCAN, CHAIN, FENCE, ORDER, SSEND, IBCAST, IALLREDUCE, NKINDS };
 
 static const char *const kind_name[NKINDS] = { "barrier", "nxn", "bcast", "reduce", "scan", "chain", "fence",
-                                               "order", "ssend" };
+                                               "order", "ssend", "ibcast", "iallreduce" };
 static const char *const class_name[NKINDS] = { "barrier", "nxn", "late_broadcast", "early_reduce", "early_scan",
-                                                "late_sender", "fence", "wrong_order", "late_receiver" };
+                                                "late_sender", "fence", "wrong_order", "late_receiver",
+                                                "late_broadcast", "nxn" };
 
 static MPI_Win win = MPI_WIN_NULL;     /* fence's */
 
@@ -106,6 +110,7 @@ __attribute__((noinline)) static double round_of(int kind, int late, int rank, i
     long one = 1;
     int me;
     double spent = 0;
+    MPI_Request rq;
     from_line = __LINE__ + 1;
     int rc = MPI_Comm_rank(MPI_COMM_WORLD, &me);
     if (rc == MPI_SUCCESS && me == late && kind != ORDER)
@@ -137,6 +142,17 @@ __attribute__((noinline)) static double round_of(int kind, int late, int rank, i
         to_line = __LINE__ + 1;
         rc = MPI_Win_fence(0, win);
         *out += rc == MPI_SUCCESS;
+        break;
+    case IBCAST:
+        *out = rank == 0;
+        to_line = __LINE__ + 1;
+        rc = MPI_Ibcast(out, 1, MPI_LONG, 0, MPI_COMM_WORLD, &rq);
+        rc = rc == MPI_SUCCESS ? MPI_Wait(&rq, MPI_STATUS_IGNORE) : rc;
+        break;
+    case IALLREDUCE:
+        to_line = __LINE__ + 1;
+        rc = MPI_Iallreduce(&one, out, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD, &rq);
+        rc = rc == MPI_SUCCESS ? MPI_Wait(&rq, MPI_STATUS_IGNORE) : rc;
         break;
     case SSEND:
         to_line = __LINE__ + 2;     /* rank 1's receive */
@@ -170,20 +186,24 @@ static int run(int argc, char **argv, int rank, int size)
     int rc = kind < 0 ? 2 : bench_intopts_parse("mpiprof-known waits", argc, argv, opts, 2, err, sizeof err);
     if (rc != 0) {
         if (rank == 0) {
+            char list[160] = "";
+            for (int k = 0; k < NKINDS; k++)
+                snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k ? ", " : "", kind_name[k]);
             if (kind < 0 && name[0])
-                fprintf(stderr, "mpiprof-known waits: -c: '%s' is not barrier, nxn, bcast, reduce, scan, chain, fence, order or ssend\n", name);
+                fprintf(stderr, "mpiprof-known waits: -c: '%s' is not one of %s\n", name, list);
             else if (kind < 0)
-                fprintf(stderr, "mpiprof-known waits: give -c barrier, nxn, bcast, reduce, scan, chain, fence, order or ssend first\n");
+                fprintf(stderr, "mpiprof-known waits: give -c and one of %s first\n", list);
             else
                 fprintf(rc == 1 ? stdout : stderr, "%s\n",
-                        rc == 1 ? "Usage: mpiprof-known waits -c barrier|nxn|bcast|reduce|scan|chain|fence|order|ssend [-k CALLS (default "
-                                  "10)] [-d MS (0..10000, default 20)]: one rank computes MS ms before each "
-                                  "collective; the others wait for it"
+                        rc == 1 ? "Usage: mpiprof-known waits -c barrier|nxn|bcast|reduce|scan|chain|fence|order|"
+                                  "ssend|ibcast|iallreduce [-k CALLS (default 10)] [-d MS (0..10000, default "
+                                  "20)]: one rank computes MS ms before each collective; the others wait for it"
                                 : err);
         }
         return rc == 1 ? 0 : 2;
     }
-    int late = kind == BCAST || kind == SCAN || kind == CHAIN || kind == ORDER ? 0 : kind == SSEND ? 1 : size - 1;
+    int late = kind == BCAST || kind == IBCAST || kind == SCAN || kind == CHAIN || kind == ORDER ? 0
+             : kind == SSEND ? 1 : size - 1;
     double delay = ms * 1e-3, mine = 0;
     long check = 0, cell = 0;
     if (kind == FENCE && MPI_Win_create(&cell, sizeof cell, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &win) != MPI_SUCCESS) {
@@ -203,7 +223,8 @@ static int run(int argc, char **argv, int rank, int size)
     if (win != MPI_WIN_NULL)
         MPI_Win_free(&win);
     /* What each collective gave, summed over the calls. */
-    long want = kind == BARRIER || kind == FENCE ? calls : kind == NXN ? calls * size : kind == BCAST ? calls
+    long want = kind == BARRIER || kind == FENCE ? calls : kind == NXN || kind == IALLREDUCE ? calls * size
+              : kind == BCAST || kind == IBCAST ? calls
               : kind == REDUCE ? (rank == 0 ? calls * size : 0) : kind == SCAN ? calls * (rank + 1)
               : kind == ORDER ? (rank == 1 ? calls * 21 : 0) : kind == SSEND ? (rank == 1 ? calls : 0)
               : calls * (1 + size);
@@ -234,6 +255,7 @@ static int run(int argc, char **argv, int rank, int size)
 }
 
 const struct known_workload known_waits = {
-    "waits", "-c barrier|nxn|bcast|reduce|scan|chain|fence|order|ssend: one rank computes D ms before each collective: wait states (D)",
+    "waits", "-c CLASS (barrier, nxn, bcast, reduce, scan, chain, fence, order, ssend, ibcast, iallreduce): "
+             "one rank computes D ms before each collective: wait states (D)",
     run
 };

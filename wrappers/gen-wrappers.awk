@@ -229,7 +229,7 @@ function add_fn(name, family, flags, rest, base,    na, a, i, arg, at, decl, rol
     # (events.h; the model agrees its clocks alongside); not a persistent
     # one's init (flag init).
     fn_icoll[nfn] = (fn_coll[nfn] && fn_sync[nfn] == "" && ("," flags ",") !~ /,init,/ && ("comm" in role_arg) && ("req" in role_arg)) ? \
-        "prof_icoll(&c, " role_arg["comm"] ", " role_arg["req"] ")" : ""
+        "prof_icoll(&c, " role_arg["comm"] ", " role_arg["req"] ", " (("root" in role_arg) ? role_arg["root"] : "PROF_COLL_NOROOT") ")" : ""
     fn_post[nfn] = hook_call(name, family, "post")
     # A persistent collective's init (flag init): its request, for the post
     # hook's volume to go to each MPI_Start of it (coll.c).

@@ -72,6 +72,11 @@ static uint64_t sent_at(const struct queued *t)
     return prof_token_sent_at(&t->tok, t->at);
 }
 
+uint64_t prof_slt_node(void)
+{
+    return my_node;
+}
+
 uint64_t prof_token_sent_at(const struct prof_token *t, uint64_t arrived)
 {
     return t->node && t->node == my_node ? t->at : arrived;

@@ -96,6 +96,10 @@ struct prof_token {
  * when it arrived here (the stuttering method). */
 uint64_t prof_token_sent_at(const struct prof_token *t, uint64_t arrived);
 
+/* prof_slt_node: this process's node (its host and clock kind hashed; 0:
+ * unknown): processes of one node read one clock. */
+uint64_t prof_slt_node(void);
+
 /* prof_token_send_cause: a token carrying cause to dst with tag on comm
  * (the pool's; its send completes in the background); prof_token_recv_cause:
  * receive one from src with tag (blocking), its cause in *cause and when it

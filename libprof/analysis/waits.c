@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "collwait.h"
 #include "fn_table.h"
 #include "hmap.h"
@@ -25,7 +26,7 @@ int prof_waits_on;
 
 /* The tokens' tags on the reply shadow, above the model's replies (below
  * 32768, model_reply.c). */
-enum { TAG_BCAST = 32768 + 16, TAG_REDUCE, TAG_SCAN };
+enum { TAG_BCAST = 32768 + 16, TAG_REDUCE, TAG_SCAN, TAG_IBCAST, TAG_IREDUCE };
 
 static signed char class_of[PROF_FN_COUNT];   /* enum prof_wait_class, or -1: not measured */
 
@@ -55,16 +56,18 @@ static const struct {
     { "Win_fence", PROF_WAIT_fence },
 };
 
-static int class_named(const char *fn)
+/* The class of a blocking collective named fn, or of a nonblocking one
+ * (MPI_Ibcast: late_broadcast). */
+static int class_named(const char *fn, int nonblocking)
 {
-    if (strncmp(fn, "MPI_", 4) != 0)
+    if (strncmp(fn, "MPI_", 4) != 0 || (nonblocking && fn[4] != 'I'))
         return -1;
-    fn += 4;
+    fn += 4 + nonblocking;
     size_t len = strlen(fn);
     if (len > 2 && strcmp(fn + len - 2, "_c") == 0)
         len -= 2;
     for (size_t i = 0; i < sizeof classes / sizeof classes[0]; i++)
-        if (strlen(classes[i].name) == len && strncmp(fn, classes[i].name, len) == 0)
+        if (strlen(classes[i].name) == len && strncasecmp(fn, classes[i].name, len) == 0)   /* MPI_Ibcast */
             return classes[i].cls;
     return -1;
 }
@@ -376,6 +379,172 @@ static void reqs_waited(const struct prof_ev_wait *ev)
             late_sender(key, &taken[i].sender, ev->ticks);
 }
 
+/* --- nonblocking collectives: tokens at the start (icoll_started), the
+ * wait in the call that completes the request (req_done) --------------- */
+
+/* The latest start of a nonblocking all-to-all shape, in one nonblocking
+ * reduction: its clock and node (0: the ranks were on several nodes, whose
+ * clocks cannot be compared), rank and cause. */
+struct latest {
+    uint64_t at, node;
+    int32_t who, pad;
+    struct prof_cause cause;
+};
+
+static MPI_Datatype latest_type = MPI_DATATYPE_NULL;
+static MPI_Op latest_op = MPI_OP_NULL;
+
+static void pick_latest(void *in, void *inout, int *len, MPI_Datatype *type)
+{
+    (void)type;
+    const struct latest *a = in;
+    struct latest *b = inout;
+    for (int i = 0; i < *len; i++) {
+        uint64_t node = a[i].node == b[i].node ? b[i].node : 0;
+        if (a[i].at > b[i].at || (a[i].at == b[i].at && a[i].who < b[i].who))
+            b[i] = a[i];
+        b[i].node = node;
+    }
+}
+
+/* A nonblocking collective started, not completed: its class and what
+ * tells when the others came (n token receives into tok, or the
+ * reduction's request rq[0] into out). */
+struct pend {
+    int cls, n;
+    MPI_Request *rq;
+    struct prof_token *tok;
+    struct latest in, out;
+};
+
+static struct {
+    pthread_mutex_t lock;
+    struct prof_hmap m;     /* the collective's request -> struct pend */
+} nb = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+static uint64_t req_key(MPI_Request req)
+{
+    uint64_t k = 0;
+    memcpy(&k, &req, sizeof req < sizeof k ? sizeof req : sizeof k);
+    return k + !k;
+}
+
+static void pend_free(struct pend *p)
+{
+    if (!p)
+        return;
+    for (int i = 0; i < (p->n ? p->n : 1); i++)
+        if (p->rq && p->rq[i] != MPI_REQUEST_NULL) {
+            PMPI_Cancel(&p->rq[i]);
+            PMPI_Request_free(&p->rq[i]);
+        }
+    free(p->rq);
+    free(p->tok);
+    free(p);
+}
+
+/* Post n token receives from the ranks of comm but skip (the root's, or
+ * every rank's but the root's). */
+static int post_tokens(struct pend *p, MPI_Comm tok, int size, int from, int skip, int tag)
+{
+    p->n = from >= 0 ? 1 : size - 1;
+    p->rq = malloc((size_t)p->n * sizeof *p->rq);
+    p->tok = calloc((size_t)p->n, sizeof *p->tok);
+    if (!p->rq || !p->tok)
+        return -1;
+    for (int i = 0; i < p->n; i++)
+        p->rq[i] = MPI_REQUEST_NULL;
+    for (int k = 0, i = 0; k < size && i < p->n; k++) {
+        if (from >= 0 ? k != from : k == skip)
+            continue;
+        if (PMPI_Irecv(&p->tok[i], (int)sizeof p->tok[i], MPI_BYTE, k, tag, tok, &p->rq[i]) != MPI_SUCCESS)
+            return -1;
+        i++;
+    }
+    return 0;
+}
+
+static void icoll_started(const struct prof_ev_icoll *ev)
+{
+    struct prof_call *c = ev->c;
+    int cls = class_of[c->fn];
+    const struct prof_comm_info *ci;
+    if (cls < 0 || cls == PROF_WAIT_early_scan || c->rc != MPI_SUCCESS || *ev->req == MPI_REQUEST_NULL ||
+        !(ci = prof_comm_info(ev->comm)) || ci->inter || ci->size < 2)
+        return;
+    struct prof_shadow *s = prof_shadow_find(prof_shadow_key(PROF_SHADOW_COMM, &ev->comm, sizeof ev->comm));
+    if (!s || s->reply == MPI_COMM_NULL)
+        return;
+    int rooted = cls == PROF_WAIT_late_broadcast || cls == PROF_WAIT_early_reduce, root = ev->root;
+    if (rooted && (root < 0 || root >= ci->size))
+        return;
+    struct prof_cause mine = carried(prof_call_record(c)->key, prof_clock());
+    int tag = cls == PROF_WAIT_late_broadcast ? TAG_IBCAST : TAG_IREDUCE;
+    /* the ranks that only send: the root of a broadcast, the others of a reduction */
+    if (rooted && (ci->rank == root) == (cls == PROF_WAIT_late_broadcast)) {
+        for (int k = 0; k < ci->size; k++)
+            if (k != ci->rank && (cls == PROF_WAIT_late_broadcast || k == root))
+                prof_token_send_cause(s->reply, k, tag, &mine);
+        return;
+    }
+    struct pend *p = calloc(1, sizeof *p);
+    int rc = -1;
+    if (p && cls == PROF_WAIT_late_broadcast) {
+        rc = post_tokens(p, s->reply, ci->size, root, -1, tag);
+    } else if (p && rooted) {
+        rc = post_tokens(p, s->reply, ci->size, -1, root, tag);
+    } else if (p) {
+        p->in = (struct latest){ prof_clock(), prof_slt_node(), ci->rank, 0, mine };
+        p->rq = malloc(sizeof *p->rq);
+        if (p->rq && PMPI_Iallreduce(&p->in, &p->out, 1, latest_type, latest_op, s->comm, p->rq) == MPI_SUCCESS)
+            rc = 0;
+    }
+    if (p)
+        p->cls = cls;
+    prof_lock(&nb.lock);
+    if (rc == 0 && prof_hmap_put(&nb.m, req_key(*ev->req), p) == 0)
+        p = NULL;
+    prof_unlock(&nb.lock);
+    if (p || rc != 0) {
+        prof_lock(&ch.lock);
+        ch.lost++;          /* its wait is not measured */
+        prof_unlock(&ch.lock);
+    }
+    pend_free(p);
+}
+
+/* The call c completed the nonblocking collective req: its wait is the
+ * part of c before the last of the ranks it waited for came. */
+static void req_done(const struct prof_ev_req *ev)
+{
+    prof_lock(&nb.lock);
+    struct pend *p = ev->req == MPI_REQUEST_NULL ? NULL : prof_hmap_del(&nb.m, req_key(ev->req));
+    prof_unlock(&nb.lock);
+    if (!p)
+        return;
+    uint64_t latest = 0;
+    struct prof_cause got = { -1, 0, 0, 0 };
+    if (!p->n) {
+        if (PMPI_Wait(p->rq, MPI_STATUS_IGNORE) == MPI_SUCCESS && p->out.node == prof_slt_node() &&
+            p->out.who != p->in.who) {
+            latest = p->out.at;
+            got = p->out.cause;
+        }
+    } else if (PMPI_Waitall(p->n, p->rq, MPI_STATUSES_IGNORE) == MPI_SUCCESS) {
+        for (int i = 0; i < p->n; i++)
+            if (p->tok[i].node == prof_slt_node() && p->tok[i].at >= latest) {
+                latest = p->tok[i].at;
+                got = p->tok[i].cause;
+            }
+    }
+    uint64_t t0 = ev->c->t0, t1 = me.end, w = latest > t0 ? (latest < t1 ? latest : t1) - t0 : 0;
+    if (w && got.rank >= 0) {
+        charge(p->cls, prof_call_record(ev->c)->key, &got, w);
+        waited(w, &got);
+    }
+    pend_free(p);
+}
+
 static int start(void)
 {
     int tag_ub = 0, *ub = NULL, flag = 0;
@@ -389,9 +558,12 @@ static int start(void)
     if (prof_collwait_same_colls("wait states") != 0)
         return -1;
     for (int f = 0; f < PROF_FN_COUNT; f++)
-        class_of[f] = prof_fn_coll[f] == 2 ? (signed char)class_named(prof_fn_name[f]) : -1;
+        class_of[f] = prof_fn_coll[f] == 2 ? (signed char)class_named(prof_fn_name[f], 0)
+                    : prof_fn_coll[f] == 3 ? (signed char)class_named(prof_fn_name[f], 1) : -1;
     if (PMPI_Type_contiguous((int)sizeof(struct last), MPI_BYTE, &last_type) != MPI_SUCCESS ||
-        PMPI_Type_commit(&last_type) != MPI_SUCCESS || PMPI_Op_create(pick, 1, &last_op) != MPI_SUCCESS) {
+        PMPI_Type_commit(&last_type) != MPI_SUCCESS || PMPI_Op_create(pick, 1, &last_op) != MPI_SUCCESS ||
+        PMPI_Type_contiguous((int)sizeof(struct latest), MPI_BYTE, &latest_type) != MPI_SUCCESS ||
+        PMPI_Type_commit(&latest_type) != MPI_SUCCESS || PMPI_Op_create(pick_latest, 1, &latest_op) != MPI_SUCCESS) {
         prof_log_once("cannot make the wait states' reduction; wait states are off");
         return -1;
     }
@@ -401,10 +573,17 @@ static int start(void)
 
 static void finish(void)
 {
-    if (last_op != MPI_OP_NULL)
-        PMPI_Op_free(&last_op);
-    if (last_type != MPI_DATATYPE_NULL)
-        PMPI_Type_free(&last_type);
+    for (uint32_t i = 0; i < nb.m.cap; i++)
+        pend_free(nb.m.vals[i]);      /* never completed */
+    prof_hmap_free(&nb.m);
+    MPI_Op *ops[] = { &last_op, &latest_op };
+    MPI_Datatype *types[] = { &last_type, &latest_type };
+    for (int i = 0; i < 2; i++) {
+        if (*ops[i] != MPI_OP_NULL)
+            PMPI_Op_free(ops[i]);
+        if (*types[i] != MPI_DATATYPE_NULL)
+            PMPI_Type_free(types[i]);
+    }
 }
 
 /* --- at MPI_Finalize: the charges as an array, named, gathered ------- */
@@ -471,6 +650,8 @@ const struct prof_module prof_mod_waits = {
     .call_done = call_done,
     .msg_waited = msg_waited,
     .reqs_waited = reqs_waited,
+    .icoll_started = icoll_started,
+    .req_done = req_done,
     .keeps_key = keeps_key,
     .named = named,
     .figures = figures,

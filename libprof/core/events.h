@@ -188,11 +188,12 @@ struct prof_ev_post {
 typedef void (*prof_ev_post_fn)(const struct prof_ev_post *ev);
 
 /* A nonblocking collective's start: on comm, *req (both valid only when
- * c->rc is MPI_SUCCESS). */
+ * c->rc is MPI_SUCCESS), with its root as given (else PROF_COLL_NOROOT). */
 struct prof_ev_icoll {
     struct prof_call *c;
     MPI_Comm comm;
     MPI_Request *req;
+    int root;
 };
 
 typedef void (*prof_ev_icoll_fn)(const struct prof_ev_icoll *ev);
@@ -382,9 +383,9 @@ static inline void prof_recv_init(struct prof_call *c, MPI_Count count, MPI_Data
 }
 
 /* prof_icoll: icoll_started, from the wrapper of a nonblocking collective. */
-static inline void prof_icoll(struct prof_call *c, MPI_Comm comm, MPI_Request *req)
+static inline void prof_icoll(struct prof_call *c, MPI_Comm comm, MPI_Request *req, int root)
 {
-    struct prof_ev_icoll ev = { c, comm, req };
+    struct prof_ev_icoll ev = { c, comm, req, root };
     prof_emit(prof_events.icoll_started, &ev);
 }
 
