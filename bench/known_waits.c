@@ -20,6 +20,14 @@
  *   ibcast   MPI_Ibcast from rank 0 and MPI_Wait, rank 0 late: every
  *            other rank waits in its MPI_Wait (late_broadcast);
  *   iallreduce  MPI_Iallreduce and MPI_Wait, the last rank late (nxn);
+ *   latepost, earlywait, latecomplete
+ *            active-target epochs on a window of every rank, rank 0 the
+ *            target of ranks 1.. (MPI_Win_post and MPI_Win_wait against
+ *            MPI_Win_start, MPI_Put, MPI_Win_complete): latepost, rank 0
+ *            computes before its post and the origins wait (late_post);
+ *            earlywait, the last rank computes between its start and its
+ *            put and rank 0 waits (early_wait); latecomplete, the last
+ *            rank computes between its put and its complete (late_complete);
  *   ssend    rank 0 sends rank 1 a message with MPI_Ssend; rank 1 computes
  *            MS ms before its MPI_Recv: rank 0 waits for the posting
  *            (late_receiver), caused by rank 1's region;
@@ -42,19 +50,21 @@
 #include "intopts.h"
 #include "known.h"
 
-enum { BARRIER, NXN, BCAST, REDUCE, SCAN, CHAIN, FENCE, ORDER, SSEND, IBCAST, IALLREDUCE, NKINDS };
+enum { BARRIER, NXN, BCAST, REDUCE, SCAN, CHAIN, FENCE, ORDER, SSEND, IBCAST, IALLREDUCE, LATEPOST, EARLYWAIT,
+       LATECOMPLETE, NKINDS };
 
 static const char *const kind_name[NKINDS] = { "barrier", "nxn", "bcast", "reduce", "scan", "chain", "fence",
-                                               "order", "ssend", "ibcast", "iallreduce" };
+                                               "order", "ssend", "ibcast", "iallreduce", "latepost", "earlywait",
+                                               "latecomplete" };
 static const char *const class_name[NKINDS] = { "barrier", "nxn", "late_broadcast", "early_reduce", "early_scan",
                                                 "late_sender", "fence", "wrong_order", "late_receiver",
-                                                "late_broadcast", "nxn" };
+                                                "late_broadcast", "nxn", "late_post", "early_wait", "late_complete" };
 
-static MPI_Win win = MPI_WIN_NULL;     /* fence's */
+static MPI_Win win = MPI_WIN_NULL;     /* fence's and the epochs' */
 
-/* The region's ends: the functions and lines of the two call sites, set as
- * they run. */
-static const char *from_fn = "round_of", *to_fn = "round_of";
+/* The lines of the region's two call sites, set on the late rank as it
+ * runs (rank 0 gets them from it); their functions follow from the kind
+ * (region_fn). */
 static int from_line, to_line;
 
 /* Rank 0 sends rank 1 two messages, computing between them (spent);
@@ -63,7 +73,6 @@ __attribute__((noinline)) static int order(int me, double delay, long *out, doub
 {
     long a = 1, b = 2, got[2] = { 0, 0 };
     int rc = MPI_SUCCESS;
-    from_fn = to_fn = "order";
     if (me == 0) {
         from_line = __LINE__ + 1;
         rc = MPI_Send(&a, 1, MPI_LONG, 1, 1, MPI_COMM_WORLD);
@@ -87,7 +96,6 @@ __attribute__((noinline)) static int chain(int me, int size, double delay, long 
     long one = 1, got = 0, sum = 0;
     int rc = MPI_SUCCESS;
     if (me == 0) {
-        to_fn = "chain";
         to_line = __LINE__ + 1;
         rc = MPI_Send(&one, 1, MPI_LONG, 1, 0, MPI_COMM_WORLD);
         got = 1;
@@ -103,6 +111,41 @@ __attribute__((noinline)) static int chain(int me, int size, double delay, long 
     return rc;
 }
 
+/* An active-target epoch: rank 0 exposes its window to the others (group:
+ * theirs on rank 0, rank 0's on them), who each put one long; the late
+ * rank computes where the kind says (spent). */
+static MPI_Group group = MPI_GROUP_NULL;
+
+__attribute__((noinline)) static int pscw(int kind, int me, int size, double delay, long *out, double *spent)
+{
+    long one = 1;
+    int rc, late = kind == LATEPOST ? 0 : size - 1, at[3];
+    if (me == 0) {
+        if (me == late)
+            *spent = known_compute(delay);
+        to_line = __LINE__ + 1;
+        rc = MPI_Win_post(group, 0, win);
+        rc = rc == MPI_SUCCESS ? MPI_Win_wait(win) : rc;
+        *out += rc == MPI_SUCCESS;
+        return rc;
+    }
+    at[0] = __LINE__ + 1;
+    rc = MPI_Win_start(group, 0, win);
+    if (kind == EARLYWAIT && me == late)
+        *spent = known_compute(delay);
+    at[1] = __LINE__ + 1;
+    rc = rc == MPI_SUCCESS ? MPI_Put(&one, 1, MPI_LONG, 0, (MPI_Aint)me, 1, MPI_LONG, win) : rc;
+    if (kind == LATECOMPLETE && me == late)
+        *spent = known_compute(delay);
+    at[2] = __LINE__ + 1;
+    rc = rc == MPI_SUCCESS ? MPI_Win_complete(win) : rc;
+    if (kind != LATEPOST) {        /* the region: start to put, or put to complete */
+        from_line = at[kind == LATECOMPLETE];
+        to_line = at[1 + (kind == LATECOMPLETE)];
+    }
+    return rc;
+}
+
 /* One round: the late rank computes, the collective; what this rank
  * computed (-1: a call failed). */
 __attribute__((noinline)) static double round_of(int kind, int late, int rank, int size, double delay, long *out)
@@ -113,7 +156,7 @@ __attribute__((noinline)) static double round_of(int kind, int late, int rank, i
     MPI_Request rq;
     from_line = __LINE__ + 1;
     int rc = MPI_Comm_rank(MPI_COMM_WORLD, &me);
-    if (rc == MPI_SUCCESS && me == late && kind != ORDER)
+    if (rc == MPI_SUCCESS && me == late && kind != ORDER && kind < LATEPOST)
         spent = known_compute(delay);
     switch (kind) {
     case BARRIER:
@@ -155,14 +198,16 @@ __attribute__((noinline)) static double round_of(int kind, int late, int rank, i
         rc = rc == MPI_SUCCESS ? MPI_Wait(&rq, MPI_STATUS_IGNORE) : rc;
         break;
     case SSEND:
-        to_line = __LINE__ + 2;     /* rank 1's receive */
-        if (me == 1)
+        if (me == 1) {
+            to_line = __LINE__ + 1;
             rc = MPI_Recv(out, 1, MPI_LONG, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        else if (me == 0)
+        } else if (me == 0) {
             rc = MPI_Ssend(&one, 1, MPI_LONG, 1, 0, MPI_COMM_WORLD);
+        }
         break;
     default:
-        rc = kind == ORDER ? order(me, delay, out, &spent) : chain(me, size, delay, out, &spent);
+        rc = kind == ORDER ? order(me, delay, out, &spent)
+           : kind == CHAIN ? chain(me, size, delay, out, &spent) : pscw(kind, me, size, delay, out, &spent);
         break;
     }
     return rc == MPI_SUCCESS ? spent : -1;
@@ -202,11 +247,21 @@ static int run(int argc, char **argv, int rank, int size)
         }
         return rc == 1 ? 0 : 2;
     }
-    int late = kind == BCAST || kind == IBCAST || kind == SCAN || kind == CHAIN || kind == ORDER ? 0
-             : kind == SSEND ? 1 : size - 1;
+    int late = kind == BCAST || kind == IBCAST || kind == SCAN || kind == CHAIN || kind == ORDER || kind == LATEPOST
+             ? 0 : kind == SSEND ? 1 : size - 1;
     double delay = ms * 1e-3, mine = 0;
-    long check = 0, cell = 0;
-    if (kind == FENCE && MPI_Win_create(&cell, sizeof cell, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &win) != MPI_SUCCESS) {
+    long check = 0, cells[64] = { 0 };
+    MPI_Group world;
+    int zero = 0;
+    if (kind >= LATEPOST && (MPI_Comm_group(MPI_COMM_WORLD, &world) != MPI_SUCCESS ||
+                             (rank == 0 ? MPI_Group_excl(world, 1, &zero, &group)
+                                        : MPI_Group_incl(world, 1, &zero, &group)) != MPI_SUCCESS ||
+                             MPI_Group_free(&world) != MPI_SUCCESS)) {
+        fprintf(stderr, "mpiprof-known waits: rank %d: cannot make the epochs' group\n", rank);
+        return 1;
+    }
+    if ((kind == FENCE || kind >= LATEPOST) &&
+        MPI_Win_create(cells, sizeof cells, sizeof cells[0], MPI_INFO_NULL, MPI_COMM_WORLD, &win) != MPI_SUCCESS) {
         fprintf(stderr, "mpiprof-known waits: rank %d: MPI_Win_create failed\n", rank);
         return 1;
     }
@@ -222,31 +277,39 @@ static int run(int argc, char **argv, int rank, int size)
     }
     if (win != MPI_WIN_NULL)
         MPI_Win_free(&win);
+    if (group != MPI_GROUP_NULL)
+        MPI_Group_free(&group);
     /* What each collective gave, summed over the calls. */
     long want = kind == BARRIER || kind == FENCE ? calls : kind == NXN || kind == IALLREDUCE ? calls * size
               : kind == BCAST || kind == IBCAST ? calls
               : kind == REDUCE ? (rank == 0 ? calls * size : 0) : kind == SCAN ? calls * (rank + 1)
               : kind == ORDER ? (rank == 1 ? calls * 21 : 0) : kind == SSEND ? (rank == 1 ? calls : 0)
-              : calls * (1 + size);
+              : kind >= LATEPOST ? (rank == 0 ? calls : 0) : calls * (1 + size);
     if (check != want) {
         fprintf(stderr, "mpiprof-known waits: rank %d: the collectives gave %ld, not %ld\n", rank, check, want);
         return 1;
     }
-    double *all = known_gather(&mine, 1);
+    double mine3[3] = { mine, from_line, to_line };     /* the late rank's lines, to rank 0 */
+    double *all = known_gather(mine3, 3);
     if (rank == 0) {
-        int waiting = kind == REDUCE || kind == ORDER || kind == SSEND ? 1 : size - 1;
-        double answer = waiting * all[late], nominal = waiting * calls * delay;
+        int waiting = kind == REDUCE || kind == ORDER || kind == SSEND || kind == EARLYWAIT || kind == LATECOMPLETE
+                      ? 1 : size - 1;
+        double answer = waiting * all[3 * late], nominal = waiting * calls * delay;
         if (kind == CHAIN)       /* rank r: rank 0's compute and ranks 1 .. r-1's */
             for (int r = 1; r < size; r++)
                 for (int j = 1; j < r; j++) {
-                    answer += all[j];
+                    answer += all[3 * j];
                     nominal += calls * delay / 10;
                 }
         char what[32];
+        const char *from_fn = kind == ORDER ? "order" : kind == EARLYWAIT || kind == LATECOMPLETE ? "pscw"
+                            : "round_of";
+        const char *to_fn = kind == ORDER ? "order" : kind == CHAIN ? "chain" : kind >= LATEPOST ? "pscw"
+                          : "round_of";
         snprintf(what, sizeof what, "waits-%s", kind_name[kind]);
         known_line(what, calls, delay, "waits.txt", "caused_s");
-        printf(" causes=%s/%d/%s@known_waits.c:%d/%s@known_waits.c:%d/%.6f", class_name[kind], late, from_fn,
-               from_line, to_fn, to_line, answer);
+        printf(" causes=%s/%d/%s@known_waits.c:%.0f/%s@known_waits.c:%.0f/%.6f", class_name[kind], late, from_fn,
+               all[3 * late + 1], to_fn, all[3 * late + 2], answer);
         printf(" nominal=%.6f", nominal);
         known_end();
     }

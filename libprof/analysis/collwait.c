@@ -15,12 +15,12 @@
 
 int prof_collwait_on;
 
-int prof_collwait_same_colls(const char *what)
+int prof_collwait_same_colls(const char *what, int nonblocking)
 {
     static double v[PROF_FN_COUNT];
     static bool same[PROF_FN_COUNT];
     for (int f = 0; f < PROF_FN_COUNT; f++)
-        v[f] = prof_fn_coll[f] == 2 && prof_fn_on[f];
+        v[f] = (prof_fn_coll[f] == 2 || (nonblocking && prof_fn_coll[f] == 3)) && prof_fn_on[f];
     int rc = prof_agree(v, PROF_FN_COUNT, same);
     for (int f = 0; rc == 0 && f < PROF_FN_COUNT; f++)
         if (!same[f])
@@ -30,7 +30,7 @@ int prof_collwait_same_colls(const char *what)
 
 static int start(void)
 {
-    if (prof_collwait_same_colls("collective wait") != 0)
+    if (prof_collwait_same_colls("collective wait", 0) != 0)
         return -1;
     prof_collwait_on = 1;
     return 0;

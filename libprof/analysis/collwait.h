@@ -13,10 +13,11 @@
 extern int prof_collwait_on;
 
 /* prof_collwait_same_colls: collective over the tool's communicator, at
- * MPI_Init: 0 when every rank profiles the same blocking collectives (a
- * module that synchronizes in them needs it), else -1 after saying, once,
- * that what (the module's name) is off. */
-int prof_collwait_same_colls(const char *what);
+ * MPI_Init: 0 when every rank profiles the same blocking collectives, and
+ * with nonblocking the same nonblocking ones too (a module that
+ * synchronizes in them needs it), else -1 after saying, once, that what
+ * (the module's name) is off. */
+int prof_collwait_same_colls(const char *what, int nonblocking);
 
 /* collwait.txt (collwait_report.c). */
 struct prof_writer;

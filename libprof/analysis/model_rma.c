@@ -133,42 +133,6 @@ static struct prof_shadow *win_shadow(MPI_Win win)
     return prof_shadow_find(prof_shadow_key(PROF_SHADOW_WIN, &win, sizeof win));
 }
 
-/* group's ranks in win's group into *ranks (malloc'd), their number in *n. */
-/* group's ranks in group to (MPI_UNDEFINED: not in it) into *ranks
- * (malloc'd), their number in *n (0: none, or out of memory). */
-static void translate_to(MPI_Group group, MPI_Group to, int **ranks, int *n)
-{
-    int size = 0, *in = NULL;
-    free(*ranks);
-    *ranks = NULL;
-    *n = 0;
-    if (PMPI_Group_size(group, &size) != MPI_SUCCESS || size <= 0)
-        return;
-    in = malloc((size_t)size * sizeof *in);
-    *ranks = malloc((size_t)size * sizeof **ranks);
-    if (in && *ranks) {
-        for (int i = 0; i < size; i++)
-            in[i] = i;
-        if (PMPI_Group_translate_ranks(group, size, in, to, *ranks) == MPI_SUCCESS)
-            *n = size;
-    }
-    free(in);
-}
-
-/* group's ranks in win's group. */
-static void translate(MPI_Group group, MPI_Win win, int **ranks, int *n)
-{
-    MPI_Group wg;
-    if (PMPI_Win_get_group(win, &wg) != MPI_SUCCESS) {
-        free(*ranks);
-        *ranks = NULL;
-        *n = 0;
-        return;
-    }
-    translate_to(group, wg, ranks, n);
-    PMPI_Group_free(&wg);
-}
-
 static void send_all(MPI_Comm comm, const int *ranks, int n, int tag, double clock)
 {
     for (int i = 0; i < n; i++)
@@ -241,7 +205,7 @@ static void win_post(struct prof_call *c, MPI_Group group, MPI_Win win)
 {
     struct prof_shadow *s = exchanging(c, win);
     if (s) {
-        translate(group, win, &s->pscw->post, &s->pscw->npost);
+        prof_group_ranks_in_win(group, win, &s->pscw->post, &s->pscw->npost);
         send_all(s->comm, s->pscw->post, s->pscw->npost, TAG_POST, prof_model_now(c) + prof_model_transfer(0));
     }
 }
@@ -250,7 +214,7 @@ static void win_start(struct prof_call *c, MPI_Group group, MPI_Win win)
 {
     struct prof_shadow *s = exchanging(c, win);
     if (s) {
-        translate(group, win, &s->pscw->start, &s->pscw->nstart);
+        prof_group_ranks_in_win(group, win, &s->pscw->start, &s->pscw->nstart);
         c->m_partner = recv_all(s->comm, s->pscw->start, s->pscw->nstart, TAG_POST);
     }
 }
@@ -356,7 +320,7 @@ static int lockable(struct prof_pscw *p, MPI_Win win)
     if (p->slot < 0 || PMPI_Win_get_group(win, &g) != MPI_SUCCESS)
         return -1;
     if (PMPI_Comm_group(MPI_COMM_WORLD, &w) == MPI_SUCCESS) {
-        translate_to(g, w, &p->world, &n);
+        prof_group_ranks(g, w, &p->world, &n);
         PMPI_Group_free(&w);
     }
     PMPI_Group_free(&g);

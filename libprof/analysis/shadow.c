@@ -25,6 +25,7 @@ static void release(struct prof_shadow *s)
         return;
     prof_slt_queue_free(s);
     prof_model_pscw_free(s->pscw);
+    prof_waits_win_free(s->waits);
     PMPI_Comm_free(&s->comm);
     if (s->reply != MPI_COMM_NULL)
         PMPI_Comm_free(&s->reply);
@@ -139,6 +140,38 @@ void prof_shadow_release_all(void)
     for (uint32_t i = 0; i < m.cap; i++)
         release(m.vals[i]);
     prof_hmap_free(&m);
+}
+
+void prof_group_ranks(MPI_Group group, MPI_Group to, int **ranks, int *n)
+{
+    int size = 0, *in = NULL;
+    free(*ranks);
+    *ranks = NULL;
+    *n = 0;
+    if (PMPI_Group_size(group, &size) != MPI_SUCCESS || size <= 0)
+        return;
+    in = malloc((size_t)size * sizeof *in);
+    *ranks = malloc((size_t)size * sizeof **ranks);
+    if (in && *ranks) {
+        for (int i = 0; i < size; i++)
+            in[i] = i;
+        if (PMPI_Group_translate_ranks(group, size, in, to, *ranks) == MPI_SUCCESS)
+            *n = size;
+    }
+    free(in);
+}
+
+void prof_group_ranks_in_win(MPI_Group group, MPI_Win win, int **ranks, int *n)
+{
+    MPI_Group wg;
+    if (PMPI_Win_get_group(win, &wg) != MPI_SUCCESS) {
+        free(*ranks);
+        *ranks = NULL;
+        *n = 0;
+        return;
+    }
+    prof_group_ranks(group, wg, ranks, n);
+    PMPI_Group_free(&wg);
 }
 
 /* --- the shadow module: communicators (late sender and the model's

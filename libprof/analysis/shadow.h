@@ -17,6 +17,7 @@
 struct prof_call;
 struct prof_slt_queue;
 struct prof_pscw;
+struct prof_waits_win;
 
 enum prof_shadow_kind { PROF_SHADOW_COMM = 1, PROF_SHADOW_WIN = 2, PROF_SHADOW_FILE = 3 };
 
@@ -30,6 +31,7 @@ struct prof_shadow {
     pthread_mutex_t lock;          /* guards slt */
     struct prof_slt_queue *slt;    /* late sender: tokens received, not yet matched (slt.c) */
     struct prof_pscw *pscw;        /* the model: a window's post and start groups (model_rma.c) */
+    struct prof_waits_win *waits;  /* wait states: a window's epochs (waits_rma.c) */
 };
 
 static inline uint64_t prof_shadow_key(enum prof_shadow_kind kind, const void *handle, size_t size)
@@ -54,6 +56,13 @@ struct prof_shadow *prof_shadow_find(uint64_t key);
  * window or file; MPI_COMM_NULL when it has none. */
 struct prof_ev_coll;
 MPI_Comm prof_shadow_coll_comm(const struct prof_ev_coll *ev);
+
+/* prof_group_ranks: group's ranks in the group to (MPI_UNDEFINED: not in
+ * it) into *ranks (malloc'd; the old array freed), their number in *n (0:
+ * none, or out of memory); prof_group_ranks_in_win: in win's group, as in
+ * its shadow (an active-target epoch's partners). Cold. */
+void prof_group_ranks(MPI_Group group, MPI_Group to, int **ranks, int *n);
+void prof_group_ranks_in_win(MPI_Group group, MPI_Win win, int **ranks, int *n);
 
 /* prof_shadow_each: fn on every shadow of kind (under the map's lock: fn
  * must not add or free shadows). */

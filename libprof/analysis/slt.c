@@ -25,7 +25,7 @@
 int prof_slt_asked;
 int prof_slt_on;
 
-static const struct prof_token unknown = { 0, -1, 0, 0, 0, { -1, 0, 0, 0 }, 0, 0 };
+static const struct prof_token unknown = { 0, -1, 0, 0, 0, { -1, 0, 0, 0 }, 0, 0, 0 };
 
 /* The blocking synchronous sends (MPI_Ssend, MPI_Ssend_c), set at start:
  * their tokens ask for the late-receiver figure with wait states. */
@@ -166,13 +166,13 @@ typedef int slt_count;
 #endif
 
 static void token_isend(MPI_Comm comm, int dst, int tag, uint64_t key, double sent, uint64_t reply,
-                        const struct prof_cause *cause, int sync)
+                        const struct prof_cause *cause, int sync, uint64_t mark)
 {
     prof_lock(&pool.lock);
     unsigned i = pool.next++ % POOL;
     if (pool.req[i] != MPI_REQUEST_NULL)
         PMPI_Wait(&pool.req[i], MPI_STATUS_IGNORE);
-    pool.tok[i] = (struct prof_token){ key, sent, prof_clock(), my_node, reply, *cause, sync, 0 };
+    pool.tok[i] = (struct prof_token){ key, sent, prof_clock(), my_node, reply, *cause, sync, 0, mark };
     if (PMPI_Isend(&pool.tok[i], (int)sizeof pool.tok[i], MPI_BYTE, dst, tag, comm, &pool.req[i]) != MPI_SUCCESS)
         pool.req[i] = MPI_REQUEST_NULL;
     prof_unlock(&pool.lock);
@@ -180,21 +180,27 @@ static void token_isend(MPI_Comm comm, int dst, int tag, uint64_t key, double se
 
 void prof_token_isend(MPI_Comm comm, int dst, int tag, uint64_t key, double sent)
 {
-    token_isend(comm, dst, tag, key, sent, 0, &unknown.cause, 0);
+    token_isend(comm, dst, tag, key, sent, 0, &unknown.cause, 0, 0);
 }
 
-void prof_token_send_cause(MPI_Comm comm, int dst, int tag, const struct prof_cause *cause)
+void prof_token_send_cause(MPI_Comm comm, int dst, int tag, const struct prof_cause *cause, uint64_t mark)
 {
-    token_isend(comm, dst, tag, 0, -1, 0, cause, 0);
+    token_isend(comm, dst, tag, 0, -1, 0, cause, 0, mark);
+}
+
+int prof_token_recv_full(MPI_Comm comm, int src, int tag, struct prof_token *t)
+{
+    *t = unknown;
+    return PMPI_Recv(t, (int)sizeof *t, MPI_BYTE, src, tag, comm, MPI_STATUS_IGNORE) == MPI_SUCCESS ? 0 : -1;
 }
 
 int prof_token_recv_cause(MPI_Comm comm, int src, int tag, struct prof_cause *cause, uint64_t *sent)
 {
-    struct prof_token t = unknown;
-    int ok = PMPI_Recv(&t, (int)sizeof t, MPI_BYTE, src, tag, comm, MPI_STATUS_IGNORE) == MPI_SUCCESS;
+    struct prof_token t;
+    int rc = prof_token_recv_full(comm, src, tag, &t);
     *sent = prof_token_sent_at(&t, prof_clock());
     *cause = t.cause;
-    return ok ? 0 : -1;
+    return rc;
 }
 
 double prof_token_recv(MPI_Comm comm, int src, int tag, uint64_t *key)
@@ -250,7 +256,7 @@ static void send_token(const struct prof_call *c, MPI_Comm shadow, MPI_Comm repl
     uint64_t id = 0, key = c->th ? prof_call_record(c)->key : 0;
     double sent = prof_model_on ? prof_model_send(c, bytes, reply, dst, &id) : 0;
     struct prof_cause cause = prof_waits_on ? prof_waits_carried(key) : PROF_CAUSE_NONE;
-    token_isend(shadow, dst, tag, key, sent, id, &cause, prof_waits_on && is_ssend[c->fn]);
+    token_isend(shadow, dst, tag, key, sent, id, &cause, prof_waits_on && c->th && is_ssend[c->fn], 0);
 }
 
 /* A receive's modelled clock now, at its posting (< 0 without a model). */

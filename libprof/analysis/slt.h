@@ -89,6 +89,7 @@ struct prof_token {
     struct prof_cause cause;
     int32_t sync;          /* a blocking synchronous send's (wait states: late receiver) */
     int32_t pad;
+    uint64_t mark;         /* wait states: a time on the sender's clock (an epoch's last one-sided call) */
 };
 
 /* prof_token_sent_at: when the sender of t sent it on this process's
@@ -100,12 +101,15 @@ uint64_t prof_token_sent_at(const struct prof_token *t, uint64_t arrived);
  * unknown): processes of one node read one clock. */
 uint64_t prof_slt_node(void);
 
-/* prof_token_send_cause: a token carrying cause to dst with tag on comm
- * (the pool's; its send completes in the background); prof_token_recv_cause:
- * receive one from src with tag (blocking), its cause in *cause and when it
- * was sent in *sent (prof_token_sent_at); 0, or -1 on failure. */
-void prof_token_send_cause(MPI_Comm comm, int dst, int tag, const struct prof_cause *cause);
+/* prof_token_send_cause: a token carrying cause and mark to dst with tag on
+ * comm (the pool's; its send completes in the background);
+ * prof_token_recv_cause: receive one from src with tag (blocking), its
+ * cause in *cause and when it was sent in *sent (prof_token_sent_at, its
+ * arrival the time now); prof_token_recv_full: the token as it came. 0, or
+ * -1 on failure. */
+void prof_token_send_cause(MPI_Comm comm, int dst, int tag, const struct prof_cause *cause, uint64_t mark);
 int prof_token_recv_cause(MPI_Comm comm, int src, int tag, struct prof_cause *cause, uint64_t *sent);
+int prof_token_recv_full(MPI_Comm comm, int src, int tag, struct prof_token *t);
 
 /* prof_token_isend: a token (key, sent clock) to dst with tag on comm, from
  * the pool (its send completes in the background); prof_token_recv: the

@@ -24,9 +24,8 @@
 
 int prof_waits_on;
 
-/* The tokens' tags on the reply shadow, above the model's replies (below
- * 32768, model_reply.c). */
-enum { TAG_BCAST = 32768 + 16, TAG_REDUCE, TAG_SCAN, TAG_IBCAST, TAG_IREDUCE };
+/* The tokens' tags on the reply shadow. */
+enum { TAG_BCAST = PROF_WAITS_TAGS, TAG_REDUCE, TAG_SCAN, TAG_IBCAST, TAG_IREDUCE };
 
 static signed char class_of[PROF_FN_COUNT];   /* enum prof_wait_class, or -1: not measured */
 
@@ -72,12 +71,13 @@ static int class_named(const char *fn, int nonblocking)
     return -1;
 }
 
-/* A thread's last profiled call: its site, end and the wait measured
- * there with its cause; and the call in progress: its site and end once
- * its clock was read, and the longest wait measured in it (set: one was,
- * until its end). */
+/* A thread's last profiled call (its site); its last wait measured, with
+ * its cause and the end of the call that waited; and the call in
+ * progress: its site and end once its clock was read, and the longest
+ * wait measured in it (set: one was, until its end). */
 struct mine {
-    uint64_t last_key, last_end, last_wait;
+    uint64_t last_key;
+    uint64_t last_wait, wait_end;
     struct prof_cause last_cause;
     uint64_t key, end, wait;
     struct prof_cause cause;
@@ -86,12 +86,13 @@ struct mine {
 
 static __thread struct mine me __attribute__((tls_model("initial-exec")));
 
-/* The cause a call entering now at site key passes on: what held up its
- * previous call when that wait was longer than the compute since, else
- * its own region (waits.h). */
+/* The cause a call entering now at site key passes on: what held up this
+ * thread's last wait when that wait was longer than the time since it
+ * (calls that did not wait in between, an MPI_Comm_rank, do not break the
+ * chain), else its own region, from its previous call (waits.h). */
 static struct prof_cause carried(uint64_t key, uint64_t now)
 {
-    if (me.last_wait > 0 && me.last_cause.rank >= 0 && me.last_wait > now - me.last_end)
+    if (me.last_wait > 0 && me.last_cause.rank >= 0 && me.last_wait > now - me.wait_end)
         return me.last_cause;
     return (struct prof_cause){ prof_run.rank, 0, me.last_key, key };
 }
@@ -113,9 +114,11 @@ static void call_done(const struct prof_ev_call *ev)
 {
     (void)ev;
     me.last_key = me.key;
-    me.last_end = me.end;
-    me.last_wait = me.set ? me.wait : 0;
-    me.last_cause = me.cause;
+    if (me.set) {
+        me.last_wait = me.wait;
+        me.last_cause = me.cause;
+        me.wait_end = me.end;
+    }
     me.set = 0;
 }
 
@@ -174,6 +177,12 @@ static void charge_of(int cls, int waiter, uint64_t key, const struct prof_cause
 static void charge(int cls, uint64_t key, const struct prof_cause *cause, uint64_t ticks)
 {
     charge_of(cls, prof_run.rank, key, cause, ticks);
+}
+
+void prof_waits_charge(int cls, uint64_t key, const struct prof_cause *cause, uint64_t ticks)
+{
+    charge(cls, key, cause, ticks);
+    waited(ticks, cause);
 }
 
 void prof_waits_late_receiver(int waiter, uint64_t key, const struct prof_cause *cause, uint64_t ticks)
@@ -236,7 +245,7 @@ static uint64_t broadcast(MPI_Comm tok, int rank, int size, int root, uint64_t t
     if (rank == root) {
         for (int k = 0; k < size; k++)
             if (k != root)
-                prof_token_send_cause(tok, k, TAG_BCAST, mine);
+                prof_token_send_cause(tok, k, TAG_BCAST, mine, 0);
         return 0;
     }
     return prof_token_recv_cause(tok, root, TAG_BCAST, got, &sent) == 0 ? late(sent, t) : 0;
@@ -248,7 +257,7 @@ static uint64_t reduce(MPI_Comm tok, int rank, int size, int root, uint64_t t, c
                        struct prof_cause *got)
 {
     if (rank != root) {
-        prof_token_send_cause(tok, root, TAG_REDUCE, mine);
+        prof_token_send_cause(tok, root, TAG_REDUCE, mine, 0);
         return 0;
     }
     struct prof_token *v = calloc((size_t)size, sizeof *v);
@@ -286,7 +295,7 @@ static uint64_t scan(MPI_Comm tok, int rank, int size, uint64_t t, const struct 
     if (rank > 0 && prof_token_recv_cause(tok, rank - 1, TAG_SCAN, got, &sent) == 0)
         w = late(sent, t);
     if (rank + 1 < size)
-        prof_token_send_cause(tok, rank + 1, TAG_SCAN, w ? got : mine);
+        prof_token_send_cause(tok, rank + 1, TAG_SCAN, w ? got : mine, 0);
     return w;
 }
 
@@ -484,7 +493,7 @@ static void icoll_started(const struct prof_ev_icoll *ev)
     if (rooted && (ci->rank == root) == (cls == PROF_WAIT_late_broadcast)) {
         for (int k = 0; k < ci->size; k++)
             if (k != ci->rank && (cls == PROF_WAIT_late_broadcast || k == root))
-                prof_token_send_cause(s->reply, k, tag, &mine);
+                prof_token_send_cause(s->reply, k, tag, &mine, 0);
         return;
     }
     struct pend *p = calloc(1, sizeof *p);
@@ -550,12 +559,12 @@ static int start(void)
     int tag_ub = 0, *ub = NULL, flag = 0;
     PMPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &flag);
     tag_ub = flag && ub ? *ub : 32767;
-    if (tag_ub < TAG_SCAN) {
+    if (tag_ub < PROF_WAITS_TAGS + 31) {
         prof_log_once("MPI_TAG_UB is %d here, below the tags of the wait states' tokens (%d); wait states are off",
-                      tag_ub, TAG_SCAN);
+                      tag_ub, PROF_WAITS_TAGS + 31);
         return -1;
     }
-    if (prof_collwait_same_colls("wait states") != 0)
+    if (prof_collwait_same_colls("wait states", 1) != 0)
         return -1;
     for (int f = 0; f < PROF_FN_COUNT; f++)
         class_of[f] = prof_fn_coll[f] == 2 ? (signed char)class_named(prof_fn_name[f], 0)
@@ -652,6 +661,8 @@ const struct prof_module prof_mod_waits = {
     .reqs_waited = reqs_waited,
     .icoll_started = icoll_started,
     .req_done = req_done,
+    .epoch = prof_waits_epoch,
+    .rma_call = prof_waits_rma_call,
     .keeps_key = keeps_key,
     .named = named,
     .figures = figures,

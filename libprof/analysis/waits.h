@@ -8,6 +8,8 @@
  *                      collective wait, collwait.h), then one small
  *                      reduction that names the rank that came last;
  *   fence              MPI_Win_fence, the same on the window's shadow;
+ *   late_post, early_wait, late_complete
+ *                      active-target epochs (waits_rma.c);
  *   late_broadcast     Bcast, Scatter(v): the root sends each other rank a
  *                      token as it arrives; a rank's wait is the part of
  *                      its call before the root's token was sent;
@@ -29,14 +31,17 @@
  *
  * At most one small message per rank per rooted collective, on the
  * communicator's reply shadow (shadow.h: no receive of the program or of
- * late sender can take it).
+ * late sender can take it). A nonblocking collective's wait is measured in
+ * the call that completes it and classed as its blocking form: the rooted
+ * ones' tokens are sent at the start; the all-to-all shapes reduce their
+ * start times in a nonblocking reduction (on one node); scans are not.
  *
- * Who caused it: every token carries a cause (slt.h, struct prof_cause):
+ * Who caused it: every token carries a cause (thread.h, struct prof_cause):
  * the late rank's code region, the compute between its previous profiled
- * MPI call site and the late call's site. When the late rank had itself
- * waited in its previous call longer than it computed since, it passes on
- * the cause of that wait instead, so that a chain of waits is charged to
- * the region where it began. Every wait is charged on the waiting rank to
+ * MPI call site and the late call's site. When the late rank's last wait
+ * was longer than the time since it ended, it passes on the cause of that
+ * wait instead, so that a chain of waits is charged to the region where it
+ * began. Every wait is charged on the waiting rank to
  * (class, its call site, cause); at MPI_Finalize the causes' call sites are
  * named by their ranks and rank 0 writes waits.txt (waits_report.c), one
  * row per class and causing region, most waiting caused first. */
@@ -60,6 +65,24 @@ struct prof_cause prof_waits_carried(uint64_t key);
  * this process to post its receive, whose call passed on cause. */
 void prof_waits_late_receiver(int waiter, uint64_t key, const struct prof_cause *cause, uint64_t ticks);
 
+/* The tags of the wait states' tokens: from PROF_WAITS_TAGS, 32 of them,
+ * above the model's replies (below 32768, model_reply.c) on the reply
+ * shadow and its epoch tokens (1 to 3, model_rma.c) on a window's. */
+#define PROF_WAITS_TAGS 32784
+
+/* prof_waits_charge: a wait of ticks in this thread's call at site key, of
+ * class cls, caused by cause (waits.c). */
+void prof_waits_charge(int cls, uint64_t key, const struct prof_cause *cause, uint64_t ticks);
+
+/* The active-target epochs (waits_rma.c): the module's epoch and rma_call
+ * handlers, and a window's state, kept with its shadow (freed with it). */
+struct prof_ev_epoch;
+struct prof_ev_rma;
+struct prof_waits_win;
+void prof_waits_epoch(const struct prof_ev_epoch *ev);
+void prof_waits_rma_call(const struct prof_ev_rma *ev);
+void prof_waits_win_free(struct prof_waits_win *w);
+
 /* prof_waits_takes: wait states measure the collective of this coll_enter
  * event (events.h): on, a classified blocking collective on an
  * intracommunicator of 2 processes or more. */
@@ -68,7 +91,8 @@ int prof_waits_takes(const struct prof_ev_coll *ev);
 
 /* The classes, in waits.txt's order. */
 #define PROF_WAIT_CLASSES(X) \
-    X(late_sender) X(wrong_order) X(late_receiver) X(barrier) X(nxn) X(fence) X(late_broadcast) X(early_reduce) X(early_scan)
+    X(late_sender) X(wrong_order) X(late_receiver) X(barrier) X(nxn) X(fence) X(late_post) X(early_wait) \
+    X(late_complete) X(late_broadcast) X(early_reduce) X(early_scan)
 #define PROF_WAIT_ENUM(c) PROF_WAIT_##c,
 enum prof_wait_class { PROF_WAIT_CLASSES(PROF_WAIT_ENUM) PROF_WAIT_NCLASSES };
 #undef PROF_WAIT_ENUM

@@ -10,7 +10,8 @@
 # (colls.c) and on intercommunicators (intercolls.c, not measured). (4)
 # With --collwait too, collective wait's figures stay the known answer
 # (the wait states' barrier is theirs). (5) Without the option: no
-# waits.txt. Open MPI at 4 ranks (oversubscribed), MPICH at 2.
+# waits.txt. (6) Ranks that disagree: off everywhere, one message. Open
+# MPI at 4 ranks (oversubscribed), MPICH at 2.
 . "$top_srcdir/tests/integration/lib.sh"
 
 known="$top_builddir/bench/mpiprof-known"
@@ -36,7 +37,7 @@ causes_within() {
 # (1) each class's known answer: 5 calls of 40 ms, so that the floor is
 # 2 ms a call (a barrier on 4 ranks over 2 cores took 1.7 to 2.4 ms a call
 # beside a whole test suite).
-for c in barrier nxn bcast reduce scan fence order ssend ibcast iallreduce; do
+for c in barrier nxn bcast reduce scan fence order ssend ibcast iallreduce latepost earlywait latecomplete; do
     timed causes_within "waits -c $c: the late rank's region and the wait it caused" 20 0.010 \
         $np "$work/$c.out" "$work/$c" "$launcher" -q --waits -o "$work/$c" "$known" waits -c $c -k 5 -d 40
 done
@@ -93,4 +94,14 @@ check "--waits --collwait: the imbalance's cause is the last rank's region" awk 
 # (5) without the option.
 run 2 "$launcher" -q -o "$work/off" "$known" waits -c bcast -k 2 -d 0 > /dev/null || fail "waits without --waits"
 check "no waits.txt without --waits" test ! -e "$work/off/waits.txt"
+
+# (6) ranks that disagree (one with --waits, one without): one message, no
+# wait states and no late sender anywhere, the job completes.
+run 1 "$launcher" -o "$work/mix" --waits "$known" waits -c ibcast -k 3 -d 1 : \
+    -np 1 "$launcher" -q "$known" waits -c ibcast -k 3 -d 1 > "$work/mix.out" 2> "$work/mix.err" ||
+    fail "a job with --waits on one rank only"
+check "disagreement: one message" test "$(grep -c 'MPIPROF_EVAL_WAITS is not the same on every rank; wait states is off' \
+    "$work/mix.err")" -eq 1
+check "disagreement: no waits.txt, no slt.txt" test ! -e "$work/mix/waits.txt" -a ! -e "$work/mix/slt.txt"
+check "disagreement: the program's result" grep -q '^expect=waits-ibcast ranks=2 calls=3' "$work/mix.out"
 finish

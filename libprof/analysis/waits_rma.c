@@ -1,0 +1,195 @@
+/* waits_rma.c: the wait states of active-target one-sided epochs
+ * (waits.h), from the epoch events (events.h), with tokens on the window's
+ * shadow (shadow.h):
+ *
+ *   late_post      an origin waiting in MPI_Win_start or MPI_Win_complete
+ *                  for a target's MPI_Win_post: each target sends the
+ *                  origins of its group a token at its post; an origin
+ *                  posts their receives at its start and takes them at its
+ *                  complete (MPI_Win_start may block until the posts, so
+ *                  the epoch may); its wait is the part of its start and
+ *                  complete calls before the last post was sent;
+ *   early_wait     a target waiting in MPI_Win_wait while an origin was
+ *                  still at its epoch's one-sided calls, and
+ *   late_complete  after the origin's last one-sided call, before its
+ *                  MPI_Win_complete: each origin sends the targets of its
+ *                  group, at its complete, a token with the end of its last
+ *                  one-sided call (the cause it passed on then) and one
+ *                  with the cause it passes on at the complete; the target
+ *                  takes them when its MPI_Win_wait (or the MPI_Win_test
+ *                  that says the epoch is over) returns, and splits the
+ *                  part of its call before the last complete at that
+ *                  origin's last one-sided call.
+ *
+ * The times compare on one node only (the tokens' clocks): across nodes an
+ * epoch has no figures. Cold: a few tokens per epoch call; every epoch call
+ * takes part, profiled or not (the partners must meet), only profiled ones
+ * are charged. */
+#include <stdlib.h>
+#include "prof.h"
+#include "shadow.h"
+#include "slt.h"
+#include "waits.h"
+
+enum { TAG_POST = PROF_WAITS_TAGS + 16, TAG_DONE, TAG_LAST };
+
+/* A window's epochs at this process, kept with its shadow. */
+struct prof_waits_win {
+    int *post, npost;               /* a target: its post group, in the window's ranks */
+    int *start, nstart;             /* an origin: its start group, */
+    struct prof_token *tok;         /* the tokens of their posts, */
+    MPI_Request *rq;                /* and their receives (NULL: no access epoch open) */
+    uint64_t start_t0, start_t1;    /* its MPI_Win_start (0: not profiled), */
+    uint64_t last_op;               /* the end of its last one-sided call in the epoch (0: none), */
+    struct prof_cause last_cause;   /* and the cause that call passed on */
+};
+
+static void drop_posts(struct prof_waits_win *w)
+{
+    for (int i = 0; w->rq && i < w->nstart; i++)
+        if (w->rq[i] != MPI_REQUEST_NULL) {
+            PMPI_Cancel(&w->rq[i]);
+            PMPI_Request_free(&w->rq[i]);
+        }
+    free(w->rq);
+    free(w->tok);
+    w->rq = NULL;
+    w->tok = NULL;
+}
+
+void prof_waits_win_free(struct prof_waits_win *w)
+{
+    if (!w)
+        return;
+    drop_posts(w);
+    free(w->post);
+    free(w->start);
+    free(w);
+}
+
+static uint64_t key_of(const struct prof_call *c)
+{
+    return c->th ? prof_call_record(c)->key : 0;
+}
+
+/* The part of [t0, t1] before x. */
+static uint64_t before(uint64_t x, uint64_t t0, uint64_t t1)
+{
+    return x > t0 ? (x < t1 ? x : t1) - t0 : 0;
+}
+
+static void post(MPI_Comm comm, struct prof_waits_win *w, const struct prof_ev_epoch *ev)
+{
+    prof_group_ranks_in_win(ev->group, ev->win, &w->post, &w->npost);
+    struct prof_cause mine = prof_waits_carried(key_of(ev->c));
+    for (int i = 0; i < w->npost; i++)
+        if (w->post[i] != MPI_UNDEFINED)
+            prof_token_send_cause(comm, w->post[i], TAG_POST, &mine, 0);
+}
+
+static void start(MPI_Comm comm, struct prof_waits_win *w, const struct prof_ev_epoch *ev)
+{
+    drop_posts(w);
+    prof_group_ranks_in_win(ev->group, ev->win, &w->start, &w->nstart);
+    w->tok = calloc((size_t)w->nstart + 1, sizeof *w->tok);
+    w->rq = malloc(((size_t)w->nstart + 1) * sizeof *w->rq);
+    for (int i = 0; w->rq && w->tok && i < w->nstart; i++)
+        if (w->start[i] == MPI_UNDEFINED ||
+            PMPI_Irecv(&w->tok[i], (int)sizeof w->tok[i], MPI_BYTE, w->start[i], TAG_POST, comm, &w->rq[i]) !=
+                MPI_SUCCESS)
+            w->rq[i] = MPI_REQUEST_NULL;
+    if (!w->rq || !w->tok)
+        drop_posts(w);
+    w->start_t0 = ev->c->th ? ev->c->t0 : 0;
+    w->start_t1 = prof_clock();
+    w->last_op = 0;
+}
+
+static void complete(MPI_Comm comm, struct prof_waits_win *w, const struct prof_ev_epoch *ev)
+{
+    uint64_t latest = 0, now = prof_clock();
+    struct prof_cause got = PROF_CAUSE_NONE;
+    if (w->rq && PMPI_Waitall(w->nstart, w->rq, MPI_STATUSES_IGNORE) == MPI_SUCCESS)
+        for (int i = 0; i < w->nstart; i++)
+            if (w->start[i] != MPI_UNDEFINED && w->tok[i].node == prof_slt_node() && w->tok[i].at >= latest) {
+                latest = w->tok[i].at;
+                got = w->tok[i].cause;
+            }
+    drop_posts(w);
+    uint64_t key = key_of(ev->c);
+    if (key && w->start_t0) {
+        uint64_t late = before(latest, w->start_t0, w->start_t1) + before(latest, ev->c->t0, now);
+        if (late && got.rank >= 0)
+            prof_waits_charge(PROF_WAIT_late_post, key, &got, late);
+    }
+    struct prof_cause mine = prof_waits_carried(key);
+    for (int i = 0; i < w->nstart; i++)
+        if (w->start[i] != MPI_UNDEFINED) {
+            prof_token_send_cause(comm, w->start[i], TAG_DONE, &mine, w->last_op);
+            prof_token_send_cause(comm, w->start[i], TAG_LAST, w->last_op ? &w->last_cause : &mine, 0);
+        }
+}
+
+/* The end of an exposure epoch: its origins have completed, their tokens
+ * sent. */
+static void waited(MPI_Comm comm, struct prof_waits_win *w, const struct prof_ev_epoch *ev)
+{
+    if (ev->flag && !*ev->flag)
+        return;
+    uint64_t now = prof_clock(), latest = 0, last_op = 0;
+    struct prof_cause done = PROF_CAUSE_NONE, last = PROF_CAUSE_NONE;
+    for (int i = 0; i < w->npost; i++) {
+        struct prof_token d, l;
+        if (w->post[i] == MPI_UNDEFINED || prof_token_recv_full(comm, w->post[i], TAG_DONE, &d) != 0 ||
+            prof_token_recv_full(comm, w->post[i], TAG_LAST, &l) != 0)
+            continue;
+        if (d.node == prof_slt_node() && d.at >= latest) {
+            latest = d.at;
+            last_op = d.mark;
+            done = d.cause;
+            last = l.cause;
+        }
+    }
+    uint64_t key = key_of(ev->c);
+    if (!key)
+        return;
+    uint64_t t0 = ev->c->t0, all = before(latest, t0, now), from = last_op > t0 ? last_op : t0;
+    uint64_t tail = last_op ? before(latest, from, now) : 0;
+    if (tail && done.rank >= 0)
+        prof_waits_charge(PROF_WAIT_late_complete, key, &done, tail);
+    if (all > tail && last.rank >= 0)
+        prof_waits_charge(PROF_WAIT_early_wait, key, &last, all - tail);
+}
+
+void prof_waits_epoch(const struct prof_ev_epoch *ev)
+{
+    struct prof_shadow *s = prof_shadow_find(prof_shadow_key(PROF_SHADOW_WIN, &ev->win, sizeof ev->win));
+    if (!s || ev->c->rc != MPI_SUCCESS || (!s->waits && !(s->waits = calloc(1, sizeof *s->waits))))
+        return;
+    switch (ev->call) {
+    case PROF_EPOCH_POST:
+        post(s->comm, s->waits, ev);
+        break;
+    case PROF_EPOCH_START:
+        start(s->comm, s->waits, ev);
+        break;
+    case PROF_EPOCH_COMPLETE:
+        complete(s->comm, s->waits, ev);
+        break;
+    case PROF_EPOCH_WAIT:
+        waited(s->comm, s->waits, ev);
+        break;
+    }
+}
+
+/* A one-sided data call in an open access epoch: its end and cause. */
+void prof_waits_rma_call(const struct prof_ev_rma *ev)
+{
+    if (ev->kind > PROF_RMA_CAS || ev->win == MPI_WIN_NULL)
+        return;
+    struct prof_shadow *s = prof_shadow_find(prof_shadow_key(PROF_SHADOW_WIN, &ev->win, sizeof ev->win));
+    if (s && s->waits && s->waits->rq) {
+        s->waits->last_op = prof_clock();
+        s->waits->last_cause = prof_waits_carried(key_of(ev->c));
+    }
+}
