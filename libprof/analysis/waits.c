@@ -173,15 +173,10 @@ static void charge_of(int cls, int waiter, uint64_t key, const struct prof_cause
     prof_unlock(&ch.lock);
 }
 
-/* A wait of this process. */
-static void charge(int cls, uint64_t key, const struct prof_cause *cause, uint64_t ticks)
-{
-    charge_of(cls, prof_run.rank, key, cause, ticks);
-}
-
+/* A wait of this process's thread: charged, and the cause it passes on. */
 void prof_waits_charge(int cls, uint64_t key, const struct prof_cause *cause, uint64_t ticks)
 {
-    charge(cls, key, cause, ticks);
+    charge_of(cls, prof_run.rank, key, cause, ticks);
     waited(ticks, cause);
 }
 
@@ -357,8 +352,7 @@ static void coll_enter(const struct prof_ev_coll *ev)
             w = reduce(tok, at.rank, at.size, root, t, &mine, &got);
     }
     if (w && got.rank >= 0) {
-        charge(cls, r->key, &got, w);
-        waited(w, &got);
+        prof_waits_charge(cls, r->key, &got, w);
     }
 }
 
@@ -368,8 +362,7 @@ static void late_sender(uint64_t key, const struct prof_sender *s, uint64_t most
 {
     uint64_t late = s->late <= most ? s->late : most;
     if (s->eval && late && s->cause.rank >= 0) {
-        charge(s->wrong ? PROF_WAIT_wrong_order : PROF_WAIT_late_sender, key, &s->cause, late);
-        waited(late, &s->cause);
+        prof_waits_charge(s->wrong ? PROF_WAIT_wrong_order : PROF_WAIT_late_sender, key, &s->cause, late);
     }
 }
 
@@ -548,8 +541,7 @@ static void req_done(const struct prof_ev_req *ev)
     }
     uint64_t t0 = ev->c->t0, t1 = me.end, w = latest > t0 ? (latest < t1 ? latest : t1) - t0 : 0;
     if (w && got.rank >= 0) {
-        charge(p->cls, prof_call_record(ev->c)->key, &got, w);
-        waited(w, &got);
+        prof_waits_charge(p->cls, prof_call_record(ev->c)->key, &got, w);
     }
     pend_free(p);
 }

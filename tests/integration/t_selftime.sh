@@ -59,15 +59,36 @@ profiler_small() {
          /^#/ { next } { n++; if ($c >= 0.01) bad = 1 } END { exit bad || !n || !c }' "$1/summary.txt"
 }
 
+# one_run K OPTS: selftime under the options into $work/s$K and $work/r$K;
+# 1 when the run itself failed, 2 when the figures missed, else 0.
+one_run() {
+    rm -rf "$work/s$1" "$work/r$1" && mkdir -p "$work/s$1"
+    # shellcheck disable=SC2086 # the options are words
+    run_timed $np "$launcher" -q $2 -o "$work/r$1" "$prog" "$work/s$1" 5 10 > "$work/out$1" 2>&1 || return 1
+    agree "$work/s$1" "$work/r$1" > "$work/agree$1" || return 2
+}
+
+# As for the other timed checks (lib.sh, timed): a rank descheduled inside
+# a wrapper while another test runs beside it (a snapshot's write in an
+# MPICH MPI_Reduce, 15 ms, CI of 466ac91) is one miss; a miss is run once
+# more, both tries logged, and only a second miss fails.
 k=0
 for opts in - --slt --collwait "--model perfect" "--model lat=50,bw=500" "--snapshot 0.1" "--depth 4"; do
     k=$((k + 1))
-    rm -rf "$work/s$k" "$work/r$k" && mkdir -p "$work/s$k"
     [ "$opts" = - ] && opts=
-    # shellcheck disable=SC2086 # the options are words
-    run_timed $np "$launcher" -q $opts -o "$work/r$k" "$prog" "$work/s$k" 5 10 > "$work/out$k" 2>&1 ||
-        { fail "selftime runs under mpiprof ${opts:--}"; cat "$work/out$k"; continue; }
-    if agree "$work/s$k" "$work/r$k" > "$work/agree$k"; then
+    one_run $k "$opts"
+    rc=$?
+    if [ $rc -eq 2 ]; then
+        echo "try 1 of 2 missed: the report agrees with the program's own timestamps under mpiprof ${opts:--}"
+        cat "$work/agree$k"
+        one_run $k "$opts"
+        rc=$?
+    fi
+    if [ $rc -eq 1 ]; then
+        fail "selftime runs under mpiprof ${opts:--}"
+        cat "$work/out$k"
+        continue
+    elif [ $rc -eq 0 ]; then
         ok "the report agrees with the program's own timestamps under mpiprof ${opts:--}"
     else
         fail "the report agrees with the program's own timestamps under mpiprof ${opts:--}"
