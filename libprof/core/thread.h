@@ -12,9 +12,6 @@
 #include "request.h"
 #include "table.h"
 
-/* What the module around the point-to-point calls (around.h) learned of
- * the sender of a message a call or request received; set only when
- * prof_around_on. */
 /* A cause of waiting (wait states, waits.h): the rank (of MPI_COMM_WORLD)
  * and its code region, the compute between two of its call sites (record
  * keys: from, its call before; to, the call that came late), that made
@@ -26,6 +23,9 @@ struct prof_cause {
 };
 #define PROF_CAUSE_NONE ((struct prof_cause){ -1, 0, 0, 0 })
 
+/* What the module around the point-to-point calls (around.h) learned of
+ * the sender of a message a call or request received; set only when
+ * prof_around_on. */
 struct prof_sender {
     uint64_t key;                  /* the sending call site's record key (0: unknown) */
     double sent;                   /* the sender's modelled clock at the send (< 0: unknown) */
