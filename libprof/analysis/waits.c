@@ -102,11 +102,12 @@ struct prof_cause prof_waits_carried(uint64_t key)
     return carried(key, prof_clock());
 }
 
-/* A call's end: its clock (call_end), then its waits (the point-to-point
- * events come after call_end), then call_done. */
+/* A call's end: its clock and record (call_end), then its waits (the
+ * point-to-point events and req_done come after call_end: me.key is the
+ * completing call's site), then call_done. */
 static void call_end(const struct prof_ev_call *ev)
 {
-    me.key = prof_call_record(ev->c)->key;
+    me.key = ev->r->key;
     me.end = ev->t1;
 }
 
@@ -375,10 +376,9 @@ static void reqs_waited(const struct prof_ev_wait *ev)
 {
     struct prof_call *c = ev->c;
     const struct prof_taken *taken = &c->th->taken[c->rq_base];
-    uint64_t key = prof_call_record(c)->key;
     for (int i = 0; i < c->rq_n; i++)
         if (taken[i].done && taken[i].info.is_recv)
-            late_sender(key, &taken[i].sender, ev->ticks);
+            late_sender(me.key, &taken[i].sender, ev->ticks);
 }
 
 /* --- nonblocking collectives: tokens at the start (icoll_started), the
@@ -539,11 +539,18 @@ static void req_done(const struct prof_ev_req *ev)
                 got = p->tok[i].cause;
             }
     }
-    uint64_t t0 = ev->c->t0, t1 = me.end, w = latest > t0 ? (latest < t1 ? latest : t1) - t0 : 0;
-    if (w && got.rank >= 0) {
-        prof_waits_charge(p->cls, prof_call_record(ev->c)->key, &got, w);
-    }
+    uint64_t w = prof_waits_before(latest, ev->c->t0, me.end);
+    if (w && got.rank >= 0)
+        prof_waits_charge(p->cls, me.key, &got, w);
     pend_free(p);
+}
+
+/* A reduction of size-byte values by fn: its datatype and operation. */
+static int reduction(size_t size, MPI_User_function *fn, MPI_Datatype *type, MPI_Op *op)
+{
+    return PMPI_Type_contiguous((int)size, MPI_BYTE, type) == MPI_SUCCESS && PMPI_Type_commit(type) == MPI_SUCCESS &&
+                   PMPI_Op_create(fn, 1, op) == MPI_SUCCESS
+               ? 0 : -1;
 }
 
 static int start(void)
@@ -561,10 +568,8 @@ static int start(void)
     for (int f = 0; f < PROF_FN_COUNT; f++)
         class_of[f] = prof_fn_coll[f] == 2 ? (signed char)class_named(prof_fn_name[f], 0)
                     : prof_fn_coll[f] == 3 ? (signed char)class_named(prof_fn_name[f], 1) : -1;
-    if (PMPI_Type_contiguous((int)sizeof(struct last), MPI_BYTE, &last_type) != MPI_SUCCESS ||
-        PMPI_Type_commit(&last_type) != MPI_SUCCESS || PMPI_Op_create(pick, 1, &last_op) != MPI_SUCCESS ||
-        PMPI_Type_contiguous((int)sizeof(struct latest), MPI_BYTE, &latest_type) != MPI_SUCCESS ||
-        PMPI_Type_commit(&latest_type) != MPI_SUCCESS || PMPI_Op_create(pick_latest, 1, &latest_op) != MPI_SUCCESS) {
+    if (reduction(sizeof(struct last), pick, &last_type, &last_op) != 0 ||
+        reduction(sizeof(struct latest), pick_latest, &latest_type, &latest_op) != 0) {
         prof_log_once("cannot make the wait states' reduction; wait states are off");
         return -1;
     }

@@ -70,6 +70,13 @@ void prof_waits_late_receiver(int waiter, uint64_t key, const struct prof_cause 
  * shadow and its epoch tokens (1 to 3, model_rma.c) on a window's. */
 #define PROF_WAITS_TAGS 32784
 
+/* prof_waits_before: the part of a call from t0 to t1 before x (when the
+ * last partner it waited for came). */
+static inline uint64_t prof_waits_before(uint64_t x, uint64_t t0, uint64_t t1)
+{
+    return x > t0 ? (x < t1 ? x : t1) - t0 : 0;
+}
+
 /* prof_waits_charge: a wait of ticks in this thread's call at site key, of
  * class cls, caused by cause (waits.c). */
 void prof_waits_charge(int cls, uint64_t key, const struct prof_cause *cause, uint64_t ticks);

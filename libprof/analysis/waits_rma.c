@@ -72,12 +72,6 @@ static uint64_t key_of(const struct prof_call *c)
     return c->th ? prof_call_record(c)->key : 0;
 }
 
-/* The part of [t0, t1] before x. */
-static uint64_t before(uint64_t x, uint64_t t0, uint64_t t1)
-{
-    return x > t0 ? (x < t1 ? x : t1) - t0 : 0;
-}
-
 static void post(MPI_Comm comm, struct prof_waits_win *w, const struct prof_ev_epoch *ev)
 {
     prof_group_ranks_in_win(ev->group, ev->win, &w->post, &w->npost);
@@ -118,7 +112,8 @@ static void complete(MPI_Comm comm, struct prof_waits_win *w, const struct prof_
     drop_posts(w);
     uint64_t key = key_of(ev->c);
     if (key && w->start_t0) {
-        uint64_t late = before(latest, w->start_t0, w->start_t1) + before(latest, ev->c->t0, now);
+        uint64_t late =
+            prof_waits_before(latest, w->start_t0, w->start_t1) + prof_waits_before(latest, ev->c->t0, now);
         if (late && got.rank >= 0)
             prof_waits_charge(PROF_WAIT_late_post, key, &got, late);
     }
@@ -153,8 +148,8 @@ static void waited(MPI_Comm comm, struct prof_waits_win *w, const struct prof_ev
     uint64_t key = key_of(ev->c);
     if (!key)
         return;
-    uint64_t t0 = ev->c->t0, all = before(latest, t0, now), from = last_op > t0 ? last_op : t0;
-    uint64_t tail = last_op ? before(latest, from, now) : 0;
+    uint64_t t0 = ev->c->t0, all = prof_waits_before(latest, t0, now), from = last_op > t0 ? last_op : t0;
+    uint64_t tail = last_op ? prof_waits_before(latest, from, now) : 0;
     if (tail && done.rank >= 0)
         prof_waits_charge(PROF_WAIT_late_complete, key, &done, tail);
     if (all > tail && last.rank >= 0)

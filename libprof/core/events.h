@@ -212,12 +212,14 @@ struct prof_ev_epoch {
 
 typedef void (*prof_ev_epoch_fn)(const struct prof_ev_epoch *ev);
 
-/* call_end (t1: its end on the profiler's clock), call_volume and
- * coll_leave (bytes), call_done (neither). */
+/* call_end (t1: its end on the profiler's clock; r: the record it was
+ * counted on), call_volume and coll_leave (bytes), call_done (none). */
+struct prof_record;
 struct prof_ev_call {
     struct prof_call *c;
     uint64_t t1;
     uint64_t bytes;
+    struct prof_record *r;
 };
 
 typedef void (*prof_ev_call_fn)(const struct prof_ev_call *ev);
@@ -422,7 +424,7 @@ static inline void prof_epoch_wait(struct prof_call *c, MPI_Win win, int *flag)
 static inline void prof_emit_call(const prof_ev_call_fn *h, struct prof_call *c, uint64_t t1, uint64_t bytes)
 {
     if (__builtin_expect(h[0] != NULL, 0)) {
-        struct prof_ev_call ev = { c, t1, bytes };
+        struct prof_ev_call ev = { c, t1, bytes, NULL };
         prof_emit(h, &ev);
     }
 }

@@ -50,7 +50,10 @@ struct prof_record *prof_exit_record(struct prof_call *c, const struct prof_traf
     struct prof_record *r = prof_call_record(c);
     *dt = t1 - c->t0;
     prof_stats_add(&r->s, *dt, tr);
-    prof_emit_call(prof_events.call_end, c, t1, 0);
+    if (__builtin_expect(prof_events.call_end[0] != NULL, 0)) {
+        struct prof_ev_call ev = { c, t1, 0, r };
+        prof_emit(prof_events.call_end, &ev);
+    }
     prof_due_check(t1);
     return r;
 }
