@@ -28,6 +28,14 @@
  *            earlywait, the last rank computes between its start and its
  *            put and rank 0 waits (early_wait); latecomplete, the last
  *            rank computes between its put and its complete (late_complete);
+ *   lock     passive target on a window of every rank: rank 1 locks rank
+ *            0's exclusively, puts one long, flushes, and computes MS ms
+ *            after an MPI_Barrier before its MPI_Win_unlock, while every
+ *            other rank (rank 0 too), after the barrier, locks it (the
+ *            even ranks exclusively, the odd ones shared), puts and
+ *            unlocks: they wait for rank 1's lock (lock_contention),
+ *            caused by its region between the barrier and the unlock (a
+ *            rank behind another waiter gets rank 1's cause from it);
  *   ssend    rank 0 sends rank 1 a message with MPI_Ssend; rank 1 computes
  *            MS ms before its MPI_Recv: rank 0 waits for the posting
  *            (late_receiver), caused by rank 1's region;
@@ -51,14 +59,15 @@
 #include "known.h"
 
 enum { BARRIER, NXN, BCAST, REDUCE, SCAN, CHAIN, FENCE, ORDER, SSEND, IBCAST, IALLREDUCE, LATEPOST, EARLYWAIT,
-       LATECOMPLETE, NKINDS };
+       LATECOMPLETE, LOCK, NKINDS };
 
 static const char *const kind_name[NKINDS] = { "barrier", "nxn", "bcast", "reduce", "scan", "chain", "fence",
                                                "order", "ssend", "ibcast", "iallreduce", "latepost", "earlywait",
-                                               "latecomplete" };
+                                               "latecomplete", "lock" };
 static const char *const class_name[NKINDS] = { "barrier", "nxn", "late_broadcast", "early_reduce", "early_scan",
                                                 "late_sender", "fence", "wrong_order", "late_receiver",
-                                                "late_broadcast", "nxn", "late_post", "early_wait", "late_complete" };
+                                                "late_broadcast", "nxn", "late_post", "early_wait", "late_complete",
+                                                "lock_contention" };
 
 static MPI_Win win = MPI_WIN_NULL;     /* fence's and the epochs' */
 
@@ -146,6 +155,42 @@ __attribute__((noinline)) static int pscw(int kind, int me, int size, double del
     return rc;
 }
 
+/* A passive-target epoch on rank 0's window: rank 1 holds its lock while
+ * it computes (spent), the others wait to take it; each puts one long
+ * (out: rank 0 counts the rounds where all of them came). */
+__attribute__((noinline)) static int lock(int me, int size, double delay, long *out, double *spent)
+{
+    long one = 1, got = 0;
+    int rc = MPI_SUCCESS;
+    if (me == 1) {
+        rc = MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win);
+        rc = rc == MPI_SUCCESS ? MPI_Put(&one, 1, MPI_LONG, 0, (MPI_Aint)me, 1, MPI_LONG, win) : rc;
+        rc = rc == MPI_SUCCESS ? MPI_Win_flush(0, win) : rc;       /* the lock is rank 1's */
+        from_line = __LINE__ + 1;
+        rc = rc == MPI_SUCCESS ? MPI_Barrier(MPI_COMM_WORLD) : rc;
+        *spent = known_compute(delay);
+        to_line = __LINE__ + 1;
+        rc = rc == MPI_SUCCESS ? MPI_Win_unlock(0, win) : rc;
+    } else {
+        rc = MPI_Barrier(MPI_COMM_WORLD);     /* the odd ranks' locks shared: they wait for rank 1 only */
+        rc = rc == MPI_SUCCESS ? MPI_Win_lock(me % 2 ? MPI_LOCK_SHARED : MPI_LOCK_EXCLUSIVE, 0, 0, win) : rc;
+        rc = rc == MPI_SUCCESS ? MPI_Put(&one, 1, MPI_LONG, 0, (MPI_Aint)me, 1, MPI_LONG, win) : rc;
+        rc = rc == MPI_SUCCESS ? MPI_Win_unlock(0, win) : rc;
+    }
+    rc = rc == MPI_SUCCESS ? MPI_Barrier(MPI_COMM_WORLD) : rc;     /* every put is in */
+    if (rc == MPI_SUCCESS && me == 0) {
+        rc = MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win);
+        for (int r = 0; rc == MPI_SUCCESS && r < size && r < 64; r++) {
+            rc = MPI_Get(&one, 1, MPI_LONG, 0, r, 1, MPI_LONG, win);
+            rc = rc == MPI_SUCCESS ? MPI_Win_flush(0, win) : rc;
+            got += one;
+        }
+        rc = rc == MPI_SUCCESS ? MPI_Win_unlock(0, win) : rc;
+        *out += got == size;
+    }
+    return rc == MPI_SUCCESS ? MPI_Barrier(MPI_COMM_WORLD) : rc;   /* read before the next round */
+}
+
 /* One round: the late rank computes, the collective; what this rank
  * computed (-1: a call failed). */
 __attribute__((noinline)) static double round_of(int kind, int late, int rank, int size, double delay, long *out)
@@ -205,6 +250,9 @@ __attribute__((noinline)) static double round_of(int kind, int late, int rank, i
             rc = MPI_Ssend(&one, 1, MPI_LONG, 1, 0, MPI_COMM_WORLD);
         }
         break;
+    case LOCK:
+        rc = lock(me, size, delay, out, &spent);
+        break;
     default:
         rc = kind == ORDER ? order(me, delay, out, &spent)
            : kind == CHAIN ? chain(me, size, delay, out, &spent) : pscw(kind, me, size, delay, out, &spent);
@@ -231,29 +279,29 @@ static int run(int argc, char **argv, int rank, int size)
     int rc = kind < 0 ? 2 : bench_intopts_parse("mpiprof-known waits", argc, argv, opts, 2, err, sizeof err);
     if (rc != 0) {
         if (rank == 0) {
-            char list[160] = "";
+            char list[192] = "";
             for (int k = 0; k < NKINDS; k++)
                 snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k ? ", " : "", kind_name[k]);
             if (kind < 0 && name[0])
                 fprintf(stderr, "mpiprof-known waits: -c: '%s' is not one of %s\n", name, list);
             else if (kind < 0)
                 fprintf(stderr, "mpiprof-known waits: give -c and one of %s first\n", list);
+            else if (rc == 1)
+                printf("Usage: mpiprof-known waits -c CLASS [-k CALLS (default 10)] [-d MS (0..10000, default 20)]: "
+                       "one rank computes MS ms before each call of CLASS (one of %s); the others wait for it\n",
+                       list);
             else
-                fprintf(rc == 1 ? stdout : stderr, "%s\n",
-                        rc == 1 ? "Usage: mpiprof-known waits -c barrier|nxn|bcast|reduce|scan|chain|fence|order|"
-                                  "ssend|ibcast|iallreduce [-k CALLS (default 10)] [-d MS (0..10000, default "
-                                  "20)]: one rank computes MS ms before each collective; the others wait for it"
-                                : err);
+                fprintf(stderr, "%s\n", err);
         }
         return rc == 1 ? 0 : 2;
     }
     int late = kind == BCAST || kind == IBCAST || kind == SCAN || kind == CHAIN || kind == ORDER || kind == LATEPOST
-             ? 0 : kind == SSEND ? 1 : size - 1;
+             ? 0 : kind == SSEND || kind == LOCK ? 1 : size - 1;
     double delay = ms * 1e-3, mine = 0;
     long check = 0, cells[64] = { 0 };
     MPI_Group world;
     int zero = 0;
-    if (kind >= LATEPOST && (MPI_Comm_group(MPI_COMM_WORLD, &world) != MPI_SUCCESS ||
+    if (kind >= LATEPOST && kind <= LATECOMPLETE && (MPI_Comm_group(MPI_COMM_WORLD, &world) != MPI_SUCCESS ||
                              (rank == 0 ? MPI_Group_excl(world, 1, &zero, &group)
                                         : MPI_Group_incl(world, 1, &zero, &group)) != MPI_SUCCESS ||
                              MPI_Group_free(&world) != MPI_SUCCESS)) {
@@ -284,7 +332,7 @@ static int run(int argc, char **argv, int rank, int size)
               : kind == BCAST || kind == IBCAST ? calls
               : kind == REDUCE ? (rank == 0 ? calls * size : 0) : kind == SCAN ? calls * (rank + 1)
               : kind == ORDER ? (rank == 1 ? calls * 21 : 0) : kind == SSEND ? (rank == 1 ? calls : 0)
-              : kind >= LATEPOST ? (rank == 0 ? calls : 0) : calls * (1 + size);
+              : kind >= LATEPOST ? (rank == 0 ? calls : 0) : calls * (1 + size);     /* LOCK too */
     if (check != want) {
         fprintf(stderr, "mpiprof-known waits: rank %d: the collectives gave %ld, not %ld\n", rank, check, want);
         return 1;
@@ -303,9 +351,9 @@ static int run(int argc, char **argv, int rank, int size)
                 }
         char what[32];
         const char *from_fn = kind == ORDER ? "order" : kind == EARLYWAIT || kind == LATECOMPLETE ? "pscw"
-                            : "round_of";
-        const char *to_fn = kind == ORDER ? "order" : kind == CHAIN ? "chain" : kind >= LATEPOST ? "pscw"
-                          : "round_of";
+                            : kind == LOCK ? "lock" : "round_of";
+        const char *to_fn = kind == ORDER ? "order" : kind == CHAIN ? "chain" : kind == LOCK ? "lock"
+                          : kind >= LATEPOST ? "pscw" : "round_of";
         snprintf(what, sizeof what, "waits-%s", kind_name[kind]);
         known_line(what, calls, delay, "waits.txt", "caused_s");
         printf(" causes=%s/%d/%s@known_waits.c:%.0f/%s@known_waits.c:%.0f/%.6f", class_name[kind], late, from_fn,
@@ -318,7 +366,7 @@ static int run(int argc, char **argv, int rank, int size)
 }
 
 const struct known_workload known_waits = {
-    "waits", "-c CLASS (barrier, nxn, bcast, reduce, scan, chain, fence, order, ssend, ibcast, iallreduce): "
-             "one rank computes D ms before each collective: wait states (D)",
+    "waits", "-c CLASS (barrier, nxn, bcast, reduce, scan, chain, fence, order, ssend, ibcast, iallreduce, "
+             "latepost, earlywait, latecomplete, lock): one rank computes D ms before each call: wait states (D)",
     run
 };

@@ -95,21 +95,19 @@ struct prof_pscw {
 
 struct prof_pscw *prof_model_pscw_new(MPI_Comm comm)
 {
-    static unsigned made;      /* windows made by this process, the most of their processes' */
     int n = 0;
     PMPI_Comm_size(comm, &n);
     struct prof_pscw *p = calloc(1, sizeof *p);
     double *to = p && n > 0 ? calloc(2 * (size_t)n, sizeof *to) : NULL;
-    unsigned mine[2] = { made + 1, !to }, all[2] = { 0, 1 };     /* the number; whether a process lacks memory */
-    int ok = PMPI_Allreduce(mine, all, 2, MPI_UNSIGNED, MPI_MAX, comm) == MPI_SUCCESS;
-    if (ok)
-        made = all[0];
-    if (!p || !ok || all[1]) {
+    int lacks = !to;
+    unsigned number = 0;
+    int ok = prof_win_number(comm, &lacks, &number) == 0;
+    if (!p || !ok || lacks) {
         free(to);
         to = NULL;
     }
     if (p) {
-        p->slot = ok ? (int)(all[0] % SLOTS) : -1;
+        p->slot = ok ? (int)(number % SLOTS) : -1;
         p->to = to;
         p->n = n;
     }
@@ -279,6 +277,8 @@ void prof_model_epoch(const struct prof_ev_epoch *ev)
     case PROF_EPOCH_WAIT:
         win_wait(ev->c, ev->win, ev->flag);
         break;
+    default:        /* passive target: rma_call */
+        break;
     }
 }
 
@@ -313,17 +313,11 @@ void prof_model_rma_data(struct prof_call *c, MPI_Win win, int target, uint64_t 
 /* p's locks: its processes' world ranks (0, or -1 without memory). */
 static int lockable(struct prof_pscw *p, MPI_Win win)
 {
-    MPI_Group g, w;
     int n = 0;
     if (p->held)
         return 0;
-    if (p->slot < 0 || PMPI_Win_get_group(win, &g) != MPI_SUCCESS)
-        return -1;
-    if (PMPI_Comm_group(MPI_COMM_WORLD, &w) == MPI_SUCCESS) {
-        prof_group_ranks(g, w, &p->world, &n);
-        PMPI_Group_free(&w);
-    }
-    PMPI_Group_free(&g);
+    if (p->slot >= 0)
+        prof_win_world_ranks(win, &p->world, &n);
     if (n > 0 && (p->held = calloc((size_t)n, sizeof *p->held))) {
         p->n = n;
         return 0;

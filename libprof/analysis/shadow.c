@@ -49,6 +49,8 @@ void prof_shadow_add(uint64_t key, MPI_Comm user)
                                                                            : MPI_COMM_NULL;
     if (prof_model_on && key >> 61 == PROF_SHADOW_WIN)
         s->pscw = prof_model_pscw_new(s->comm);
+    if (prof_waits_on && key >> 61 == PROF_SHADOW_WIN)
+        s->waits = prof_waits_win_new(s->comm);
     s->key = key;
     pthread_mutex_init(&s->lock, NULL);
     prof_lock(&map.lock);
@@ -172,6 +174,32 @@ void prof_group_ranks_in_win(MPI_Group group, MPI_Win win, int **ranks, int *n)
     }
     prof_group_ranks(group, wg, ranks, n);
     PMPI_Group_free(&wg);
+}
+
+void prof_win_world_ranks(MPI_Win win, int **ranks, int *n)
+{
+    MPI_Group g = MPI_GROUP_NULL, world = MPI_GROUP_NULL;
+    free(*ranks);
+    *ranks = NULL;
+    *n = 0;
+    if (PMPI_Win_get_group(win, &g) == MPI_SUCCESS && PMPI_Comm_group(MPI_COMM_WORLD, &world) == MPI_SUCCESS)
+        prof_group_ranks(g, world, ranks, n);
+    if (g != MPI_GROUP_NULL)
+        PMPI_Group_free(&g);
+    if (world != MPI_GROUP_NULL)
+        PMPI_Group_free(&world);
+}
+
+int prof_win_number(MPI_Comm comm, int *lacks, unsigned *number)
+{
+    static unsigned made;      /* windows numbered at this process, the most of their processes' */
+    unsigned mine[2] = { made + 1, *lacks != 0 }, all[2] = { 0, 1 };
+    if (PMPI_Allreduce(mine, all, 2, MPI_UNSIGNED, MPI_MAX, comm) != MPI_SUCCESS)
+        return -1;
+    made = all[0];
+    *number = all[0];
+    *lacks = all[1] != 0;
+    return 0;
 }
 
 /* --- the shadow module: communicators (late sender and the model's

@@ -31,7 +31,7 @@ struct prof_shadow {
     pthread_mutex_t lock;          /* guards slt */
     struct prof_slt_queue *slt;    /* late sender: tokens received, not yet matched (slt.c) */
     struct prof_pscw *pscw;        /* the model: a window's post and start groups (model_rma.c) */
-    struct prof_waits_win *waits;  /* wait states: a window's epochs (waits_rma.c) */
+    struct prof_waits_win *waits;  /* wait states: a window's epochs (waits_rma.c, waits_lock.c) */
 };
 
 static inline uint64_t prof_shadow_key(enum prof_shadow_kind kind, const void *handle, size_t size)
@@ -44,8 +44,8 @@ static inline uint64_t prof_shadow_key(enum prof_shadow_kind kind, const void *h
 /* prof_shadow_add: duplicate user (collective over it) and file the copy
  * under key, replacing an older entry of the same handle value (a handle
  * seen again names a new object); with a model or wait states, a
- * communicator's reply shadow, and with a model a window's state (model.h)
- * too. Says so once when the duplicate fails. */
+ * communicator's reply shadow, and a window's state for the model
+ * (model.h) and for wait states (waits.h). Says so once when the duplicate fails. */
 void prof_shadow_add(uint64_t key, MPI_Comm user);
 /* prof_shadow_find: the entry of key, or NULL. Valid until the handle is
  * freed. */
@@ -63,6 +63,16 @@ MPI_Comm prof_shadow_coll_comm(const struct prof_ev_coll *ev);
  * its shadow (an active-target epoch's partners). Cold. */
 void prof_group_ranks(MPI_Group group, MPI_Group to, int **ranks, int *n);
 void prof_group_ranks_in_win(MPI_Group group, MPI_Win win, int **ranks, int *n);
+/* prof_win_world_ranks: the MPI_COMM_WORLD ranks of win's processes (the
+ * targets of its passive-target epochs), as prof_group_ranks. Cold. */
+void prof_win_world_ranks(MPI_Win win, int **ranks, int *n);
+
+/* prof_win_number: a number for a window made on comm (collective over
+ * it, right after it is made; cold), the same at each of its processes
+ * and above every number any of them gave before; *lacks (this process
+ * has no memory for its state) becomes whether one of them has none. -1
+ * when they could not agree. */
+int prof_win_number(MPI_Comm comm, int *lacks, unsigned *number);
 
 /* prof_shadow_each: fn on every shadow of kind (under the map's lock: fn
  * must not add or free shadows). */

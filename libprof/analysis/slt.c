@@ -293,7 +293,8 @@ static struct stamp stamp(const struct prof_call *c)
 static void answer(const struct rx *e, int src, struct prof_token *t)
 {
     if (t->sync && t->node == my_node && e->at > t->at)
-        prof_waits_late_receiver(prof_comm_world_rank(e->comm, src), t->key, &e->cause, e->at - t->at);
+        prof_waits_charge_rank(PROF_WAIT_late_receiver, prof_comm_world_rank(e->comm, src), t->key, &e->cause,
+                               e->at - t->at);
     if (!t->reply || !e->q || e->q->reply == MPI_COMM_NULL)
         return;
     prof_model_reply(e->q->reply, src, t->reply, e->posted);

@@ -181,10 +181,10 @@ void prof_waits_charge(int cls, uint64_t key, const struct prof_cause *cause, ui
     waited(ticks, cause);
 }
 
-void prof_waits_late_receiver(int waiter, uint64_t key, const struct prof_cause *cause, uint64_t ticks)
+void prof_waits_charge_rank(int cls, int waiter, uint64_t key, const struct prof_cause *cause, uint64_t ticks)
 {
-    if (waiter >= 0 && key && cause->rank >= 0)
-        charge_of(PROF_WAIT_late_receiver, waiter, key, cause, ticks);
+    if (waiter >= 0 && key && cause->rank >= 0 && ticks)
+        charge_of(cls, waiter, key, cause, ticks);
 }
 
 /* The all-to-all shapes: a barrier, then which rank came last (the one
@@ -574,6 +574,7 @@ static int start(void)
         return -1;
     }
     prof_waits_on = 1;
+    prof_waits_lock_window(1);
     return 0;
 }
 
@@ -617,6 +618,7 @@ static int keeps_key(uint64_t key)
 static void figures(struct prof_report_ctx *ctx, struct prof_rank_data *rd, uint64_t t_end)
 {
     (void)t_end;
+    prof_waits_lock_window(0);
     sec_per_tick = rd->sec_per_tick;
     int lost = ch.lost, any = 0;
     PMPI_Allreduce(&lost, &any, 1, MPI_INT, MPI_SUM, prof_run.comm);

@@ -10,6 +10,9 @@
  *   fence              MPI_Win_fence, the same on the window's shadow;
  *   late_post, early_wait, late_complete
  *                      active-target epochs (waits_rma.c);
+ *   lock_contention    an MPI_Win_lock epoch's MPI_Win_lock or
+ *                      MPI_Win_unlock waiting for the release of a lock
+ *                      another process held (waits_lock.c);
  *   late_broadcast     Bcast, Scatter(v): the root sends each other rank a
  *                      token as it arrives; a rank's wait is the part of
  *                      its call before the root's token was sent;
@@ -49,6 +52,7 @@
 #define PROF_WAITS_H
 
 #include <stdint.h>
+#include <mpi.h>
 #include "thread.h"
 
 /* 1 when wait states started, on every rank (set once at MPI_Init, before
@@ -60,10 +64,12 @@ extern int prof_waits_on;
  * (late sender's, slt.c), as a collective's token does. */
 struct prof_cause prof_waits_carried(uint64_t key);
 
-/* prof_waits_late_receiver: a synchronous send of rank waiter (of
- * MPI_COMM_WORLD; < 0: not known) at its call site key waited ticks for
- * this process to post its receive, whose call passed on cause. */
-void prof_waits_late_receiver(int waiter, uint64_t key, const struct prof_cause *cause, uint64_t ticks);
+/* prof_waits_charge_rank: a wait of class cls another process, rank
+ * waiter (of MPI_COMM_WORLD; < 0: not known), had at its call site key
+ * (its record key), worked out here: ticks caused by cause (a synchronous
+ * send waiting for this process to post its receive; a lock's next holder
+ * that read the releases before this process wrote its own). */
+void prof_waits_charge_rank(int cls, int waiter, uint64_t key, const struct prof_cause *cause, uint64_t ticks);
 
 /* The tags of the wait states' tokens: from PROF_WAITS_TAGS, 32 of them,
  * above the model's replies (below 32768, model_reply.c) on the reply
@@ -81,14 +87,28 @@ static inline uint64_t prof_waits_before(uint64_t x, uint64_t t0, uint64_t t1)
  * class cls, caused by cause (waits.c). */
 void prof_waits_charge(int cls, uint64_t key, const struct prof_cause *cause, uint64_t ticks);
 
-/* The active-target epochs (waits_rma.c): the module's epoch and rma_call
- * handlers, and a window's state, kept with its shadow (freed with it). */
+/* The one-sided epochs (waits_rma.c): the module's epoch and rma_call
+ * handlers, and a window's state, made with its shadow (collective over
+ * the window's shadow communicator comm) and freed with it. */
 struct prof_ev_epoch;
 struct prof_ev_rma;
 struct prof_waits_win;
 void prof_waits_epoch(const struct prof_ev_epoch *ev);
 void prof_waits_rma_call(const struct prof_ev_rma *ev);
+struct prof_waits_win *prof_waits_win_new(MPI_Comm comm);
 void prof_waits_win_free(struct prof_waits_win *w);
+
+/* Passive target (waits_lock.c): the lock window, made (start 1, when wait
+ * states start; collective over MPI_COMM_WORLD) and freed (0, at
+ * MPI_Finalize); a window's locks, made with its state (collective over
+ * comm; NULL when a process of it lacks memory: lacks on this one) and
+ * freed with it; MPI_Win_lock's and MPI_Win_unlock's epoch events. */
+struct prof_waits_locks;
+void prof_waits_lock_window(int start);
+struct prof_waits_locks *prof_waits_locks_new(MPI_Comm comm, int lacks);
+void prof_waits_locks_free(struct prof_waits_locks *l);
+void prof_waits_locked(struct prof_waits_locks *l, const struct prof_ev_epoch *ev);
+void prof_waits_unlocked(struct prof_waits_locks *l, const struct prof_ev_epoch *ev);
 
 /* prof_waits_takes: wait states measure the collective of this coll_enter
  * event (events.h): on, a classified blocking collective on an
@@ -99,7 +119,7 @@ int prof_waits_takes(const struct prof_ev_coll *ev);
 /* The classes, in waits.txt's order. */
 #define PROF_WAIT_CLASSES(X) \
     X(late_sender) X(wrong_order) X(late_receiver) X(barrier) X(nxn) X(fence) X(late_post) X(early_wait) \
-    X(late_complete) X(late_broadcast) X(early_reduce) X(early_scan)
+    X(late_complete) X(lock_contention) X(late_broadcast) X(early_reduce) X(early_scan)
 #define PROF_WAIT_ENUM(c) PROF_WAIT_##c,
 enum prof_wait_class { PROF_WAIT_CLASSES(PROF_WAIT_ENUM) PROF_WAIT_NCLASSES };
 #undef PROF_WAIT_ENUM

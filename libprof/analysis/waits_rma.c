@@ -41,7 +41,8 @@ struct prof_waits_win {
     MPI_Request *rq;                /* and their receives (NULL: no access epoch open) */
     uint64_t start_t0, start_t1;    /* its MPI_Win_start (0: not profiled), */
     uint64_t last_op;               /* the end of its last one-sided call in the epoch (0: none), */
-    struct prof_cause last_cause;   /* and the cause that call passed on */
+    struct prof_cause last_cause;   /* and the cause that call passed on; */
+    struct prof_waits_locks *locks; /* its passive-target epochs (waits_lock.c; NULL: not followed) */
 };
 
 static void drop_posts(struct prof_waits_win *w)
@@ -57,11 +58,21 @@ static void drop_posts(struct prof_waits_win *w)
     w->tok = NULL;
 }
 
+struct prof_waits_win *prof_waits_win_new(MPI_Comm comm)
+{
+    struct prof_waits_win *w = calloc(1, sizeof *w);
+    struct prof_waits_locks *l = prof_waits_locks_new(comm, !w);
+    if (w)
+        w->locks = l;
+    return w;
+}
+
 void prof_waits_win_free(struct prof_waits_win *w)
 {
     if (!w)
         return;
     drop_posts(w);
+    prof_waits_locks_free(w->locks);
     free(w->post);
     free(w->start);
     free(w);
@@ -159,7 +170,13 @@ static void waited(MPI_Comm comm, struct prof_waits_win *w, const struct prof_ev
 void prof_waits_epoch(const struct prof_ev_epoch *ev)
 {
     struct prof_shadow *s = prof_shadow_find(prof_shadow_key(PROF_SHADOW_WIN, &ev->win, sizeof ev->win));
-    if (!s || ev->c->rc != MPI_SUCCESS || (!s->waits && !(s->waits = calloc(1, sizeof *s->waits))))
+    if (!s || !s->waits)
+        return;
+    if (ev->call == PROF_EPOCH_LOCK)
+        prof_waits_locked(s->waits->locks, ev);
+    if (ev->call == PROF_EPOCH_UNLOCK)
+        prof_waits_unlocked(s->waits->locks, ev);
+    if (ev->c->rc != MPI_SUCCESS)
         return;
     switch (ev->call) {
     case PROF_EPOCH_POST:
@@ -173,6 +190,8 @@ void prof_waits_epoch(const struct prof_ev_epoch *ev)
         break;
     case PROF_EPOCH_WAIT:
         waited(s->comm, s->waits, ev);
+        break;
+    default:        /* passive target: above */
         break;
     }
 }

@@ -199,8 +199,11 @@ struct prof_ev_icoll {
 typedef void (*prof_ev_icoll_fn)(const struct prof_ev_icoll *ev);
 
 /* The active-target synchronization calls (MPI_Win_test is a wait whose
- * flag says whether the epoch is over). */
-enum prof_epoch_call { PROF_EPOCH_POST, PROF_EPOCH_START, PROF_EPOCH_COMPLETE, PROF_EPOCH_WAIT };
+ * flag says whether the epoch is over), and a passive-target epoch's
+ * MPI_Win_lock and MPI_Win_unlock. */
+enum prof_epoch_call {
+    PROF_EPOCH_POST, PROF_EPOCH_START, PROF_EPOCH_COMPLETE, PROF_EPOCH_WAIT, PROF_EPOCH_LOCK, PROF_EPOCH_UNLOCK
+};
 
 struct prof_ev_epoch {
     struct prof_call *c;          /* ended: c->rc its result; c->th NULL when not profiled */
@@ -208,6 +211,8 @@ struct prof_ev_epoch {
     MPI_Group group;              /* post, start: the group given; else MPI_GROUP_NULL */
     MPI_Win win;
     const int *flag;              /* MPI_Win_test's flag; else NULL */
+    int target;                   /* lock, unlock: the target's rank in the window's group */
+    int lock;                     /* lock: its lock type */
 };
 
 typedef void (*prof_ev_epoch_fn)(const struct prof_ev_epoch *ev);
@@ -391,33 +396,44 @@ static inline void prof_icoll(struct prof_call *c, MPI_Comm comm, MPI_Request *r
     prof_emit(prof_events.icoll_started, &ev);
 }
 
-/* prof_epoch_post, _start, _complete, _wait: epoch, from the after= hooks
- * of MPI_Win_post, start, complete, and wait and test (flag). */
+/* prof_epoch_post, _start, _complete, _wait, _lock, _unlock: epoch, from
+ * the after= hooks of MPI_Win_post, start, complete, wait and test (flag),
+ * lock and unlock. */
 static inline void prof_emit_epoch(struct prof_call *c, enum prof_epoch_call call, MPI_Group group, MPI_Win win,
-                                   const int *flag)
+                                   const int *flag, int target, int lock)
 {
-    struct prof_ev_epoch ev = { c, call, group, win, flag };
+    struct prof_ev_epoch ev = { c, call, group, win, flag, target, lock };
     prof_emit(prof_events.epoch, &ev);
 }
 
 static inline void prof_epoch_post(struct prof_call *c, MPI_Group group, MPI_Win win)
 {
-    prof_emit_epoch(c, PROF_EPOCH_POST, group, win, NULL);
+    prof_emit_epoch(c, PROF_EPOCH_POST, group, win, NULL, 0, 0);
 }
 
 static inline void prof_epoch_start(struct prof_call *c, MPI_Group group, MPI_Win win)
 {
-    prof_emit_epoch(c, PROF_EPOCH_START, group, win, NULL);
+    prof_emit_epoch(c, PROF_EPOCH_START, group, win, NULL, 0, 0);
 }
 
 static inline void prof_epoch_complete(struct prof_call *c, MPI_Win win)
 {
-    prof_emit_epoch(c, PROF_EPOCH_COMPLETE, MPI_GROUP_NULL, win, NULL);
+    prof_emit_epoch(c, PROF_EPOCH_COMPLETE, MPI_GROUP_NULL, win, NULL, 0, 0);
 }
 
 static inline void prof_epoch_wait(struct prof_call *c, MPI_Win win, int *flag)
 {
-    prof_emit_epoch(c, PROF_EPOCH_WAIT, MPI_GROUP_NULL, win, flag);
+    prof_emit_epoch(c, PROF_EPOCH_WAIT, MPI_GROUP_NULL, win, flag, 0, 0);
+}
+
+static inline void prof_epoch_lock(struct prof_call *c, int lock, int target, MPI_Win win)
+{
+    prof_emit_epoch(c, PROF_EPOCH_LOCK, MPI_GROUP_NULL, win, NULL, target, lock);
+}
+
+static inline void prof_epoch_unlock(struct prof_call *c, int target, MPI_Win win)
+{
+    prof_emit_epoch(c, PROF_EPOCH_UNLOCK, MPI_GROUP_NULL, win, NULL, target, 0);
 }
 
 /* prof_emit_call: call_end, call_volume or call_done (h) of c. */

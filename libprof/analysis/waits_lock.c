@@ -1,0 +1,240 @@
+/* waits_lock.c: lock contention (waits.h), the wait state of passive-
+ * target epochs: an MPI_Win_lock epoch waiting, in its MPI_Win_lock or its
+ * MPI_Win_unlock (an implementation may take the lock at either), for the
+ * release of a lock it conflicts with (an exclusive lock with any, a
+ * shared one with an exclusive one) held by another process.
+ *
+ * The epochs are kept at their targets in one lock window over
+ * MPI_COMM_WORLD (made when wait states start, freed at MPI_Finalize): per
+ * process SLOTS rings of the last RING epochs that locked the windows of a
+ * slot (a window's slot: its number, prof_win_number, modulo SLOTS), each
+ * with its release (when its MPI_Win_unlock started: the holders follow
+ * each other in that order), its node, process and lock type, its lock and
+ * unlock calls (sites and times), the release its wait was charged to so
+ * far and the cause it passes on. After every MPI_Win_unlock of an
+ * MPI_Win_lock epoch, profiled or not, the process reads the target's ring
+ * and writes its own epoch in one exclusive epoch of its own on the
+ * target's lock window (the profiler's time, not the call's). Of two
+ * epochs that followed each other, the one written second works out the
+ * later one's wait: the part of its MPI_Win_lock and of its MPI_Win_unlock
+ * before the earlier one's release, each charged to that call's site and
+ * to the cause the earlier one passed on (its region, from its call before
+ * MPI_Win_unlock to it; or, when it waited for the lock itself longer than
+ * it then held it, the cause of that wait).
+ *
+ * Not seen: MPI_Win_lock_all epochs; waits in the one-sided calls and
+ * flushes between (an implementation that takes the lock there, or only in
+ * MPI_Win_unlock after a later epoch's unlock started); holders on other
+ * nodes; an unprofiled unlock's release is when it returned. Cost: per
+ * MPI_Win_unlock one exclusive epoch on the target (a get, a flush, a
+ * put). */
+#include <stdlib.h>
+#include "prof.h"
+#include "run.h"
+#include "shadow.h"
+#include "slt.h"
+#include "waits.h"
+
+#define SLOTS 64
+#define RING 8
+
+/* An epoch that locked a window of the slot. */
+struct epoch {
+    uint64_t at;                           /* its release: when its MPI_Win_unlock started (0: none), */
+    uint64_t node;                         /* on which node's clock (prof_slt_node), */
+    int32_t rank, type;                    /* by which process (of MPI_COMM_WORLD), its lock type, */
+    uint64_t lock_key, lock_t0, lock_t1;   /* its MPI_Win_lock (key 0: not profiled), */
+    uint64_t unlock_key, unlock_t1;        /* its MPI_Win_unlock (from at), */
+    uint64_t charged;                      /* the release its wait was charged to so far (0: none), */
+    struct prof_cause cause;               /* and the cause it passes on */
+};
+
+struct slot {
+    uint64_t count;               /* epochs written, */
+    struct epoch last[RING];      /* the latest RING of them at count % RING */
+};
+
+static struct {
+    MPI_Win win;
+    struct slot slot[SLOTS];
+} lw = { MPI_WIN_NULL, { { 0 } } };
+
+/* A lock this process holds on a target: its type (0: none) and its
+ * MPI_Win_lock call (key 0: not profiled). */
+struct held {
+    int type;
+    uint64_t key, t0, t1;
+};
+
+/* A window's passive-target state: its slot, its processes' MPI_COMM_WORLD
+ * ranks and the locks held on them. */
+struct prof_waits_locks {
+    int slot, n;
+    int *world;
+    struct held *held;
+};
+
+void prof_waits_lock_window(int start)
+{
+    if (start) {
+        if (PMPI_Win_create(lw.slot, sizeof lw.slot, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &lw.win) == MPI_SUCCESS)
+            PMPI_Win_set_errhandler(lw.win, MPI_ERRORS_RETURN);
+        else
+            lw.win = MPI_WIN_NULL;
+    } else if (lw.win != MPI_WIN_NULL) {
+        PMPI_Win_free(&lw.win);
+    }
+}
+
+struct prof_waits_locks *prof_waits_locks_new(MPI_Comm comm, int lacks)
+{
+    struct prof_waits_locks *l = calloc(1, sizeof *l);
+    MPI_Group g = MPI_GROUP_NULL, world = MPI_GROUP_NULL;
+    if (l && PMPI_Comm_group(comm, &g) == MPI_SUCCESS && PMPI_Comm_group(MPI_COMM_WORLD, &world) == MPI_SUCCESS)
+        prof_group_ranks(g, world, &l->world, &l->n);
+    if (g != MPI_GROUP_NULL)
+        PMPI_Group_free(&g);
+    if (world != MPI_GROUP_NULL)
+        PMPI_Group_free(&world);
+    if (l && l->n > 0)
+        l->held = calloc((size_t)l->n, sizeof *l->held);
+    unsigned number = 0;
+    lacks = lacks || !l || !l->held;
+    if (prof_win_number(comm, &lacks, &number) != 0 || lacks) {
+        prof_waits_locks_free(l);
+        return NULL;
+    }
+    l->slot = (int)(number % SLOTS);
+    return l;
+}
+
+void prof_waits_locks_free(struct prof_waits_locks *l)
+{
+    if (l) {
+        free(l->world);
+        free(l->held);
+    }
+    free(l);
+}
+
+static uint64_t key_of(const struct prof_call *c)
+{
+    return c->th ? prof_call_record(c)->key : 0;
+}
+
+void prof_waits_locked(struct prof_waits_locks *l, const struct prof_ev_epoch *ev)
+{
+    if (l && ev->c->rc == MPI_SUCCESS && ev->target >= 0 && ev->target < l->n)
+        l->held[ev->target] = (struct held){ ev->lock, key_of(ev->c), ev->c->th ? ev->c->t0 : 0, prof_clock() };
+}
+
+/* Whether e had to wait for the release of p (another process's, on its
+ * node and clock, released before e's, in a lock it conflicts with). */
+static int follows(const struct epoch *e, const struct epoch *p)
+{
+    return p->at && p->at < e->at && p->rank != e->rank && p->node == e->node &&
+           (e->type == MPI_LOCK_EXCLUSIVE || p->type == MPI_LOCK_EXCLUSIVE);
+}
+
+/* The part of e's MPI_Win_lock (part[0]) and MPI_Win_unlock (part[1]) before x. */
+static void parts(const struct epoch *e, uint64_t x, uint64_t part[2])
+{
+    part[0] = e->lock_key ? prof_waits_before(x, e->lock_t0, e->lock_t1) : 0;
+    part[1] = e->unlock_key ? prof_waits_before(x, e->at, e->unlock_t1) : 0;
+}
+
+/* A wait of e worked out: what it waited for p's release beyond what was
+ * charged (in *got, to charge once the epoch on the ring is over), and the
+ * cause it passes on: p's when its whole wait was longer than it held the
+ * lock after p. */
+struct charge {
+    int rank;
+    uint64_t key[2], ticks[2];
+    struct prof_cause cause;
+};
+
+static void waited_for(struct epoch *e, const struct epoch *p, struct charge *got)
+{
+    uint64_t now[2], was[2];
+    parts(e, p->at, now);
+    parts(e, e->charged, was);
+    *got = (struct charge){ e->rank, { e->lock_key, e->unlock_key }, { now[0] - was[0], now[1] - was[1] }, p->cause };
+    e->charged = p->at;
+    if (now[0] + now[1] > e->at - p->at)
+        e->cause = p->cause;
+}
+
+/* In the ring s, before mine is written: the epoch mine followed (its
+ * wait, in *own), and each epoch that followed mine but was written
+ * before it, with no epoch it follows between (their waits in other, *n of
+ * them). */
+static void match(struct slot *s, struct epoch *mine, struct charge *own, struct charge *other, int *n)
+{
+    struct epoch *p = NULL;
+    for (int i = 0; i < RING; i++)
+        if (follows(mine, &s->last[i]) && (!p || s->last[i].at > p->at))
+            p = &s->last[i];
+    if (p)
+        waited_for(mine, p, own);
+    for (int i = 0; i < RING; i++) {
+        struct epoch *e = &s->last[i];
+        int between = 0;
+        if (!follows(e, mine) || e->charged >= mine->at)
+            continue;
+        for (int j = 0; j < RING; j++)
+            between |= j != i && follows(e, &s->last[j]) && s->last[j].at > mine->at;
+        if (!between)
+            waited_for(e, mine, &other[(*n)++]);
+    }
+}
+
+/* A wait worked out: charged to this thread's call or to another rank's. */
+static void charge(const struct charge *c)
+{
+    for (int i = 0; i < 2; i++) {
+        if (!c->key[i] || !c->ticks[i])
+            continue;
+        if (c->rank == prof_run.rank)
+            prof_waits_charge(PROF_WAIT_lock_contention, c->key[i], &c->cause, c->ticks[i]);
+        else
+            prof_waits_charge_rank(PROF_WAIT_lock_contention, c->rank, c->key[i], &c->cause, c->ticks[i]);
+    }
+}
+
+void prof_waits_unlocked(struct prof_waits_locks *l, const struct prof_ev_epoch *ev)
+{
+    struct prof_call *c = ev->c;
+    if (!l || lw.win == MPI_WIN_NULL || ev->target < 0 || ev->target >= l->n || !l->held[ev->target].type)
+        return;
+    struct held h = l->held[ev->target];
+    l->held[ev->target].type = 0;
+    int world = l->world[ev->target];
+    if (c->rc != MPI_SUCCESS || world == MPI_UNDEFINED)
+        return;
+    uint64_t now = prof_clock(), key = key_of(c);
+    struct epoch mine = { c->th ? c->t0 : now, prof_slt_node(), prof_run.rank, h.type, h.key, h.t0, h.t1,
+                          key, now, 0, prof_waits_carried(key) };
+    struct charge own = { .rank = -1 }, other[RING];
+    int n = 0;
+    struct slot s;
+    MPI_Aint at = (MPI_Aint)((size_t)l->slot * sizeof s);
+    if (PMPI_Win_lock(MPI_LOCK_EXCLUSIVE, world, 0, lw.win) != MPI_SUCCESS)
+        return;
+    if (PMPI_Get(&s, (int)sizeof s, MPI_BYTE, world, at, (int)sizeof s, MPI_BYTE, lw.win) == MPI_SUCCESS &&
+        PMPI_Win_flush(world, lw.win) == MPI_SUCCESS) {
+        match(&s, &mine, &own, other, &n);
+        s.last[s.count % RING] = mine;
+        s.count++;
+        PMPI_Put(&s, (int)sizeof s, MPI_BYTE, world, at, (int)sizeof s, MPI_BYTE, lw.win);
+    }
+    PMPI_Win_unlock(world, lw.win);
+    uint64_t done = prof_clock();
+    if (own.rank >= 0)
+        charge(&own);
+    for (int i = 0; i < n; i++)
+        charge(&other[i]);
+    if (c->th) {         /* the exchange is the profiler's time */
+        c->t0 += done - now;
+        c->th->profiler += done - now;
+    }
+}
