@@ -39,6 +39,10 @@
  *   ssend    rank 0 sends rank 1 a message with MPI_Ssend; rank 1 computes
  *            MS ms before its MPI_Recv: rank 0 waits for the posting
  *            (late_receiver), caused by rank 1's region;
+ *   issend   the same with MPI_Issend and MPI_Wait: rank 0 waits in its
+ *            MPI_Wait (late_receiver);
+ *   rendezvous  the same with an MPI_Send of 256 KiB (a rendezvous):
+ *            rank 0 waits in its MPI_Send (late_receiver);
  *   chain    rank 0 late to an MPI_Send to rank 1, which receives, computes
  *            MS/10 ms and sends on to rank 2, ... then an MPI_Allreduce:
  *            every rank waits for its sender (late_sender) and the ranks
@@ -58,16 +62,18 @@
 #include "intopts.h"
 #include "known.h"
 
-enum { BARRIER, NXN, BCAST, REDUCE, SCAN, CHAIN, FENCE, ORDER, SSEND, IBCAST, IALLREDUCE, LATEPOST, EARLYWAIT,
-       LATECOMPLETE, LOCK, NKINDS };
+enum { BARRIER, NXN, BCAST, REDUCE, SCAN, CHAIN, FENCE, ORDER, SSEND, ISSEND, RENDEZVOUS, IBCAST, IALLREDUCE,
+       LATEPOST, EARLYWAIT, LATECOMPLETE, LOCK, NKINDS };
 
 static const char *const kind_name[NKINDS] = { "barrier", "nxn", "bcast", "reduce", "scan", "chain", "fence",
-                                               "order", "ssend", "ibcast", "iallreduce", "latepost", "earlywait",
-                                               "latecomplete", "lock" };
+                                               "order", "ssend", "issend", "rendezvous", "ibcast", "iallreduce",
+                                               "latepost", "earlywait", "latecomplete", "lock" };
 static const char *const class_name[NKINDS] = { "barrier", "nxn", "late_broadcast", "early_reduce", "early_scan",
                                                 "late_sender", "fence", "wrong_order", "late_receiver",
-                                                "late_broadcast", "nxn", "late_post", "early_wait", "late_complete",
-                                                "lock_contention" };
+                                                "late_receiver", "late_receiver", "late_broadcast", "nxn",
+                                                "late_post", "early_wait", "late_complete", "lock_contention" };
+
+#define RENDEZVOUS_LONGS 32768      /* 256 KiB: above every eager limit here */
 
 static MPI_Win win = MPI_WIN_NULL;     /* fence's and the epochs' */
 
@@ -191,6 +197,28 @@ __attribute__((noinline)) static int lock(int me, int size, double delay, long *
     return rc == MPI_SUCCESS ? MPI_Barrier(MPI_COMM_WORLD) : rc;   /* read before the next round */
 }
 
+/* Rank 0 sends rank 1 RENDEZVOUS_LONGS longs, all 1 (out: rank 1 adds 1
+ * when every one came). */
+__attribute__((noinline)) static int rendezvous(int me, long *out)
+{
+    static long buf[RENDEZVOUS_LONGS];
+    int rc = MPI_SUCCESS, ok = 1;
+    if (me == 0) {
+        for (int i = 0; i < RENDEZVOUS_LONGS; i++)
+            buf[i] = 1;
+        rc = MPI_Send(buf, RENDEZVOUS_LONGS, MPI_LONG, 1, 0, MPI_COMM_WORLD);
+    } else if (me == 1) {
+        to_line = __LINE__ + 1;
+        rc = MPI_Recv(buf, RENDEZVOUS_LONGS, MPI_LONG, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        for (int i = 0; i < RENDEZVOUS_LONGS; i++)
+            ok &= buf[i] == 1;
+        *out += ok;
+        for (int i = 0; i < RENDEZVOUS_LONGS; i++)
+            buf[i] = 0;
+    }
+    return rc;
+}
+
 /* One round: the late rank computes, the collective; what this rank
  * computed (-1: a call failed). */
 __attribute__((noinline)) static double round_of(int kind, int late, int rank, int size, double delay, long *out)
@@ -243,12 +271,19 @@ __attribute__((noinline)) static double round_of(int kind, int late, int rank, i
         rc = rc == MPI_SUCCESS ? MPI_Wait(&rq, MPI_STATUS_IGNORE) : rc;
         break;
     case SSEND:
+    case ISSEND:
         if (me == 1) {
             to_line = __LINE__ + 1;
             rc = MPI_Recv(out, 1, MPI_LONG, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        } else if (me == 0) {
+        } else if (me == 0 && kind == SSEND) {
             rc = MPI_Ssend(&one, 1, MPI_LONG, 1, 0, MPI_COMM_WORLD);
+        } else if (me == 0) {
+            rc = MPI_Issend(&one, 1, MPI_LONG, 1, 0, MPI_COMM_WORLD, &rq);
+            rc = rc == MPI_SUCCESS ? MPI_Wait(&rq, MPI_STATUS_IGNORE) : rc;
         }
+        break;
+    case RENDEZVOUS:
+        rc = rendezvous(me, out);
         break;
     case LOCK:
         rc = lock(me, size, delay, out, &spent);
@@ -279,7 +314,7 @@ static int run(int argc, char **argv, int rank, int size)
     int rc = kind < 0 ? 2 : bench_intopts_parse("mpiprof-known waits", argc, argv, opts, 2, err, sizeof err);
     if (rc != 0) {
         if (rank == 0) {
-            char list[192] = "";
+            char list[256] = "";
             for (int k = 0; k < NKINDS; k++)
                 snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k ? ", " : "", kind_name[k]);
             if (kind < 0 && name[0])
@@ -296,7 +331,7 @@ static int run(int argc, char **argv, int rank, int size)
         return rc == 1 ? 0 : 2;
     }
     int late = kind == BCAST || kind == IBCAST || kind == SCAN || kind == CHAIN || kind == ORDER || kind == LATEPOST
-             ? 0 : kind == SSEND || kind == LOCK ? 1 : size - 1;
+             ? 0 : kind == SSEND || kind == ISSEND || kind == RENDEZVOUS || kind == LOCK ? 1 : size - 1;
     double delay = ms * 1e-3, mine = 0;
     long check = 0, cells[64] = { 0 };
     MPI_Group world;
@@ -331,7 +366,8 @@ static int run(int argc, char **argv, int rank, int size)
     long want = kind == BARRIER || kind == FENCE ? calls : kind == NXN || kind == IALLREDUCE ? calls * size
               : kind == BCAST || kind == IBCAST ? calls
               : kind == REDUCE ? (rank == 0 ? calls * size : 0) : kind == SCAN ? calls * (rank + 1)
-              : kind == ORDER ? (rank == 1 ? calls * 21 : 0) : kind == SSEND ? (rank == 1 ? calls : 0)
+              : kind == ORDER ? (rank == 1 ? calls * 21 : 0)
+              : kind == SSEND || kind == ISSEND || kind == RENDEZVOUS ? (rank == 1 ? calls : 0)
               : kind >= LATEPOST ? (rank == 0 ? calls : 0) : calls * (1 + size);     /* LOCK too */
     if (check != want) {
         fprintf(stderr, "mpiprof-known waits: rank %d: the collectives gave %ld, not %ld\n", rank, check, want);
@@ -340,8 +376,8 @@ static int run(int argc, char **argv, int rank, int size)
     double mine3[3] = { mine, from_line, to_line };     /* the late rank's lines, to rank 0 */
     double *all = known_gather(mine3, 3);
     if (rank == 0) {
-        int waiting = kind == REDUCE || kind == ORDER || kind == SSEND || kind == EARLYWAIT || kind == LATECOMPLETE
-                      ? 1 : size - 1;
+        int waiting = kind == REDUCE || kind == ORDER || kind == SSEND || kind == ISSEND || kind == RENDEZVOUS ||
+                      kind == EARLYWAIT || kind == LATECOMPLETE ? 1 : size - 1;
         double answer = waiting * all[3 * late], nominal = waiting * calls * delay;
         if (kind == CHAIN)       /* rank r: rank 0's compute and ranks 1 .. r-1's */
             for (int r = 1; r < size; r++)
@@ -353,7 +389,7 @@ static int run(int argc, char **argv, int rank, int size)
         const char *from_fn = kind == ORDER ? "order" : kind == EARLYWAIT || kind == LATECOMPLETE ? "pscw"
                             : kind == LOCK ? "lock" : "round_of";
         const char *to_fn = kind == ORDER ? "order" : kind == CHAIN ? "chain" : kind == LOCK ? "lock"
-                          : kind >= LATEPOST ? "pscw" : "round_of";
+                          : kind == RENDEZVOUS ? "rendezvous" : kind >= LATEPOST ? "pscw" : "round_of";
         snprintf(what, sizeof what, "waits-%s", kind_name[kind]);
         known_line(what, calls, delay, "waits.txt", "caused_s");
         printf(" causes=%s/%d/%s@known_waits.c:%.0f/%s@known_waits.c:%.0f/%.6f", class_name[kind], late, from_fn,
@@ -366,7 +402,8 @@ static int run(int argc, char **argv, int rank, int size)
 }
 
 const struct known_workload known_waits = {
-    "waits", "-c CLASS (barrier, nxn, bcast, reduce, scan, chain, fence, order, ssend, ibcast, iallreduce, "
-             "latepost, earlywait, latecomplete, lock): one rank computes D ms before each call: wait states (D)",
+    "waits", "-c CLASS (barrier, nxn, bcast, reduce, scan, chain, fence, order, ssend, issend, rendezvous, "
+             "ibcast, iallreduce, latepost, earlywait, latecomplete, lock): one rank computes D ms before each call: "
+             "wait states (D)",
     run
 };

@@ -22,6 +22,7 @@
  * wildcard position never told). Cold: only with a model. */
 #include <pthread.h>
 #include <stdlib.h>
+#include "answers.h"
 #include "lock.h"
 #include "model.h"
 #include "prof.h"
@@ -42,18 +43,10 @@ struct prof_model_reply {
     struct prof_model_reply *next;
 };
 
-/* A reply sent: its clock stays until the send is matched. */
-struct out {
-    MPI_Request req;
-    double posted;
-    struct out *next;
-};
-
 static struct {
     pthread_mutex_t lock;
     struct prof_model_reply *head;
     unsigned waiting, tag, pending;     /* pending: MPI_Issend's, until their completion */
-    struct out *out;
 } rep = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 /* Whether all processes of comm are in MPI_COMM_WORLD (translated in
@@ -162,27 +155,7 @@ void prof_model_reply_done(int fn, MPI_Request user, double end)
 
 void prof_model_reply(MPI_Comm reply, int src, uint64_t id, double posted)
 {
-    struct out *o = malloc(sizeof *o);
-    if (!o)
-        return;
-    o->posted = posted;
-    prof_lock(&rep.lock);
-    for (struct out **pp = &rep.out, *e; (e = *pp);) {      /* the replies matched since */
-        int flag = 0;
-        if (PMPI_Test(&e->req, &flag, MPI_STATUS_IGNORE) == MPI_SUCCESS && flag) {
-            *pp = e->next;
-            free(e);
-        } else {
-            pp = &e->next;
-        }
-    }
-    if (PMPI_Issend(&o->posted, 1, MPI_DOUBLE, src, (int)(id - 1), reply, &o->req) == MPI_SUCCESS) {
-        o->next = rep.out;
-        rep.out = o;
-        o = NULL;
-    }
-    prof_unlock(&rep.lock);
-    free(o);
+    prof_answer_send(reply, src, (int)(id - 1), &posted, (int)sizeof posted);
 }
 
 /* How much later the clock is now (r has come): what the send of r waited
@@ -242,14 +215,7 @@ void prof_model_reply_poll(struct prof_thread *th)
 
 void prof_model_reply_finish(MPI_Comm all)
 {
-    prof_lock(&rep.lock);
-    while (rep.out) {
-        struct out *o = rep.out;
-        rep.out = o->next;
-        PMPI_Wait(&o->req, MPI_STATUS_IGNORE);
-        free(o);
-    }
-    prof_unlock(&rep.lock);
+    prof_answers_matched();
     PMPI_Barrier(all);
     collect(1);
 }

@@ -27,8 +27,12 @@ int prof_slt_on;
 
 static const struct prof_token unknown = { 0, -1, 0, 0, 0, { -1, 0, 0, 0 }, 0, 0, 0 };
 
-/* The blocking synchronous sends (MPI_Ssend, MPI_Ssend_c), set at start:
- * their tokens ask for the late-receiver figure with wait states. */
+/* The sends that may wait for their receive (wait states' late receiver),
+ * set at start: 1 for the blocking synchronous ones (MPI_Ssend,
+ * MPI_Ssend_c), whose receive works the figure out; 2 for the nonblocking
+ * ones (MPI_Issend, MPI_Issend_c), whose receive sends the sender a notice
+ * (waits_sync.c); 3 for the standard ones (MPI_Send, MPI_Isend), which get
+ * a notice too above PROF_WAITS_RENDEZVOUS bytes (a rendezvous). */
 static unsigned char is_ssend[PROF_FN_COUNT];
 
 /* This process's node: its host name and clock kind hashed (FNV-1a; 0:
@@ -256,7 +260,11 @@ static void send_token(const struct prof_call *c, MPI_Comm shadow, MPI_Comm repl
     uint64_t id = 0, key = c->th ? prof_call_record(c)->key : 0;
     double sent = prof_model_on ? prof_model_send(c, bytes, reply, dst, &id) : 0;
     struct prof_cause cause = prof_waits_on ? prof_waits_carried(key) : PROF_CAUSE_NONE;
-    token_isend(shadow, dst, tag, key, sent, id, &cause, prof_waits_on && c->th && is_ssend[c->fn], 0);
+    int sync = prof_waits_on && c->th ? is_ssend[c->fn] : 0;
+    if (sync == 3)
+        sync = bytes > PROF_WAITS_RENDEZVOUS ? 2 : 0;
+    uint64_t notice = sync == 2 ? prof_waits_isend(c, reply, dst) : 0;
+    token_isend(shadow, dst, tag, key, sent, id, &cause, sync == 2 && !notice ? 0 : sync, notice);
 }
 
 /* A receive's modelled clock now, at its posting (< 0 without a model). */
@@ -287,14 +295,17 @@ static struct stamp stamp(const struct prof_call *c)
 
 /* Receive e took token t (lock held): with wait states, a blocking
  * synchronous sender's wait for this posting (late receiver: on this node,
- * from the send's start on its clock to the posting); with a model, the
+ * from the send's start on its clock to the posting), or a nonblocking
+ * one's notice of the posting (waits_sync.c); with a model, the
  * sender's reply it asks for, and the message's start for the receive: a
  * send that waited for the receive started when both were there. */
 static void answer(const struct rx *e, int src, struct prof_token *t)
 {
-    if (t->sync && t->node == my_node && e->at > t->at)
+    if (t->sync == 1 && t->node == my_node && e->at > t->at)
         prof_waits_charge_rank(PROF_WAIT_late_receiver, prof_comm_world_rank(e->comm, src), t->key, &e->cause,
                                e->at - t->at);
+    if (t->sync == 2 && e->q)
+        prof_waits_notify(e->q->reply, src, t->mark, e->at, &e->cause);
     if (!t->reply || !e->q || e->q->reply == MPI_COMM_NULL)
         return;
     prof_model_reply(e->q->reply, src, t->reply, e->posted);
@@ -803,7 +814,7 @@ static int around_send(struct prof_call *c, MPI_Count count, MPI_Datatype type, 
     now_and_then();
     struct prof_shadow *s = dst == MPI_PROC_NULL ? NULL : shadow_of(comm);
     if (s && p2p_ok(comm, count, type, dst, tag, 0))
-        send_token(c, s->comm, s->reply, dst, tag, prof_model_on ? msg_bytes(count, type) : 0);
+        send_token(c, s->comm, s->reply, dst, tag, prof_model_on || prof_waits_on ? msg_bytes(count, type) : 0);
     return 0;
 }
 
@@ -1423,7 +1434,9 @@ static int start(void)
         prof_log_once("MPIPROF_EVAL_SLT is not the same on every rank; late-sender analysis is off");
     prof_slt_asked = same == 1 && asked;
     for (int f = 0; f < PROF_FN_COUNT; f++)
-        is_ssend[f] = strcmp(prof_fn_name[f], "MPI_Ssend") == 0 || strcmp(prof_fn_name[f], "MPI_Ssend_c") == 0;
+        is_ssend[f] = prof_fn_base[f] == FN_MPI_Ssend    ? 1
+                    : prof_fn_base[f] == FN_MPI_Issend ? 2
+                    : prof_fn_base[f] == FN_MPI_Send || prof_fn_base[f] == FN_MPI_Isend ? 3 : 0;
     prof_slt_on = prof_slt_asked || prof_model_on;
     if (!prof_slt_on)
         return -1;

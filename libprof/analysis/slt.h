@@ -79,7 +79,7 @@ void prof_slt_named(struct prof_branch *v, int n);
  * unknown), the sender's clock (prof_clock) at the send with the node
  * whose clock that is (0: none), the reply the sender's model waits for
  * (model_reply.c: its tag plus 1; 0: none), the cause the sender passes
- * on and whether the send was a blocking synchronous one (waits.h). */
+ * on and whether the send was a synchronous one (waits.h). */
 struct prof_token {
     uint64_t key;
     double sent;
@@ -87,9 +87,10 @@ struct prof_token {
     uint64_t node;
     uint64_t reply;
     struct prof_cause cause;
-    int32_t sync;          /* a blocking synchronous send's (wait states: late receiver) */
+    int32_t sync;          /* a synchronous send's (wait states, late receiver): 1 blocking, 2 nonblocking */
     int32_t pad;
-    uint64_t mark;         /* wait states: a time on the sender's clock (an epoch's last one-sided call) */
+    uint64_t mark;         /* wait states: a time on the sender's clock (an epoch's last one-sided call);
+                              a nonblocking synchronous send's notice id */
 };
 
 /* prof_token_sent_at: when the sender of t sent it on this process's

@@ -114,6 +114,7 @@ static void call_end(const struct prof_ev_call *ev)
 static void call_done(const struct prof_ev_call *ev)
 {
     (void)ev;
+    prof_waits_sync_poll();
     me.last_key = me.key;
     if (me.set) {
         me.last_wait = me.wait;
@@ -515,10 +516,22 @@ static void icoll_started(const struct prof_ev_icoll *ev)
     pend_free(p);
 }
 
+/* A point-to-point call's end: a followed send's request, or a blocking
+ * one's end (waits_sync.c). */
+static void p2p_end(const struct prof_ev_p2p *ev)
+{
+    int fn = prof_fn_base[ev->c->fn];
+    if (fn == FN_MPI_Issend || fn == FN_MPI_Isend)
+        prof_waits_sync_sent(ev, 0, 0);
+    else if (fn == FN_MPI_Send)
+        prof_waits_sync_sent(ev, me.key, me.end);
+}
+
 /* The call c completed the nonblocking collective req: its wait is the
  * part of c before the last of the ranks it waited for came. */
 static void req_done(const struct prof_ev_req *ev)
 {
+    prof_waits_sync_done(ev, me.key, me.end);
     prof_lock(&nb.lock);
     struct pend *p = ev->req == MPI_REQUEST_NULL ? NULL : prof_hmap_del(&nb.m, req_key(ev->req));
     prof_unlock(&nb.lock);
@@ -619,6 +632,7 @@ static void figures(struct prof_report_ctx *ctx, struct prof_rank_data *rd, uint
 {
     (void)t_end;
     prof_waits_lock_window(0);
+    prof_waits_sync_finish(prof_run.comm);
     sec_per_tick = rd->sec_per_tick;
     int lost = ch.lost, any = 0;
     PMPI_Allreduce(&lost, &any, 1, MPI_INT, MPI_SUM, prof_run.comm);
@@ -660,6 +674,7 @@ const struct prof_module prof_mod_waits = {
     .reqs_waited = reqs_waited,
     .icoll_started = icoll_started,
     .req_done = req_done,
+    .p2p_end = p2p_end,
     .epoch = prof_waits_epoch,
     .rma_call = prof_waits_rma_call,
     .keeps_key = keeps_key,

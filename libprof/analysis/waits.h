@@ -26,11 +26,15 @@
  *                      on late sender's token;
  *   wrong_order        the same while a message its sender sent before was
  *                      there, not received (late sender, wrong order);
- *   late_receiver      a blocking synchronous send (MPI_Ssend) waiting for
- *                      its receive to be posted: worked out by the
- *                      receiver, on one node, from the send's start in its
- *                      token to the posting; charged to the sender's site
- *                      and the receiver's cause.
+ *   late_receiver      a synchronous send waiting for its receive to be
+ *                      posted, charged to the sender's site and the
+ *                      receiver's cause, on one node: a blocking one
+ *                      (MPI_Ssend) worked out by the receiver, from the
+ *                      send's start in its token to the posting; a
+ *                      nonblocking one (MPI_Issend) by the sender, in the
+ *                      call that completed its request, from a notice of
+ *                      the posting (waits_sync.c); a standard send above
+ *                      PROF_WAITS_RENDEZVOUS bytes (a rendezvous) the same.
  *
  * At most one small message per rank per rooted collective, on the
  * communicator's reply shadow (shadow.h: no receive of the program or of
@@ -73,7 +77,8 @@ void prof_waits_charge_rank(int cls, int waiter, uint64_t key, const struct prof
 
 /* The tags of the wait states' tokens: from PROF_WAITS_TAGS, 32 of them,
  * above the model's replies (below 32768, model_reply.c) on the reply
- * shadow and its epoch tokens (1 to 3, model_rma.c) on a window's. */
+ * shadow and its epoch tokens (1 to 3, model_rma.c) on a window's. Taken:
+ * 0 to 4 (waits.c), 16 to 18 (waits_rma.c), 24 (waits_sync.c). */
 #define PROF_WAITS_TAGS 32784
 
 /* prof_waits_before: the part of a call from t0 to t1 before x (when the
@@ -86,6 +91,32 @@ static inline uint64_t prof_waits_before(uint64_t x, uint64_t t0, uint64_t t1)
 /* prof_waits_charge: a wait of ticks in this thread's call at site key, of
  * class cls, caused by cause (waits.c). */
 void prof_waits_charge(int cls, uint64_t key, const struct prof_cause *cause, uint64_t ticks);
+
+/* Sends whose sender learns when their receive was posted (waits_sync.c):
+ * MPI_Issend, and MPI_Send and MPI_Isend of more than
+ * PROF_WAITS_RENDEZVOUS bytes (above the eager limit of MPICH and Open
+ * MPI's shared memory: a rendezvous, which waits for the receive).
+ * prof_waits_isend, the notice id such a send (call c of this thread) to
+ * dst asks for in its token (0: none; reply: the communicator's reply
+ * shadow);
+ * prof_waits_sync_sent, from its p2p_end: its request, or for a blocking
+ * send its own site key and end t1 (it completes itself); the call that
+ * completed a request, from req_done (its site key and end t1;
+ * prof_waits_sync_done); prof_waits_notify: the
+ * receive that took the token of notice id from src was posted at posted,
+ * passing on cause; prof_waits_sync_poll: after each profiled call, the
+ * notices come since; prof_waits_sync_finish: at MPI_Finalize, collective
+ * over all. */
+struct prof_call;
+struct prof_ev_p2p;
+struct prof_ev_req;
+uint64_t prof_waits_isend(const struct prof_call *c, MPI_Comm reply, int dst);
+#define PROF_WAITS_RENDEZVOUS 65536
+void prof_waits_sync_sent(const struct prof_ev_p2p *ev, uint64_t key, uint64_t t1);
+void prof_waits_sync_done(const struct prof_ev_req *ev, uint64_t key, uint64_t t1);
+void prof_waits_notify(MPI_Comm reply, int src, uint64_t id, uint64_t posted, const struct prof_cause *cause);
+void prof_waits_sync_poll(void);
+void prof_waits_sync_finish(MPI_Comm all);
 
 /* The one-sided epochs (waits_rma.c): the module's epoch and rma_call
  * handlers, and a window's state, made with its shadow (collective over
