@@ -20,6 +20,8 @@
  *   ibcast   MPI_Ibcast from rank 0 and MPI_Wait, rank 0 late: every
  *            other rank waits in its MPI_Wait (late_broadcast);
  *   iallreduce  MPI_Iallreduce and MPI_Wait, the last rank late (nxn);
+ *   iscan    MPI_Iscan and MPI_Wait, rank 0 late: every other rank waits
+ *            (early_scan);
  *   latepost, earlywait, latecomplete
  *            active-target epochs on a window of every rank, rank 0 the
  *            target of ranks 1.. (MPI_Win_post and MPI_Win_wait against
@@ -63,15 +65,16 @@
 #include "known.h"
 
 enum { BARRIER, NXN, BCAST, REDUCE, SCAN, CHAIN, FENCE, ORDER, SSEND, ISSEND, RENDEZVOUS, IBCAST, IALLREDUCE,
-       LATEPOST, EARLYWAIT, LATECOMPLETE, LOCK, NKINDS };
+       ISCAN, LATEPOST, EARLYWAIT, LATECOMPLETE, LOCK, NKINDS };
 
 static const char *const kind_name[NKINDS] = { "barrier", "nxn", "bcast", "reduce", "scan", "chain", "fence",
                                                "order", "ssend", "issend", "rendezvous", "ibcast", "iallreduce",
-                                               "latepost", "earlywait", "latecomplete", "lock" };
+                                               "iscan", "latepost", "earlywait", "latecomplete", "lock" };
 static const char *const class_name[NKINDS] = { "barrier", "nxn", "late_broadcast", "early_reduce", "early_scan",
                                                 "late_sender", "fence", "wrong_order", "late_receiver",
                                                 "late_receiver", "late_receiver", "late_broadcast", "nxn",
-                                                "late_post", "early_wait", "late_complete", "lock_contention" };
+                                                "early_scan", "late_post", "early_wait", "late_complete",
+                                                "lock_contention" };
 
 #define RENDEZVOUS_LONGS 32768      /* 256 KiB: above every eager limit here */
 
@@ -270,6 +273,11 @@ __attribute__((noinline)) static double round_of(int kind, int late, int rank, i
         rc = MPI_Iallreduce(&one, out, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD, &rq);
         rc = rc == MPI_SUCCESS ? MPI_Wait(&rq, MPI_STATUS_IGNORE) : rc;
         break;
+    case ISCAN:
+        to_line = __LINE__ + 1;
+        rc = MPI_Iscan(&one, out, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD, &rq);
+        rc = rc == MPI_SUCCESS ? MPI_Wait(&rq, MPI_STATUS_IGNORE) : rc;
+        break;
     case SSEND:
     case ISSEND:
         if (me == 1) {
@@ -330,7 +338,7 @@ static int run(int argc, char **argv, int rank, int size)
         }
         return rc == 1 ? 0 : 2;
     }
-    int late = kind == BCAST || kind == IBCAST || kind == SCAN || kind == CHAIN || kind == ORDER || kind == LATEPOST
+    int late = kind == BCAST || kind == IBCAST || kind == SCAN || kind == ISCAN || kind == CHAIN || kind == ORDER || kind == LATEPOST
              ? 0 : kind == SSEND || kind == ISSEND || kind == RENDEZVOUS || kind == LOCK ? 1 : size - 1;
     double delay = ms * 1e-3, mine = 0;
     long check = 0, cells[64] = { 0 };
@@ -365,7 +373,7 @@ static int run(int argc, char **argv, int rank, int size)
     /* What each collective gave, summed over the calls. */
     long want = kind == BARRIER || kind == FENCE ? calls : kind == NXN || kind == IALLREDUCE ? calls * size
               : kind == BCAST || kind == IBCAST ? calls
-              : kind == REDUCE ? (rank == 0 ? calls * size : 0) : kind == SCAN ? calls * (rank + 1)
+              : kind == REDUCE ? (rank == 0 ? calls * size : 0) : kind == SCAN || kind == ISCAN ? calls * (rank + 1)
               : kind == ORDER ? (rank == 1 ? calls * 21 : 0)
               : kind == SSEND || kind == ISSEND || kind == RENDEZVOUS ? (rank == 1 ? calls : 0)
               : kind >= LATEPOST ? (rank == 0 ? calls : 0) : calls * (1 + size);     /* LOCK too */
@@ -403,7 +411,7 @@ static int run(int argc, char **argv, int rank, int size)
 
 const struct known_workload known_waits = {
     "waits", "-c CLASS (barrier, nxn, bcast, reduce, scan, chain, fence, order, ssend, issend, rendezvous, "
-             "ibcast, iallreduce, latepost, earlywait, latecomplete, lock): one rank computes D ms before each call: "
+             "ibcast, iallreduce, iscan, latepost, earlywait, latecomplete, lock): one rank computes D ms before each call: "
              "wait states (D)",
     run
 };

@@ -472,7 +472,7 @@ static void icoll_started(const struct prof_ev_icoll *ev)
     struct prof_call *c = ev->c;
     int cls = class_of[c->fn];
     const struct prof_comm_info *ci;
-    if (cls < 0 || cls == PROF_WAIT_early_scan || c->rc != MPI_SUCCESS || *ev->req == MPI_REQUEST_NULL ||
+    if (cls < 0 || c->rc != MPI_SUCCESS || *ev->req == MPI_REQUEST_NULL ||
         !(ci = prof_comm_info(ev->comm)) || ci->inter || ci->size < 2)
         return;
     struct prof_shadow *s = prof_shadow_find(prof_shadow_key(PROF_SHADOW_COMM, &ev->comm, sizeof ev->comm));
@@ -497,9 +497,15 @@ static void icoll_started(const struct prof_ev_icoll *ev)
     } else if (p && rooted) {
         rc = post_tokens(p, s->reply, ci->size, -1, root, tag);
     } else if (p) {
+        /* the latest start of all ranks, or of this one and the lower ones
+         * (a scan; an exclusive scan too: when this rank came last of
+         * them it waited for none) */
         p->in = (struct latest){ prof_clock(), prof_slt_node(), ci->rank, 0, mine };
         p->rq = malloc(sizeof *p->rq);
-        if (p->rq && PMPI_Iallreduce(&p->in, &p->out, 1, latest_type, latest_op, s->comm, p->rq) == MPI_SUCCESS)
+        if (p->rq &&
+            (cls == PROF_WAIT_early_scan
+                 ? PMPI_Iscan(&p->in, &p->out, 1, latest_type, latest_op, s->comm, p->rq)
+                 : PMPI_Iallreduce(&p->in, &p->out, 1, latest_type, latest_op, s->comm, p->rq)) == MPI_SUCCESS)
             rc = 0;
     }
     if (p)

@@ -41,7 +41,8 @@
  * late sender can take it). A nonblocking collective's wait is measured in
  * the call that completes it and classed as its blocking form: the rooted
  * ones' tokens are sent at the start; the all-to-all shapes reduce their
- * start times in a nonblocking reduction (on one node); scans are not.
+ * start times in a nonblocking reduction, the scans in a nonblocking
+ * scan (on one node).
  *
  * Who caused it: every token carries a cause (thread.h, struct prof_cause):
  * the late rank's code region, the compute between its previous profiled

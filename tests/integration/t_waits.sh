@@ -37,8 +37,8 @@ causes_within() {
 # (1) each class's known answer: 5 calls of 40 ms, so that the floor is
 # 2 ms a call (a barrier on 4 ranks over 2 cores took 1.7 to 2.4 ms a call
 # beside a whole test suite).
-for c in barrier nxn bcast reduce scan fence order ssend issend rendezvous ibcast iallreduce latepost earlywait \
-    latecomplete lock; do
+for c in barrier nxn bcast reduce scan fence order ssend issend rendezvous ibcast iallreduce iscan latepost \
+    earlywait latecomplete lock; do
     timed causes_within "waits -c $c: the late rank's region and the wait it caused" 20 0.010 \
         $np "$work/$c.out" "$work/$c" "$launcher" -q --waits -o "$work/$c" "$known" waits -c $c -k 5 -d 40
 done
