@@ -16,7 +16,8 @@
 #       PROF_FUNCTIONS_COLUMNS) that man/mpiprof-report.5 does not name;
 #   (d) a report file of the writers in libprof/*/*.c (the .file of each
 #       struct prof_writer initialiser, and each MATRIX(name, ...) use)
-#       that man/mpiprof-report.5 does not name;
+#       that man/mpiprof-report.5 does not name, or that the FILES section
+#       of man/mpiprof.1 does not;
 #   (e) README.md without "./quickstart demo" or "./quickstart test";
 #   (f) a man page or the README with a control character other than tab
 #       (a roff escape written through a string that took \f for a form
@@ -200,6 +201,12 @@ files=$(for f in "$srcdir"/libprof/*/*.c; do
 done | sort -u)
 [ -n "$files" ] || fail "found no report files in libprof/*/*.c (parser out of date?)"
 check "report file" "$man5" "writers in libprof/*/*.c" "${ident}." "$ident" "$files"
+files1=$(mktemp) || exit 2
+trap 'rm -f "$files1"' EXIT
+sed -n '/^\.SH FILES/,/^\.SH /p' "$man1" > "$files1"
+for name in $(missing "$files1" "${ident}." "$ident" "$files"); do
+    fail "man/mpiprof.1 FILES does not name the report file $name (writers in libprof/*/*.c)"
+done
 
 # (e) The README's quick start.
 if [ ! -f "$readme" ]; then

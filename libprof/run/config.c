@@ -212,9 +212,10 @@ void prof_config_load(unsigned char *enabled, int nfn)
         }
         if (!o) {
             char known[1024] = "";
-            for (size_t i = 0; i < NOPTIONS; i++)
-                snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s",
-                         i ? ", " : "", options[i].name);
+            for (size_t i = 0; i < NOPTIONS; i++)    /* the testing ones (MPIPROF_TEST_*) not offered */
+                if (strncmp(options[i].name, "MPIPROF_TEST_", 13) != 0)
+                    snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", known[0] ? ", " : "",
+                             options[i].name);
             for (int k = 0; prof_modules[k] && k < PROF_MODULES_MAX; k++)
                 if (prof_modules[k]->option)
                     snprintf(known + strlen(known), sizeof known - strlen(known), ", MPIPROF_%s", prof_modules[k]->option);
