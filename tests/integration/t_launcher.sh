@@ -16,6 +16,18 @@ for want in MPIPROF_OUTPUT=out MPIPROF_STACK_DEPTH=3 MPIPROF_FUNCTIONS=MPI_Send,
     check "sets $want" grep -qx "$want" "$work/env"
 done
 
+# From the build tree it was made in, without MPIPROF_PRELOAD: that tree's
+# library, not the installed path's; an installed copy (elsewhere) keeps
+# the installed path.
+env -u MPIPROF_PRELOAD "$launcher" -q -- sh -c 'echo "$LD_PRELOAD"' > "$work/pre" 2>&1
+check "from the build tree: its own library" grep -q "^\(.*:\)\?$(cd "$top_builddir" && pwd -P)/.libs/libmpiprof.so" \
+    "$work/pre"
+mkdir -p "$work/bin"
+cp "$launcher" "$work/bin/mpiprof"
+env -u MPIPROF_PRELOAD "$work/bin/mpiprof" -q -- sh -c 'echo "$LD_PRELOAD"' > "$work/inst" 2>&1
+check "a copy elsewhere: the installed library's path (or that it cannot read it)" \
+    sh -c 'grep -q "/lib/libmpiprof.so" "$1" && ! grep -q "/.libs/" "$1"' sh "$work/inst"
+
 # Bad usage: exactly one line on stderr naming the problem, status 2, nothing run.
 bad() {
     what=$1

@@ -65,7 +65,7 @@ region=$(sed -n 's|.* causes=late_sender/0/\([^/]*\)/\([^/]*\)/.*|\1 \2|p' "$wor
 check "waits -c chain: the collective's waits are charged to rank 0's region too" awk -v r="$region" '
     $1 == "nxn" && $5 == 0 && $9 " " $10 == r && $2 > 0 { ok = 1 } END { exit !ok }' "$work/chain/waits.txt"
 if [ -n "${PYTHON:-}" ] && [ "$PYTHON" != : ] && "$PYTHON" -c 'import pandas' 2> /dev/null; then
-    PYTHONPATH=$top_srcdir/tools PYTHONDONTWRITEBYTECODE=1 "$top_builddir/tools/mpiprof-report" show "$work/chain" \
+    PYTHONDONTWRITEBYTECODE=1 "$top_builddir/tools/mpiprof-report" show "$work/chain" \
         > "$work/show.out" 2>&1 || fail "mpiprof-report show of the chain's report"
     cat "$work/show.out"
     check "mpiprof-report show: the first table is the causes, rank 0's region first" awk -v r="$region" '
