@@ -20,6 +20,7 @@
     X(SNAPSHOT,             snapshot,             SECONDS, "0", "seconds between snapshots, from 0.1 to 1000000 (0: none)") \
     X(CHAIN,                chain,                BOOL,   "0", "0/1, no/yes, off/on, false/true") \
     X(PARTIAL,              partial,              BOOL,   "1", "0/1, no/yes, off/on, false/true") \
+    X(CHECK,                check,                BOOL,   "0", "0/1, no/yes, off/on, false/true") \
     X(PRELOAD,              preload,              STRING, "",  "the path of libmpiprof.so (read by the launcher only)") \
     X(TEST_SKEW,            test_skew,            SKEW,   "",  "late (halves every late-sender wait) or sent (doubles MPI_Send's bytes_sent in functions.txt): a deliberately wrong profiler, for testing mpiprof-validate")
 
@@ -40,6 +41,7 @@ struct prof_config {
     bool chain;
     bool partial;
     char preload[4096];
+    bool check;           /* CHECK: the launcher's check process (run/check.c) */
     int test_skew;        /* TEST_SKEW: PROF_SKEW_LATE or _SENT; 0 when unset */
     char options[1024];   /* "NAME=value;..." of the variables set, for report headers */
 };
@@ -54,6 +56,10 @@ extern struct prof_config prof_config;
  * default. enabled[fn] is set to 1 for every function MPIPROF_FUNCTIONS
  * selects. Not thread safe: called once from MPI_Init. */
 void prof_config_load(unsigned char *enabled, int nfn);
+
+/* prof_config_problems: the bad names and values prof_config_load has
+ * reported so far (the launcher's check, run/check.c). */
+int prof_config_problems(void);
 
 /* prof_config_yes: the variable name is set to a yes value (1, yes, on,
  * true); read before prof_config_load, which reports bad values. */

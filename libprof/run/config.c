@@ -17,6 +17,15 @@
 struct prof_config prof_config;
 bool prof_module_asked[PROF_MODULES_MAX];
 
+/* The problems prof_config_load said (each one line by rank 0). */
+static int problems;
+#define complain(...) (problems++, prof_log_once(__VA_ARGS__))
+
+int prof_config_problems(void)
+{
+    return problems;
+}
+
 enum kind { STRING, DEPTH, SITES, FUNCS, BOOL, MODEL, SECONDS, SKEW };
 
 struct option {
@@ -97,7 +106,7 @@ static int parse_functions(const char *v, unsigned char *enabled, int nfn)
     snprintf(list, sizeof list, "%s", v);
     for (char *g = strtok_r(list, ",", &save); g; g = strtok_r(NULL, ",", &save))
         if (select_glob(g, enabled, nfn) == 0)
-            prof_log_once("MPIPROF_FUNCTIONS: '%s' matches no wrapped MPI function; ignored", g);
+            complain("MPIPROF_FUNCTIONS: '%s' matches no wrapped MPI function; ignored", g);
     return 0;
 }
 
@@ -168,7 +177,7 @@ static int module_switch(int m, const char *name, const char *value, char *optio
 {
     bool yes;
     if (parse_bool(value, &yes) != 0) {
-        prof_log_once("%s='%s' is not valid; expected 0/1, no/yes, off/on, false/true; using the default '0'", name,
+        complain("%s='%s' is not valid; expected 0/1, no/yes, off/on, false/true; using the default '0'", name,
                       value);
         return -1;
     }
@@ -212,25 +221,25 @@ void prof_config_load(unsigned char *enabled, int nfn)
         }
         if (!o) {
             char known[1024] = "";
-            for (size_t i = 0; i < NOPTIONS; i++)    /* the testing ones (MPIPROF_TEST_*) not offered */
-                if (strncmp(options[i].name, "MPIPROF_TEST_", 13) != 0)
+            for (size_t i = 0; i < NOPTIONS; i++)    /* the testing and the launcher's own not offered */
+                if (strncmp(options[i].name, "MPIPROF_TEST_", 13) != 0 && strcmp(options[i].name, "MPIPROF_CHECK") != 0)
                     snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", known[0] ? ", " : "",
                              options[i].name);
             for (int k = 0; prof_modules[k] && k < PROF_MODULES_MAX; k++)
                 if (prof_modules[k]->option)
                     snprintf(known + strlen(known), sizeof known - strlen(known), ", MPIPROF_%s", prof_modules[k]->option);
-            prof_log_once("unknown variable %.*s (value '%s') ignored; known variables: %s",
+            complain("unknown variable %.*s (value '%s') ignored; known variables: %s",
                           (int)len, *e, value, known);
             continue;
         }
         if (value[0] == '\0' && o->kind != STRING) {
-            prof_log_once("%s is empty; expected %s; using the default %s", o->name, o->accepted,
+            complain("%s is empty; expected %s; using the default %s", o->name, o->accepted,
                           default_text(o, def, sizeof def));
             continue;
         }
         if (parse(o, value, enabled, nfn) != 0) {
             const char *why = o->kind == MODEL ? prof_model_why() : "";
-            prof_log_once("%s='%s' is not valid%s%s%s; expected %s; using the default %s", o->name, value,
+            complain("%s='%s' is not valid%s%s%s; expected %s; using the default %s", o->name, value,
                           why[0] ? " (" : "", why, why[0] ? ")" : "", o->accepted, default_text(o, def, sizeof def));
             parse(o, o->def, scratch, nfn);
             if (o->kind == FUNCS)

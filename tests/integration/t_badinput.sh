@@ -97,6 +97,19 @@ for i in $(seq 1 $n); do
 done
 check "the corpus has at least 60 cases ($n)" test $n -ge 60
 
+# A file that is not a program: the shell's status 126, one plain line.
+"$launcher" "$top_srcdir/tests/integration/badinput.txt" > /dev/null 2> "$work/noexec.err"
+check "mpiprof on a file that is not executable: status 126, one line" \
+    sh -c '[ $1 -eq 126 ] && [ "$(wc -l < "$2")" -eq 1 ] && grep -q "^mpiprof: program .* is not an executable file$" "$2"' \
+    sh $? "$work/noexec.err"
+# Under mpirun each rank's launcher refuses, and only rank 0's says why.
+run 3 "$launcher" --dpeth 2 /bin/true > /dev/null 2> "$work/ranks.err"
+check "a bad flag on 3 ranks: said once ($(grep -c "^mpiprof: " "$work/ranks.err") lines)" \
+    test "$(grep -c "^mpiprof: unknown option '--dpeth'" "$work/ranks.err")" -eq 1
+run 3 "$launcher" --model perfekt /bin/true > /dev/null 2> "$work/ranks2.err"
+check "a bad --model on 3 ranks: said once, the job not run" \
+    test "$(grep -c "^mpiprof: --model 'perfekt' is not valid" "$work/ranks2.err")" -eq 1
+
 # Not MPI programs: nothing said, nothing written, status and output kept.
 mkdir "$work/nompi" && cd "$work/nompi" || fail "cd $work/nompi"
 timeout $limit "$launcher" /bin/true > "$work/true.out" 2> "$work/true.err"
