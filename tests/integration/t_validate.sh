@@ -9,6 +9,7 @@
 # late-sender figures fail, each naming the expected figure and the halved
 # one it measured, and the rest still pass; with MPIPROF_TEST_SKEW=sent
 # (MPI_Send's bytes doubled) exactly the mpi1 check's MPI_Send lines fail;
+# a job the MPI launcher does not start is NOT RUN, said once with why;
 # bad usage exits 2 with one line.
 # 4 processes with Open MPI, 2 with MPICH (it busy-polls).
 . "$top_srcdir/tests/integration/lib.sh"
@@ -76,6 +77,30 @@ check "-np 3 --only msgrate: exit status 0, one SKIP line and '0 passed, 0 faile
     $0 == "0 passed, 0 failed, 1 skipped" { last = 1; next }
     { bad = 1 }
     END { exit s || bad || k != 1 || !last }' "$work/odd.out"
+
+# A job the MPI launcher does not start is NOT RUN, not a failed figure:
+# said once with why, "N not run" last, status 1. No such launcher
+# everywhere; Open MPI's refusal to run as root where it applies.
+notrun() {
+    what=$1 want=$2
+    shift 2
+    "$validate" -np 2 --only late-sender,rma "$@" > "$work/notrun.out" 2> "$work/notrun.err"
+    status=$?
+    cat "$work/notrun.out"
+    check "$what: status 1, two NOT RUN lines, the reason once, '0 passed, 0 failed, 2 not run'" awk -v s=$status \
+        -v want="$want" '
+        /^# 2 checks did not run, not a wrong figure: / { why += index($0, want) > 0; next }
+        /^#/ { next }
+        / NOT RUN$/ { k++; next }
+        $0 == "0 passed, 0 failed, 2 not run" { last = 1; next }
+        { bad = 1 }
+        END { exit s != 1 || bad || k != 2 || why != 1 || !last }' "$work/notrun.out"
+}
+notrun "--mpirun naming no command" "no command 'no-such-mpirun'" --mpirun "no-such-mpirun -np"
+if [ "$MPI_FLAVOR" = openmpi ] && [ "$(id -u)" -eq 0 ]; then
+    notrun "Open MPI as root without OMPI_ALLOW_RUN_AS_ROOT" "set OMPI_ALLOW_RUN_AS_ROOT=1" \
+        --mpirun "env -u OMPI_ALLOW_RUN_AS_ROOT -u OMPI_ALLOW_RUN_AS_ROOT_CONFIRM $MPIRUN -np"
+fi
 
 # Bad usage: status 2, one line on stderr.
 for args in "-np 1" "-np 65" "-np x" "--only nosuch" "-o $work/quick" "--frobnicate" "-o $work/a,b"; do
