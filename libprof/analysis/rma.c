@@ -90,7 +90,7 @@ static void created(const struct prof_ev_handle *ev)
     if (c->rc != MPI_SUCCESS)
         return;
     struct win *w = new_win(*win);
-    uint64_t key = c->th ? prof_call_record(c)->key : 0;
+    uint64_t key = prof_call_key(c);
     prof_lock(&rma.lock);
     if (w && (w->site = site_of(key)) != NULL && prof_hmap_put(&rma.wins, win_key(*win), w) == 0)
         w = NULL;

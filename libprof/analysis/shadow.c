@@ -176,18 +176,32 @@ void prof_group_ranks_in_win(MPI_Group group, MPI_Win win, int **ranks, int *n)
     PMPI_Group_free(&wg);
 }
 
-void prof_win_world_ranks(MPI_Win win, int **ranks, int *n)
+/* The MPI_COMM_WORLD ranks of g's processes (MPI_GROUP_NULL: none; freed
+ * here), as prof_group_ranks. */
+static void world_ranks(MPI_Group g, int **ranks, int *n)
 {
-    MPI_Group g = MPI_GROUP_NULL, world = MPI_GROUP_NULL;
+    MPI_Group world = MPI_GROUP_NULL;
     free(*ranks);
     *ranks = NULL;
     *n = 0;
-    if (PMPI_Win_get_group(win, &g) == MPI_SUCCESS && PMPI_Comm_group(MPI_COMM_WORLD, &world) == MPI_SUCCESS)
+    if (g != MPI_GROUP_NULL && PMPI_Comm_group(MPI_COMM_WORLD, &world) == MPI_SUCCESS) {
         prof_group_ranks(g, world, ranks, n);
+        PMPI_Group_free(&world);
+    }
     if (g != MPI_GROUP_NULL)
         PMPI_Group_free(&g);
-    if (world != MPI_GROUP_NULL)
-        PMPI_Group_free(&world);
+}
+
+void prof_win_world_ranks(MPI_Win win, int **ranks, int *n)
+{
+    MPI_Group g;
+    world_ranks(PMPI_Win_get_group(win, &g) == MPI_SUCCESS ? g : MPI_GROUP_NULL, ranks, n);
+}
+
+void prof_comm_world_ranks(MPI_Comm comm, int **ranks, int *n)
+{
+    MPI_Group g;
+    world_ranks(PMPI_Comm_group(comm, &g) == MPI_SUCCESS ? g : MPI_GROUP_NULL, ranks, n);
 }
 
 int prof_win_number(MPI_Comm comm, int *lacks, unsigned *number)

@@ -257,7 +257,7 @@ static uint64_t msg_bytes(MPI_Count count, MPI_Datatype type)
  * shadow). */
 static void send_token(const struct prof_call *c, MPI_Comm shadow, MPI_Comm reply, int dst, int tag, uint64_t bytes)
 {
-    uint64_t id = 0, key = c->th ? prof_call_record(c)->key : 0;
+    uint64_t id = 0, key = prof_call_key(c);
     double sent = prof_model_on ? prof_model_send(c, bytes, reply, dst, &id) : 0;
     struct prof_cause cause = prof_waits_on ? prof_waits_carried(key) : PROF_CAUSE_NONE;
     int sync = prof_waits_on && c->th ? is_ssend[c->fn] : 0;
@@ -288,7 +288,7 @@ static struct stamp stamp(const struct prof_call *c)
     struct stamp st = { 0, { -1, 0, 0, 0 } };
     if (prof_waits_on) {
         st.at = prof_clock();
-        st.cause = prof_waits_carried(c->th ? prof_call_record(c)->key : 0);
+        st.cause = prof_waits_carried(prof_call_key(c));
     }
     return st;
 }

@@ -89,13 +89,8 @@ void prof_waits_lock_window(int start)
 struct prof_waits_locks *prof_waits_locks_new(MPI_Comm comm, int lacks)
 {
     struct prof_waits_locks *l = calloc(1, sizeof *l);
-    MPI_Group g = MPI_GROUP_NULL, world = MPI_GROUP_NULL;
-    if (l && PMPI_Comm_group(comm, &g) == MPI_SUCCESS && PMPI_Comm_group(MPI_COMM_WORLD, &world) == MPI_SUCCESS)
-        prof_group_ranks(g, world, &l->world, &l->n);
-    if (g != MPI_GROUP_NULL)
-        PMPI_Group_free(&g);
-    if (world != MPI_GROUP_NULL)
-        PMPI_Group_free(&world);
+    if (l)
+        prof_comm_world_ranks(comm, &l->world, &l->n);
     if (l && l->n > 0)
         l->held = calloc((size_t)l->n, sizeof *l->held);
     unsigned number = 0;
@@ -117,15 +112,10 @@ void prof_waits_locks_free(struct prof_waits_locks *l)
     free(l);
 }
 
-static uint64_t key_of(const struct prof_call *c)
-{
-    return c->th ? prof_call_record(c)->key : 0;
-}
-
 void prof_waits_locked(struct prof_waits_locks *l, const struct prof_ev_epoch *ev)
 {
-    if (l && ev->c->rc == MPI_SUCCESS && ev->target >= 0 && ev->target < l->n)
-        l->held[ev->target] = (struct held){ ev->lock, key_of(ev->c), ev->c->th ? ev->c->t0 : 0, prof_clock() };
+    if (l && ev->target >= 0 && ev->target < l->n)
+        l->held[ev->target] = (struct held){ ev->lock, prof_call_key(ev->c), ev->c->th ? ev->c->t0 : 0, prof_clock() };
 }
 
 /* Whether e had to wait for the release of p (another process's, on its
@@ -211,7 +201,7 @@ void prof_waits_unlocked(struct prof_waits_locks *l, const struct prof_ev_epoch 
     int world = l->world[ev->target];
     if (c->rc != MPI_SUCCESS || world == MPI_UNDEFINED)
         return;
-    uint64_t now = prof_clock(), key = key_of(c);
+    uint64_t now = prof_clock(), key = prof_call_key(c);
     struct epoch mine = { c->th ? c->t0 : now, prof_slt_node(), prof_run.rank, h.type, h.key, h.t0, h.t1,
                           key, now, 0, prof_waits_carried(key) };
     struct charge own = { .rank = -1 }, other[RING];

@@ -78,15 +78,10 @@ void prof_waits_win_free(struct prof_waits_win *w)
     free(w);
 }
 
-static uint64_t key_of(const struct prof_call *c)
-{
-    return c->th ? prof_call_record(c)->key : 0;
-}
-
 static void post(MPI_Comm comm, struct prof_waits_win *w, const struct prof_ev_epoch *ev)
 {
     prof_group_ranks_in_win(ev->group, ev->win, &w->post, &w->npost);
-    struct prof_cause mine = prof_waits_carried(key_of(ev->c));
+    struct prof_cause mine = prof_waits_carried(prof_call_key(ev->c));
     for (int i = 0; i < w->npost; i++)
         if (w->post[i] != MPI_UNDEFINED)
             prof_token_send_cause(comm, w->post[i], TAG_POST, &mine, 0);
@@ -121,7 +116,7 @@ static void complete(MPI_Comm comm, struct prof_waits_win *w, const struct prof_
                 got = w->tok[i].cause;
             }
     drop_posts(w);
-    uint64_t key = key_of(ev->c);
+    uint64_t key = prof_call_key(ev->c);
     if (key && w->start_t0) {
         uint64_t late =
             prof_waits_before(latest, w->start_t0, w->start_t1) + prof_waits_before(latest, ev->c->t0, now);
@@ -156,7 +151,7 @@ static void waited(MPI_Comm comm, struct prof_waits_win *w, const struct prof_ev
             last = l.cause;
         }
     }
-    uint64_t key = key_of(ev->c);
+    uint64_t key = prof_call_key(ev->c);
     if (!key)
         return;
     uint64_t t0 = ev->c->t0, all = prof_waits_before(latest, t0, now), from = last_op > t0 ? last_op : t0;
@@ -170,14 +165,8 @@ static void waited(MPI_Comm comm, struct prof_waits_win *w, const struct prof_ev
 void prof_waits_epoch(const struct prof_ev_epoch *ev)
 {
     struct prof_shadow *s = prof_shadow_find(prof_shadow_key(PROF_SHADOW_WIN, &ev->win, sizeof ev->win));
-    if (!s || !s->waits)
-        return;
-    if (ev->call == PROF_EPOCH_LOCK)
-        prof_waits_locked(s->waits->locks, ev);
-    if (ev->call == PROF_EPOCH_UNLOCK)
-        prof_waits_unlocked(s->waits->locks, ev);
-    if (ev->c->rc != MPI_SUCCESS)
-        return;
+    if (!s || !s->waits || (ev->c->rc != MPI_SUCCESS && ev->call != PROF_EPOCH_UNLOCK))
+        return;     /* a failed unlock still ends the epoch's lock held */
     switch (ev->call) {
     case PROF_EPOCH_POST:
         post(s->comm, s->waits, ev);
@@ -191,7 +180,11 @@ void prof_waits_epoch(const struct prof_ev_epoch *ev)
     case PROF_EPOCH_WAIT:
         waited(s->comm, s->waits, ev);
         break;
-    default:        /* passive target: above */
+    case PROF_EPOCH_LOCK:
+        prof_waits_locked(s->waits->locks, ev);
+        break;
+    case PROF_EPOCH_UNLOCK:
+        prof_waits_unlocked(s->waits->locks, ev);
         break;
     }
 }
@@ -204,6 +197,6 @@ void prof_waits_rma_call(const struct prof_ev_rma *ev)
     struct prof_shadow *s = prof_shadow_find(prof_shadow_key(PROF_SHADOW_WIN, &ev->win, sizeof ev->win));
     if (s && s->waits && s->waits->rq) {
         s->waits->last_op = prof_clock();
-        s->waits->last_cause = prof_waits_carried(key_of(ev->c));
+        s->waits->last_cause = prof_waits_carried(prof_call_key(ev->c));
     }
 }

@@ -101,6 +101,13 @@ static inline struct prof_record *prof_call_record(const struct prof_call *c)
                         : prof_table_record(t, c->fn, prof_region_now(), &c->site, 1);
 }
 
+/* prof_call_key: the record key of a call's site, or 0 when the call is
+ * not profiled (c->th NULL). */
+static inline uint64_t prof_call_key(const struct prof_call *c)
+{
+    return c->th ? prof_call_record(c)->key : 0;
+}
+
 /* prof_exit_record: end of a call that moved tr: read the clock, add the
  * call to its site's record and return the record; *dt gets the call's
  * time. The call stays "inside" until prof_exit_done. */

@@ -178,7 +178,7 @@ static int module_switch(int m, const char *name, const char *value, char *optio
     bool yes;
     if (parse_bool(value, &yes) != 0) {
         complain("%s='%s' is not valid; expected 0/1, no/yes, off/on, false/true; using the default '0'", name,
-                      value);
+                 value);
         return -1;
     }
     prof_module_asked[m] = yes;
@@ -228,19 +228,19 @@ void prof_config_load(unsigned char *enabled, int nfn)
             for (int k = 0; prof_modules[k] && k < PROF_MODULES_MAX; k++)
                 if (prof_modules[k]->option)
                     snprintf(known + strlen(known), sizeof known - strlen(known), ", MPIPROF_%s", prof_modules[k]->option);
-            complain("unknown variable %.*s (value '%s') ignored; known variables: %s",
-                          (int)len, *e, value, known);
+            complain("unknown variable %.*s (value '%s') ignored; known variables: %s", (int)len, *e, value,
+                     known);
             continue;
         }
         if (value[0] == '\0' && o->kind != STRING) {
             complain("%s is empty; expected %s; using the default %s", o->name, o->accepted,
-                          default_text(o, def, sizeof def));
+                     default_text(o, def, sizeof def));
             continue;
         }
         if (parse(o, value, enabled, nfn) != 0) {
             const char *why = o->kind == MODEL ? prof_model_why() : "";
             complain("%s='%s' is not valid%s%s%s; expected %s; using the default %s", o->name, value,
-                          why[0] ? " (" : "", why, why[0] ? ")" : "", o->accepted, default_text(o, def, sizeof def));
+                     why[0] ? " (" : "", why, why[0] ? ")" : "", o->accepted, default_text(o, def, sizeof def));
             parse(o, o->def, scratch, nfn);
             if (o->kind == FUNCS)
                 memset(enabled, 1, (size_t)nfn);
