@@ -3,6 +3,7 @@
 #
 #   check-examples.sh SRCDIR
 #   (no argument, as under make check: $top_srcdir)
+#   check-examples.sh --run REPORT SRCDIR
 #
 # tests/docs/mpiprof.mix.4p is the report of a real run (mpirun -np 4
 # mpiprof ./mix) that README.md, mpiprof(1) and mpiprof-report(5) show.
@@ -18,6 +19,11 @@
 #       in \e continues on the next line;
 #   (c) no awk one-liner in an .EX block or a ```sh block is left without
 #       its "$ " (so every one shown is checked).
+# --run REPORT: run the example commands of README.md and mpiprof(1) in
+# the report directory REPORT (a live run: t_oneliners.sh) instead, each
+# printed as "$ command" (a continued line as "> line") followed by what it
+# printed; a command that exits
+# non-zero or writes to stderr fails, named.
 # To make the example report again: run the mix test program as ./mix
 # (build/*/tests/integration/mix) with mpirun -np 4 mpiprof ./mix, copy
 # summary.txt functions.txt branches.txt partners.txt matrix.time and
@@ -25,10 +31,15 @@
 # Exit 0 with a one-line summary, 1 on a failure, 2 on usage errors.
 
 me=check-examples.sh
+live=
+if [ "${1:-}" = --run ] && [ $# -eq 3 ]; then
+    live=$2
+    shift 2
+fi
 case $# in
     1) srcdir=$1 ;;
     0) srcdir=${top_srcdir:-} ;;
-    *) echo "usage: $me SRCDIR" >&2; exit 2 ;;
+    *) echo "usage: $me [--run REPORT] SRCDIR" >&2; exit 2 ;;
 esac
 docs=$srcdir/tests/docs
 report=$docs/mpiprof.mix.4p
@@ -93,6 +104,16 @@ run_examples() {
     n=$(cat "$tmp/count")
     i=1
     while [ "$i" -le "$n" ]; do
+        if [ -n "$live" ]; then
+            sed -e '1s/^/$ /' -e '2,$s/^/> /' "$tmp/cmd.$i"
+            if (cd "$3" && sh "$tmp/cmd.$i") 2> "$tmp/err.$i" && [ ! -s "$tmp/err.$i" ]; then
+                checked=$((checked + 1))
+            else
+                fail "$1: '$(cat "$tmp/cmd.$i")' fails in $3: $(cat "$tmp/err.$i")"
+            fi
+            i=$((i + 1))
+            continue
+        fi
         (cd "$3" && sh "$tmp/cmd.$i") > "$tmp/got.$i" 2>&1
         if cmp -s "$tmp/exp.$i" "$tmp/got.$i"; then
             checked=$((checked + 1))
@@ -102,8 +123,14 @@ run_examples() {
         fi
         i=$((i + 1))
     done
-    rm -f "$tmp"/cmd.* "$tmp"/exp.* "$tmp"/got.* "$tmp/unchecked"
+    rm -f "$tmp"/cmd.* "$tmp"/exp.* "$tmp"/got.* "$tmp"/err.* "$tmp/unchecked"
 }
+if [ -n "$live" ]; then
+    run_examples "$srcdir/README.md" md "$live"
+    run_examples "$srcdir/man/mpiprof.1" man "$live"
+    [ "$failures" -eq 0 ] || exit 1
+    exit 0
+fi
 run_examples "$srcdir/README.md" md "$report"
 run_examples "$srcdir/man/mpiprof.1" man "$report"
 run_examples "$srcdir/man/mpiprof-report.5" man "$docs"

@@ -21,7 +21,7 @@ static const struct prof_writer *const writers[] = {
     &prof_report_matrix_time, &prof_report_matrix_calls, &prof_report_matrix_bytes,
     &prof_report_branches, &prof_report_partners, &prof_report_branches_human,
     &prof_report_threads, &prof_report_sites,
-    &prof_report_sizes, &prof_report_regions,
+    &prof_report_sizes, &prof_report_regions, &prof_report_region_functions, &prof_report_region_branches,
 };
 #define NWRITERS ((int)(sizeof writers / sizeof writers[0]) + PROF_MODULES_MAX)
 
@@ -49,6 +49,15 @@ void prof_report_region(struct prof_buf *b, uint32_t id)
     char path[PROF_REGION_PATH];
     prof_region_path(id, path, sizeof path);
     prof_report_word(b, id ? path : "whole");
+}
+
+void prof_report_row_end(struct prof_buf *b, uint32_t region)
+{
+    if (region) {
+        prof_buf_printf(b, " ");
+        prof_report_region(b, region);
+    }
+    prof_buf_printf(b, "\n");
 }
 
 static const struct prof_stats *sort_fn;

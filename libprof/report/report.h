@@ -87,6 +87,8 @@ extern const struct prof_writer prof_report_threads;
 extern const struct prof_writer prof_report_sites;
 extern const struct prof_writer prof_report_sizes;
 extern const struct prof_writer prof_report_regions;
+extern const struct prof_writer prof_report_region_functions;
+extern const struct prof_writer prof_report_region_branches;
 
 /* Column lists: header lines, rows and mpiprof-report(5) follow them. */
 #define PROF_SUMMARY_COLUMNS(X) X(rank) X(elapsed_s) X(mpi_s) X(mpi_pct) X(compute_s) X(mpi_calls) X(profiler_s)
@@ -95,10 +97,10 @@ extern const struct prof_writer prof_report_regions;
 #define PROF_SUMMARY_MODEL_COLUMNS(X) X(model_elapsed_s)
 #define PROF_MODEL_COLUMNS(X) X(rank) X(what) X(calls) X(real_s) X(model_s)
 #define PROF_FUNCTIONS_COLUMNS(X) \
-    X(rank) X(function) X(calls) X(time_s) X(min_s) X(max_s) X(bytes_sent) X(bytes_recv) X(region)
+    X(rank) X(function) X(calls) X(time_s) X(min_s) X(max_s) X(bytes_sent) X(bytes_recv)
 #define PROF_BRANCHES_COLUMNS(X) \
     X(rank) X(brid) X(function) X(calls) X(time_s) X(self_pct) X(tot_pct) X(sends) X(recvs) \
-    X(avg_send) X(avg_recv) X(bytes_sent) X(bytes_recv) X(recv_wait_s) X(site) X(ancestors) X(region)
+    X(avg_send) X(avg_recv) X(bytes_sent) X(bytes_recv) X(recv_wait_s) X(site) X(ancestors)
 #define PROF_REGIONS_COLUMNS(X) X(rank) X(region) X(entries) X(elapsed_s) X(mpi_s) X(mpi_pct) X(calls)
 #define PROF_SIZES_COLUMNS(X) X(rank) X(function) X(bin_lo) X(bin_hi) X(calls) X(bytes) X(time_s)
 #define PROF_THREADS_COLUMNS(X) \
@@ -132,6 +134,14 @@ int prof_report_fn_order(const struct prof_stats *fn, int order[PROF_FN_COUNT]);
 
 /* prof_report_region: the region column's word for node id (0: "whole"). */
 void prof_report_region(struct prof_buf *b, uint32_t id);
+
+/* prof_report_row_end: the end of a row of functions.txt or branches.txt
+ * (region 0: the whole run) or of region_functions.txt or
+ * region_branches.txt (" region\n"). */
+void prof_report_row_end(struct prof_buf *b, uint32_t region);
+
+/* With MPI_Pcontrol regions, their files. */
+int prof_report_has_regions(const struct prof_report_ctx *ctx);
 
 #endif
 

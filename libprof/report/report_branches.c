@@ -1,18 +1,25 @@
 /* report_branches.c: branches.txt (one line per rank and call site),
- * partners.txt (one line per call site and partner rank) and
+ * region_branches.txt (the same per MPI_Pcontrol region), partners.txt (one line per call site and partner rank) and
  * branches.human (MPInside-style blocks); sites largest time first (cold). */
 #include <stdio.h>
 #include <stdlib.h>
 #include "report.h"
 
 #define NAME(c) #c,
-static const char *const columns[] = { PROF_BRANCHES_COLUMNS(NAME) };
+static const char *const columns[] = { PROF_BRANCHES_COLUMNS(NAME) "region" };
+#define NCOLUMNS ((int)(sizeof columns / sizeof columns[0]))
 static const char *const partner_columns[] = { PROF_PARTNERS_COLUMNS(NAME) };
 
 static void write_columns(struct prof_buf *b, const struct prof_report_ctx *ctx)
 {
     (void)ctx;
-    prof_report_column_line(b, columns, sizeof columns / sizeof columns[0]);
+    prof_report_column_line(b, columns, NCOLUMNS - 1);
+}
+
+static void region_columns(struct prof_buf *b, const struct prof_report_ctx *ctx)
+{
+    (void)ctx;
+    prof_report_column_line(b, columns, NCOLUMNS);
 }
 
 static double avg(uint64_t bytes, uint64_t n)
@@ -49,38 +56,52 @@ static int sorted_partners(const struct prof_branch *br, struct prof_partner *ou
     return n;
 }
 
-/* One row: the branch's figures s, in region (0: whole); cum: the
- * branches' cumulative time down to this one. */
+/* One row: the branch's figures s, in region (0: the whole run, no
+ * region column); cum: the branches' cumulative time down to this one. */
 static void branch_row(struct prof_buf *b, const struct prof_rank_data *rd, const struct prof_branch *br,
                        const struct prof_stats *s, uint64_t cum, uint32_t region)
 {
-    prof_buf_printf(b, "%d %d %s %llu %.9f %.2f %.2f %llu %llu %.0f %.0f %llu %llu %.9f %s %s ", rd->rank, br->id,
+    prof_buf_printf(b, "%d %d %s %llu %.9f %.2f %.2f %llu %llu %.0f %.0f %llu %llu %.9f %s %s", rd->rank, br->id,
                     prof_fn_name[br->fn], (unsigned long long)s->calls, s->ticks * rd->sec_per_tick,
                     pct(s->ticks, rd->mpi_ticks), pct(cum, rd->mpi_ticks),
                     (unsigned long long)s->msgs_sent, (unsigned long long)s->msgs_recv,
                     avg(s->bytes_sent, s->msgs_sent), avg(s->bytes_recv, s->msgs_recv),
                     (unsigned long long)s->bytes_sent, (unsigned long long)s->bytes_recv,
                     s->recv_wait_ticks * rd->sec_per_tick, br->site, br->ancestors);
-    prof_report_region(b, region);
-    prof_buf_printf(b, "\n");
+    prof_report_row_end(b, region);
 }
 
-/* Each branch's whole row, then its rows per MPI_Pcontrol region (which
- * repeat the whole row's tot_pct). */
-static void write_rows(struct prof_buf *b, const struct prof_report_ctx *ctx, const struct prof_rank_data *rd)
+/* Each branch's row of the whole run (regions 0), or its rows per
+ * MPI_Pcontrol region (regions 1: these repeat the whole row's tot_pct). */
+static void rows_of(struct prof_buf *b, const struct prof_rank_data *rd, int regions)
 {
-    (void)ctx;
     uint64_t cum = 0;
     for (int i = 0; i < rd->nbranches; i++) {
         const struct prof_branch *br = &rd->branches[i];
         cum += br->s.ticks;
-        branch_row(b, rd, br, &br->s, cum, 0);
-        for (int k = 0; k < br->nregions; k++)
+        if (!regions)
+            branch_row(b, rd, br, &br->s, cum, 0);
+        for (int k = 0; regions && k < br->nregions; k++)
             branch_row(b, rd, br, &br->regions[k].s, cum, br->regions[k].region);
     }
 }
 
+static void write_rows(struct prof_buf *b, const struct prof_report_ctx *ctx, const struct prof_rank_data *rd)
+{
+    (void)ctx;
+    rows_of(b, rd, 0);
+}
+
+static void region_rows(struct prof_buf *b, const struct prof_report_ctx *ctx, const struct prof_rank_data *rd)
+{
+    (void)ctx;
+    rows_of(b, rd, 1);
+}
+
 const struct prof_writer prof_report_branches = { .file = "branches.txt", .columns = write_columns, .rows = write_rows };
+const struct prof_writer prof_report_region_branches = {
+    .file = "region_branches.txt", .columns = region_columns, .rows = region_rows, .wanted = prof_report_has_regions
+};
 
 /* With late sender, partners.txt gets the send-late columns. */
 static void partners_columns(struct prof_buf *b, const struct prof_report_ctx *ctx)

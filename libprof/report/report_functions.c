@@ -1,20 +1,28 @@
 /* report_functions.c: functions.txt, one line per rank and MPI function the
- * rank called, largest time first, for the whole run (region "whole") and
- * for each MPI_Pcontrol region (cold). */
+ * rank called, largest time first, for the whole run; region_functions.txt,
+ * the same per MPI_Pcontrol region, a region column last (cold). */
 #include <stdlib.h>
 #include "config.h"
 #include "report.h"
 
 #define NAME(c) #c,
-static const char *const columns[] = { PROF_FUNCTIONS_COLUMNS(NAME) };
+static const char *const columns[] = { PROF_FUNCTIONS_COLUMNS(NAME) "region" };
+#define NCOLUMNS ((int)(sizeof columns / sizeof columns[0]))
 
 static void write_columns(struct prof_buf *b, const struct prof_report_ctx *ctx)
 {
     (void)ctx;
-    prof_report_column_line(b, columns, sizeof columns / sizeof columns[0]);
+    prof_report_column_line(b, columns, NCOLUMNS - 1);
 }
 
-/* The rows of the figures per function fn, in region id (0: whole). */
+static void region_columns(struct prof_buf *b, const struct prof_report_ctx *ctx)
+{
+    (void)ctx;
+    prof_report_column_line(b, columns, NCOLUMNS);
+}
+
+/* The rows of the figures per function fn, in region id (0: the whole
+ * run, no region column). */
 static void rows_of(struct prof_buf *b, const struct prof_rank_data *rd, const struct prof_stats *fn, uint32_t id)
 {
     int order[PROF_FN_COUNT], n = prof_report_fn_order(fn, order);
@@ -22,22 +30,29 @@ static void rows_of(struct prof_buf *b, const struct prof_rank_data *rd, const s
         const struct prof_stats *s = &fn[order[i]];
         /* MPIPROF_TEST_SKEW=sent: MPI_Send's bytes doubled, on purpose */
         int skew = order[i] == FN_MPI_Send && prof_config.test_skew == PROF_SKEW_SENT;
-        prof_buf_printf(b, "%d %s %llu %.9f %.9f %.9f %llu %llu ", rd->rank, prof_fn_name[order[i]],
+        prof_buf_printf(b, "%d %s %llu %.9f %.9f %.9f %llu %llu", rd->rank, prof_fn_name[order[i]],
                         (unsigned long long)s->calls, s->ticks * rd->sec_per_tick,
                         s->min_ticks * rd->sec_per_tick, s->max_ticks * rd->sec_per_tick,
                         (unsigned long long)s->bytes_sent << skew, (unsigned long long)s->bytes_recv);
-        prof_report_region(b, id);
-        prof_buf_printf(b, "\n");
+        prof_report_row_end(b, id);
     }
 }
 
-/* The whole run, then each region's calls, regions in the order first opened. */
 static void write_rows(struct prof_buf *b, const struct prof_report_ctx *ctx, const struct prof_rank_data *rd)
 {
     (void)ctx;
     rows_of(b, rd, rd->fn, 0);
+}
+
+/* Each region's calls, regions in the order first opened. */
+static void region_rows(struct prof_buf *b, const struct prof_report_ctx *ctx, const struct prof_rank_data *rd)
+{
+    (void)ctx;
     for (int id = 1; id <= rd->nregions; id++)
         rows_of(b, rd, &rd->region_fn[(size_t)(id - 1) * PROF_FN_COUNT], (uint32_t)id);
 }
 
 const struct prof_writer prof_report_functions = { .file = "functions.txt", .columns = write_columns, .rows = write_rows };
+const struct prof_writer prof_report_region_functions = {
+    .file = "region_functions.txt", .columns = region_columns, .rows = region_rows, .wanted = prof_report_has_regions
+};

@@ -50,11 +50,11 @@ static void write_rows(struct prof_buf *b, const struct prof_report_ctx *ctx, co
     free(mpi);
 }
 
-static int wanted(const struct prof_report_ctx *ctx)
+int prof_report_has_regions(const struct prof_report_ctx *ctx)
 {
     return ctx->regions;
 }
 
 const struct prof_writer prof_report_regions = {
-    .file = "regions.txt", .columns = write_columns, .rows = write_rows, .wanted = wanted
+    .file = "regions.txt", .columns = write_columns, .rows = write_rows, .wanted = prof_report_has_regions
 };

@@ -1,8 +1,9 @@
 #!/bin/sh
 # t_regions.sh: MPI_Pcontrol regions (regions.c): exact calls and bytes per
-# rank, function and region in functions.txt; the regions' entries and calls
-# (nested ones included) in regions.txt; a call site's rows per region in
-# branches.txt; the 1,000 sends and receives made with collecting stopped
+# rank and function in functions.txt (the whole run, one row per key) and
+# per rank, function and region in region_functions.txt; the regions'
+# entries and calls (nested ones included) in regions.txt; a call site's
+# whole row in branches.txt and its rows per region in region_branches.txt; the 1,000 sends and receives made with collecting stopped
 # absent; the stray close in one note; MPIPROF_REGIONS=off (--no-regions)
 # ignoring every level; collecting stopped on one rank only under --model
 # and --collwait (pcontrol.c).
@@ -26,9 +27,16 @@ awk -v P=$np 'function row(fn, c, s, r, reg) { printf "%d %s %d %d %d %s\n", ran
         row("MPI_Allreduce", 20, 1280, 1280, "step"); row("MPI_Pcontrol", 20, 0, 0, "step")
         row("MPI_Sendrecv", 40, 2560, 2560, "step/halo"); row("MPI_Pcontrol", 20, 0, 0, "step/halo") } }' |
     sort > "$work/expected"
-awk '!/^#/ { print $1, $2, $3, $7, $8, $9 }' "$work/rep/functions.txt" | sort > "$work/actual"
-same_rows "functions.txt: calls and bytes per region"
-check "functions.txt names the region column" grep -q '^# rank function calls time_s min_s max_s bytes_sent bytes_recv region$' "$work/rep/functions.txt"
+awk '!/^#/ { print $1, $2, $3, $7, $8, NF == 8 ? "whole" : $9 }' "$work/rep/functions.txt" "$work/rep/region_functions.txt" |
+    sort > "$work/actual"
+same_rows "functions.txt and region_functions.txt: calls and bytes, the whole run and per region"
+check "functions.txt: the whole run's columns" grep -qx '# rank function calls time_s min_s max_s bytes_sent bytes_recv' "$work/rep/functions.txt"
+check "region_functions.txt: functions.txt's columns and region" grep -qx '# rank function calls time_s min_s max_s bytes_sent bytes_recv region' "$work/rep/region_functions.txt"
+check "functions.txt: one row per rank and function" awk '!/^#/ && n[$1, $2]++ { exit 1 }' "$work/rep/functions.txt"
+check "region_functions.txt: the rows of every region add up to the whole run's with the calls outside any region (Barrier, Comm_rank, Comm_size, 7 Pcontrol)" awk '
+    FNR == 1 { f++ } /^#/ { next } f == 1 { w[$1, $2] = $3; next } { s[$1, $2] += $3 }
+    END { for (k in w) { split(k, p, SUBSEP); out = p[2] ~ /^MPI_(Barrier|Comm_rank|Comm_size)$/ ? w[k] : p[2] == "MPI_Pcontrol" ? 5 : 0
+                         if (s[k] + out != w[k]) exit 1 } }' "$work/rep/functions.txt" "$work/rep/region_functions.txt"
 
 # regions.txt: entries and calls, a region's nested regions included;
 # elapsed >= MPI time >= 0 and the region inside the whole run.
@@ -41,16 +49,21 @@ check "regions.txt: 0 <= mpi_s <= elapsed_s, each region within the whole run" a
     END { for (r in w) if (e[r] > w[r]) bad = 1; exit bad }' "$work/rep/regions.txt"
 check "one note counts the stray close on every rank" grep -q "^# note: MPI_Pcontrol regions, summed over the ranks: $np closes of a region that was not open (ignored), 0 closes of an outer region" "$work/rep/regions.txt"
 
-# branches.txt: the MPI_Sendrecv site's whole row and its step/halo row.
+# The MPI_Sendrecv site's whole row (branches.txt) and its step/halo row
+# (region_branches.txt), with the same branch id.
 awk -v P=$np 'BEGIN { for (r = 0; r < P; r++) { print r, "MPI_Sendrecv", 40, "whole"; print r, "MPI_Sendrecv", 40, "step/halo" } }' |
     sort > "$work/expected"
-awk '!/^#/ && $3 == "MPI_Sendrecv" { print $1, $3, $4, $NF }' "$work/rep/branches.txt" | sort > "$work/actual"
-same_rows "branches.txt: the MPI_Sendrecv call site per region"
+awk '!/^#/ && $3 == "MPI_Sendrecv" { print $1, $3, $4, NF == 16 ? "whole" : $17 }' "$work/rep/branches.txt" "$work/rep/region_branches.txt" |
+    sort > "$work/actual"
+same_rows "branches.txt and region_branches.txt: the MPI_Sendrecv call site, the whole run and per region"
+check "region_branches.txt: the region rows carry their branch's id" awk '
+    FNR == 1 { f++ } /^#/ { next } f == 1 { id[$1, $2] = $3; next } !(($1, $2) in id) || id[$1, $2] != $3 { exit 1 }' \
+    "$work/rep/branches.txt" "$work/rep/region_branches.txt"
 
 # MPIPROF_REGIONS=off: no regions, and the stopped sends are counted.
 run $np "$launcher" -q --no-regions -o "$work/off" "$prog" > /dev/null || fail "regions with --no-regions"
-check "--no-regions: every row is the whole run" awk '!/^#/ && $9 != "whole" { exit 1 }' "$work/off/functions.txt"
-check "--no-regions: no regions.txt" test ! -e "$work/off/regions.txt"
+check "--no-regions: no regions.txt, region_functions.txt or region_branches.txt" \
+    test ! -e "$work/off/regions.txt" -a ! -e "$work/off/region_functions.txt" -a ! -e "$work/off/region_branches.txt"
 awk -v P=$np 'BEGIN { for (r = 0; r < P; r++) print r, (r % 2 ? "MPI_Recv" : "MPI_Send"), 1000 }' | sort > "$work/expected"
 awk '!/^#/ && ($2 == "MPI_Send" || $2 == "MPI_Recv") { print $1, $2, $3 }' "$work/off/functions.txt" | sort > "$work/actual"
 same_rows "--no-regions: MPI_Pcontrol(0) ignored, the 1,000 messages counted"
@@ -62,7 +75,8 @@ if [ -x "$fprog" ]; then
     awk 'BEGIN { for (r = 0; r < 2; r++) { print r, "MPI_Barrier", 1, "whole"; print r, "MPI_Allreduce", 10, "whole"
         print r, "MPI_Pcontrol", 14, "whole"; print r, "MPI_Barrier", 1, "setup"; print r, "MPI_Pcontrol", 2, "setup"
         print r, "MPI_Allreduce", 10, "work"; print r, "MPI_Pcontrol", 10, "work" } }' | sort > "$work/expected"
-    awk '!/^#/ { print $1, $2, $3, $9 }' "$work/f/functions.txt" | sort > "$work/actual"
+    awk '!/^#/ { print $1, $2, $3, NF == 8 ? "whole" : $9 }' "$work/f/functions.txt" "$work/f/region_functions.txt" |
+        sort > "$work/actual"
     same_rows "Fortran: calls per region, the stopped barriers absent"
 else
     echo "SKIP: $fprog not built (no MPI Fortran compiler)"

@@ -85,7 +85,7 @@ col() {
 cat "$work/show.out"
 # The first row under the function table's heading line.
 first=$(awk '/^Top .* MPI functions/ { getline; getline; print; exit }' "$work/show.out")
-want=$(awk '/^#/ { next } $2 == "MPI_Barrier" && $NF == "whole" { t += $4; n += $3 } END { printf "%.9f %d", t, n }' \
+want=$(awk '/^#/ { next } $2 == "MPI_Barrier" { t += $4; n += $3 } END { printf "%.9f %d", t, n }' \
     "$work/b/functions.txt")
 check "show B: MPI_Barrier first, with functions.txt's time and calls ($want): $first" \
     awk -v row="$first" -v want="$want" 'BEGIN { split(row, r, " +"); split(want, w, " ")

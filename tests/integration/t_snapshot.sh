@@ -33,7 +33,7 @@ for f in summary.txt functions.txt branches.txt sites.txt matrix.time matrix.cal
 done
 for r in 0 1; do
     e=$(awk 'NR == 1 { sub(/.*elapsed_s=/, ""); print }' "$work/killed.partial/snapshots/rank.$r")
-    c=$(awk -v r=$r '!/^#/ && $1 == r && $2 == "MPI_Allreduce" && $9 == "whole" { print $3 }' "$work/killed.partial/functions.txt")
+    c=$(awk -v r=$r '!/^#/ && $1 == r && $2 == "MPI_Allreduce" { print $3 }' "$work/killed.partial/functions.txt")
     check "rank $r: the snapshot at ${e} s is no earlier than 2.5 s after MPI_Init" awk -v e="$e" 'BEGIN { exit !(e >= 2.5) }'
     check "rank $r: $c MPI_Allreduce at ${e} s: what the program logged then, +-0.5 s" awk -v e="$e" -v c="$c" '
         $1 <= e - 0.5 { lo = $2 } $1 >= e + 0.5 && hi == "" { hi = $2 }
@@ -44,7 +44,7 @@ check "merged branches.txt: one brid per call site, ids 1..n" awk '
     END { n = 0; for (k in seen) n++; for (i = 1; i <= n; i++) if (!(i in seen)) bad = 1; exit bad || n == 0 }' "$work/killed.partial/branches.txt"
 check "matrix.calls agrees with functions.txt" awk '
     FNR == 1 { f++ } /^# rank / { for (i = 3; i <= NF; i++) col[i - 1] = $i; next } /^#/ { next }
-    f == 1 && $9 == "whole" { want[$1, $2] = $3 } f == 2 { for (i = 2; i <= NF; i++) if ($i != want[$1, col[i]] + 0) bad = 1 }
+    f == 1 { want[$1, $2] = $3 } f == 2 { for (i = 2; i <= NF; i++) if ($i != want[$1, col[i]] + 0) bad = 1 }
     END { exit bad }' "$work/killed.partial/functions.txt" "$work/killed.partial/matrix.calls"
 
 # mpiprof-merge: one line and status 2 for what it cannot use.
@@ -69,7 +69,7 @@ run $np "$launcher" -q --snapshot 0.2 -o "$work/done" "$prog" "$work/done.log" 1
 check "normal end: the report is written" test -s "$work/done/functions.txt"
 check "normal end: the partial report is gone" test ! -e "$work/done.partial"
 check "normal end: not marked partial" test -z "$(grep -l '^# note: partial' "$work/done"/*.txt)"
-c=$(awk '!/^#/ && $1 == 0 && $2 == "MPI_Allreduce" && $9 == "whole" { print $3 }' "$work/done/functions.txt")
+c=$(awk '!/^#/ && $1 == 0 && $2 == "MPI_Allreduce" { print $3 }' "$work/done/functions.txt")
 check "normal end: every MPI_Allreduce counted ($c)" test "$c" = "$(awk 'END { print $2 }' "$work/done.log.0")"
 
 # Bad values: one message, no snapshots, the report as always.
