@@ -95,9 +95,15 @@ static int make_parents(const char *path)
     return 0;
 }
 
+/* Rank 0: where the report goes when the directory asked for cannot be
+ * made (prof_report_probe), and the one asked for. */
+static char moved_to[4096], asked[4096];
+
 void prof_report_base(char *out, size_t size)
 {
-    if (prof_config.output[0])
+    if (moved_to[0])
+        snprintf(out, size, "%s", moved_to);
+    else if (prof_config.output[0])
         snprintf(out, size, "%s", prof_config.output);
     else
         snprintf(out, size, "mpiprof.%s.%dp", prof_run.app, prof_run.size);
@@ -105,33 +111,65 @@ void prof_report_base(char *out, size_t size)
         out[n - 1] = '\0';
 }
 
-int prof_report_probe(void)
+/* Why no report directory base can be made (an errno), or 0: its parents
+ * made, base made and taken away again, as MPI_Finalize will (access()
+ * says yes to root where mkdir says no, as in /sys). */
+static int unusable(const char *base)
 {
-    char base[4096], parent[4096];
-    prof_report_base(base, sizeof base);
-    if (make_parents(base) != 0) {
-        prof_log_once("cannot create the parent directories of '%s': %s; the report will be lost unless that "
-                      "changes before MPI_Finalize", base, strerror(errno));
-        return -1;
-    }
+    char parent[4096];
+    if (make_parents(base) != 0)
+        return errno;
     snprintf(parent, sizeof parent, "%s", base);
     char *slash = strrchr(parent, '/');
     if (!slash)
         snprintf(parent, sizeof parent, ".");
     else
         slash[slash == parent] = '\0';
-    /* Make it and take it away again: what MPI_Finalize will do (access()
-     * says yes to root where mkdir says no, as in /sys). */
     struct stat st;
     int err = stat(parent, &st) != 0 ? errno : !S_ISDIR(st.st_mode) ? ENOTDIR : 0;
     if (!err && mkdir(base, 0777) == 0)
         rmdir(base);
     else if (!err && errno != EEXIST)
         err = errno;
-    if (err)
-        prof_log_once("cannot create the report directory '%s': %s; the report will be lost unless that "
-                      "changes before MPI_Finalize", base, strerror(err));
-    return err ? -1 : 0;
+    return err;
+}
+
+/* The place for a report that cannot go to base: the default name in the
+ * working directory, else in $TMPDIR (else /tmp), the first that can be
+ * made, into out; 0, or -1 when none can. */
+static const char *tmp_dir(void)
+{
+    const char *tmp = getenv("TMPDIR");
+    return tmp && *tmp ? tmp : "/tmp";
+}
+
+static int fallback(const char *base, char *out, size_t size)
+{
+    for (int k = 0; k < 2; k++) {
+        snprintf(out, size, "%s%smpiprof.%s.%dp", k ? tmp_dir() : "", k ? "/" : "", prof_run.app, prof_run.size);
+        if (strcmp(out, base) != 0 && unusable(out) == 0)
+            return 0;
+    }
+    return -1;
+}
+
+int prof_report_probe(void)
+{
+    char base[4096], alt[4096];
+    prof_report_base(base, sizeof base);
+    int err = unusable(base);
+    if (!err)
+        return 0;
+    if (fallback(base, alt, sizeof alt) == 0) {
+        prof_log_once("cannot create the report directory '%s': %s; the report goes to '%s' instead", base,
+                      strerror(err), alt);
+        snprintf(asked, sizeof asked, "%s", base);
+        snprintf(moved_to, sizeof moved_to, "%s", alt);
+        return 0;
+    }
+    prof_log_once("cannot create the report directory '%s': %s, nor one in the working directory or in %s; "
+                  "the report will be lost unless that changes before MPI_Finalize", base, strerror(err), tmp_dir());
+    return -1;
 }
 
 static int make(const char *name, const void *unused)
@@ -181,17 +219,17 @@ int prof_report_make_dir(const char *given, char *out, size_t outsz)
 
 /* Rank 0: the directory the report is written in, base's name with
  * ".writing-PID" (renamed to base by publish, once complete), its files
- * and their headers. Returns 0 or -1. */
+ * and their headers. Returns 0, or -1 with why it failed in why. */
 static int open_files(const struct prof_report_ctx *ctx, const char *base, char *dir, size_t dirsz,
-                      const struct prof_writer *const *use, int n, FILE **files)
+                      const struct prof_writer *const *use, int n, FILE **files, char *why, size_t whysz)
 {
     snprintf(dir, dirsz, "%s.writing-%ld", base, (long)getpid());
     if (make_parents(base) != 0) {
-        prof_log_once("cannot create the parent directories of '%s': %s; no report written", base, strerror(errno));
+        snprintf(why, whysz, "cannot create the parent directories of '%s': %s", base, strerror(errno));
         return -1;
     }
     if (mkdir(dir, 0777) != 0) {
-        prof_log_once("cannot create the report directory '%s': %s; no report written", base, strerror(errno));
+        snprintf(why, whysz, "cannot create the report directory '%s': %s", base, strerror(errno));
         return -1;
     }
     for (int k = 0; k < n; k++) {
@@ -199,7 +237,7 @@ static int open_files(const struct prof_report_ctx *ctx, const char *base, char 
         snprintf(path, sizeof path, "%s/%s", dir, use[k]->file);
         files[k] = fopen(path, "w");
         if (!files[k]) {
-            prof_log_once("cannot write '%s': %s; no report written", path, strerror(errno));
+            snprintf(why, whysz, "cannot write '%s': %s", path, strerror(errno));
             while (k--)
                 fclose(files[k]);
             return -1;
@@ -226,6 +264,24 @@ static int complete(const char *dir)
     return fclose(f) | rc ? -1 : 0;
 }
 
+/* Rank 0: open_files at base, else at the fallback (base then names it). */
+static int open_report(const struct prof_report_ctx *ctx, const char **base, char *dir, size_t dirsz,
+                       const struct prof_writer *const *use, int n, FILE **files)
+{
+    char why[4400], also[4400], alt[4096];
+    if (open_files(ctx, *base, dir, dirsz, use, n, files, why, sizeof why) == 0)
+        return 0;
+    if (fallback(*base, alt, sizeof alt) != 0 || open_files(ctx, alt, dir, dirsz, use, n, files, also, sizeof also) != 0) {
+        prof_log_once("%s; no report written", why);
+        return -1;
+    }
+    prof_log_once("%s; the report goes to '%s' instead", why, alt);
+    snprintf(asked, sizeof asked, "%s", *base);
+    snprintf(moved_to, sizeof moved_to, "%s", alt);
+    *base = moved_to;
+    return 0;
+}
+
 int prof_report_write(MPI_Comm comm, const struct prof_report_ctx *ctx,
                       const struct prof_rank_data *rd, const char *base, struct prof_finalize_times *times)
 {
@@ -243,7 +299,7 @@ int prof_report_write(MPI_Comm comm, const struct prof_report_ctx *ctx,
             (!prof_modules[m]->writer->wanted || prof_modules[m]->writer->wanted(ctx)))
             use[n++] = prof_modules[m]->writer;
     if (rd->rank == 0)
-        ok = open_files(ctx, base, dir, sizeof dir, use, n, files) == 0;
+        ok = open_report(ctx, &base, dir, sizeof dir, use, n, files) == 0;
     PMPI_Bcast(&ok, 1, MPI_INT, 0, comm);
     if (!ok)
         return -1;
@@ -271,7 +327,7 @@ int prof_report_write(MPI_Comm comm, const struct prof_report_ctx *ctx,
         prof_log_once("writing the report in '%s' failed (disk full?); it is incomplete", dir);
         return -1;
     }
-    char done[4096];
+    char done[4200];
     if (first_free(base, done, sizeof done, move_to, dir) != 0) {
         prof_log_once("cannot name the report '%s' (%s); it stays in '%s'", base, strerror(errno), dir);
         return -1;
@@ -279,7 +335,9 @@ int prof_report_write(MPI_Comm comm, const struct prof_report_ctx *ctx,
     uint64_t t3 = prof_clock_mono_ns();
     times->gather_ns = t2 - t1;
     times->write_ns = (t1 - t0) + (t3 - t2);
-    if (!prof_config.quiet)
+    if (asked[0])
+        prof_log_once("report written to %s, as '%s' could not be made", done, asked);
+    else if (!prof_config.quiet)
         prof_log_once("report written to %s (%d rank%s, %.2f s at MPI_Finalize: merge %.2f, symbolize %.2f, "
                       "gather %.2f, write %.2f)", done, ctx->nranks, ctx->nranks == 1 ? "" : "s",
                       (t3 - times->t_begin) * 1e-9, times->merge_ns * 1e-9, times->symbolize_ns * 1e-9,

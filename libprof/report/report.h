@@ -167,7 +167,9 @@ void prof_merge_threads(struct prof_rank_data *rd, struct prof_thread *threads);
 void prof_report_first_line(struct prof_report_ctx *ctx);
 
 /* prof_report_base: the report directory asked for (MPIPROF_OUTPUT, else
- * mpiprof.APP.NPp), without trailing slashes. */
+ * mpiprof.APP.NPp), without trailing slashes; on rank 0, once
+ * prof_report_probe or prof_report_write found it cannot be made, the
+ * fallback instead. */
 void prof_report_base(char *out, size_t size);
 
 /* prof_report_make_dir: create a new directory base, base.1, base.2, ...
@@ -176,8 +178,10 @@ void prof_report_base(char *out, size_t size);
 int prof_report_make_dir(const char *base, char *out, size_t outsz);
 
 /* prof_report_probe: rank 0, at MPI_Init: create the parent directories of
- * the report and check that the directory can be made there; say at once
- * when not (the run goes on): -1, else 0. */
+ * the report and check that the directory can be made there; when not,
+ * choose the fallback (mpiprof.APP.NPp in the working directory, else in
+ * $TMPDIR or /tmp) and say so at once: 0. -1 when no place can be made
+ * (said; the run goes on). prof_report_write tries the fallback too. */
 int prof_report_probe(void);
 
 /* prof_report_write: collective over comm (the tool's communicator). Rank 0

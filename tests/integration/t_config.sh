@@ -1,8 +1,9 @@
 #!/bin/sh
 # t_config.sh: bad MPIPROF_* input and report directories. A bad value or an
 # unknown name gives one message (from rank 0) and a complete report; an
-# unwritable directory gives one message and the program still exits 0 with
-# the same output; a second run with the same -o keeps both reports;
+# unwritable directory gives one message, the same output and exit 0, and
+# the report in the default place in the working directory, else in
+# $TMPDIR, said at MPI_Init and at the end; a second run with the same -o keeps both reports;
 # MPIPROF_FUNCTIONS limits what is profiled.
 . "$top_srcdir/tests/integration/lib.sh"
 
@@ -47,16 +48,28 @@ one_message model "^mpiprof: MPIPROF_MODEL='warp9' is not valid; expected perfec
 check "the header lists no option that was refused" grep -q " options=OUTPUT=$work/model\$" "$work/model/summary.txt"
 check "a refused model: no model.txt" test ! -e "$work/model/model.txt"
 
-# An unwritable report directory (below a regular file: even root cannot).
+# An unwritable report directory (below a regular file: even root cannot):
+# the report goes to the default name in the working directory, said at
+# MPI_Init and at the end, even with -q.
 : > "$work/plainfile"
-with_lock -s "$MPIRUN" -np "$np" "$launcher" -o "$work/plainfile/rep" "$mix" > "$work/unw.out" 2> "$work/unw.err"
+mkdir "$work/cwd"
+(cd "$work/cwd" && with_lock -s "$MPIRUN" -np "$np" "$launcher" -q -o "$work/plainfile/rep" "$mix") > "$work/unw.out" 2> "$work/unw.err"
 status=$?
 check "unwritable directory: the program still exits 0" test "$status" -eq 0
 check "unwritable directory: same program output" cmp "$work/plain.out" "$work/unw.out"
-check "unwritable directory: said at MPI_Init, and again at MPI_Finalize, naming the directory" \
-    test "$(grep -c "^mpiprof: cannot create the report directory '$work/plainfile/rep': Not a directory; the report will be lost unless that changes before MPI_Finalize\$" "$work/unw.err")" -eq 1 -a \
-         "$(grep -c "^mpiprof: cannot create .*$work/plainfile.*: Not a directory; no report written\$" "$work/unw.err")" -eq 1 -a \
+check "unwritable directory: the report complete in the working directory" complete "$work/cwd/mpiprof.mix.${np}p"
+check "unwritable directory: said at MPI_Init and at the end, naming both places" \
+    test "$(grep -c "^mpiprof: cannot create the report directory '$work/plainfile/rep': Not a directory; the report goes to 'mpiprof.mix.${np}p' instead\$" "$work/unw.err")" -eq 1 -a \
+         "$(grep -c "^mpiprof: report written to mpiprof.mix.${np}p, as '$work/plainfile/rep' could not be made\$" "$work/unw.err")" -eq 1 -a \
          "$(grep -c '^mpiprof:' "$work/unw.err")" -eq 2
+cat "$work/unw.err"
+# ... and when the working directory cannot hold it either (/proc), to $TMPDIR.
+mkdir "$work/tmp"
+(cd /proc && TMPDIR="$work/tmp" with_lock -s "$MPIRUN" -np "$np" "$launcher" -o "$work/plainfile/rep" "$mix") > "$work/unw2.out" 2> "$work/unw2.err"
+check "unwritable directory and working directory: the report complete in \$TMPDIR, said" \
+    sh -c 'complete() { test -s "$1/summary.txt" && grep -q "^# complete" "$1/summary.txt"; }; complete "$1" &&
+           grep -q "; the report goes to '\''$1'\'' instead\$" "$2"' - "$work/tmp/mpiprof.mix.${np}p" "$work/unw2.err"
+cat "$work/unw2.err"
 
 # A program that exits without MPI_Finalize: one message naming the
 # partial report (t_endings checks it), its output and exit status unchanged.
@@ -88,9 +101,10 @@ check "no MPI_Finalize: no report directory" test ! -e "$work/nofin"
 MPIPROF_PARTIAL=0 with_lock -s "$MPIRUN" -np 2 "$launcher" -o "$work/nofin0" "$nofin" > /dev/null 2> "$work/nofin0.err"
 check "no MPI_Finalize, MPIPROF_PARTIAL=0: one message, nothing written" test "$(grep -c '^mpiprof: the program exited without calling MPI_Finalize; no report written$' "$work/nofin0.err")" -eq 1 -a ! -e "$work/nofin0" -a ! -e "$work/nofin0.partial"
 # ... and when the report could not have been written anyway, that was said at MPI_Init.
-with_lock -s "$MPIRUN" -np 2 "$launcher" -o "$work/plainfile/nofin" "$nofin" > /dev/null 2> "$work/nofin2.err"
-check "no MPI_Finalize, unwritable -o: said at MPI_Init" \
-    grep -q "^mpiprof: cannot create the report directory '$work/plainfile/nofin': Not a directory" "$work/nofin2.err"
+(cd "$work/cwd" && with_lock -s "$MPIRUN" -np 2 "$launcher" -o "$work/plainfile/nofin" "$nofin") > /dev/null 2> "$work/nofin2.err"
+check "no MPI_Finalize, unwritable -o: said at MPI_Init, the partial report in the working directory" \
+    test -d "$work/cwd/mpiprof.nofinalize.2p.partial/snapshots" -a \
+    "$(grep -c "^mpiprof: cannot create the report directory '$work/plainfile/nofin': Not a directory; the report goes to 'mpiprof.nofinalize.2p' instead" "$work/nofin2.err")" -eq 1
 
 # A program that does not exist: the launcher says so, with the shell's status 127.
 "$launcher" "$work/no-such-program" > /dev/null 2> "$work/nosuch.err"
