@@ -39,6 +39,10 @@ class NotAReport(Exception):
     """DIR is not a report directory mpiprof wrote."""
 
 
+class CannotWrite(Exception):
+    """The plots cannot be written where they were asked for."""
+
+
 class Report(dict):
     """The tables of one report directory: key -> DataFrame, the key being
     the file name without '.txt' ('summary', 'functions', 'matrix.time',
@@ -222,6 +226,52 @@ def sites_over_ranks(rep, rank=None):
                                       "ranks", "min_s", "max_s", "max_rank", "mean_s"]]
 
 
+def stack_depth(rep):
+    """The run's call-stack depth: STACK_DEPTH of the header's options
+    (MPIPROF_STACK_DEPTH, the launcher's --depth), else 1, the default."""
+    m = re.search(r"(?:^|;)STACK_DEPTH=(\d+)(?:;|$)", rep.meta.get("options", "-"))
+    return int(m.group(1)) if m else 1
+
+
+def at_depth(branches, depth):
+    """Rows of branches.txt with their call stacks cut to DEPTH frames (the
+    site and DEPTH - 1 ancestors), as a run at that depth records them."""
+    return branches.assign(ancestors=[";".join(a.split(";")[:depth - 1]) or "-" for a in branches["ancestors"]])
+
+
+def depth_note(a, b):
+    """The line saying that A and B were profiled at different call-stack
+    depths, so that compare() matched their call sites by the innermost
+    frames of the smaller depth; None at one depth, or when one of them has
+    no branches.txt (no call sites compared)."""
+    da, db = stack_depth(a), stack_depth(b)
+    if da == db or a.get("branches") is None or b.get("branches") is None:
+        return None
+    d = min(da, db)
+    frames = "frame (the site alone)" if d == 1 else "%d frames (the site and %d caller%s)" % (
+        d, d - 1, "s" if d > 2 else "")
+    return ("note: A was profiled at --depth %d and B at --depth %d: call sites are matched by their innermost %s, "
+            "%s's deeper callers summed; rerun both at one depth to compare whole call stacks"
+            % (da, db, frames, "A" if da > db else "B"))
+
+
+def regions_over_ranks(rep, rank=None):
+    """Per MPI_Pcontrol region of regions.txt ('whole' the whole run), in
+    the file's order: ranks (that opened it), entries, elapsed_s (time
+    open), mpi_s and calls summed over the ranks (RANK's alone when given),
+    mpi_pct (100 mpi_s / elapsed_s); None without regions.txt."""
+    r = rep.get("regions")
+    if r is None:
+        return None
+    if rank is not None:
+        r = r[r["rank"] == rank]
+    out = r.groupby("region", sort=False).agg(ranks=("rank", "nunique"), entries=("entries", "sum"),
+                                              elapsed_s=("elapsed_s", "sum"), mpi_s=("mpi_s", "sum"),
+                                              calls=("calls", "sum"))
+    out["mpi_pct"] = (100 * out["mpi_s"] / out["elapsed_s"].where(out["elapsed_s"] > 0)).fillna(0)
+    return out.reset_index()
+
+
 def job_figures(rep):
     """The job's figures, name -> (value, calls or None): elapsed (the
     slowest rank), mpi and compute (summed over ranks), and each analysis
@@ -292,6 +342,26 @@ def top_causes(rep, top=5, rank=None):
     return df.sort_values(["caused_s", "rank"], ascending=[False, True], kind="stable").head(top)
 
 
+def region_lines(rep, top=10, rank=None):
+    """The regions section of show: the first TOP regions of
+    regions_over_ranks, summed over the ranks (as the job's MPI line and
+    the tables of show, so that the whole run's row is that line and a
+    region's MPI time compares with the functions' times) or RANK's; []
+    without regions.txt."""
+    regions = regions_over_ranks(rep, rank)
+    if regions is None:
+        return []
+    what = "rank %d" % rank if rank is not None else "summed over ranks"
+    first = "the first %d of %d, " % (top, len(regions)) if len(regions) > top else ""
+    lines = ["", "MPI_Pcontrol regions (regions.txt), %s, %sin the file's order; a region includes the ones nested in it"
+             % (what, first)]
+    headers = ["region"] + (["ranks"] if rank is None else []) + ["entries", "open[s]", "MPI[s]", "MPI[%]", "calls"]
+    rows = [[r["region"]] + ([_fmt(r["ranks"], "%d")] if rank is None else []) +
+            [_fmt(r["entries"], "%d"), _fmt(r["elapsed_s"], "%.6f"), _fmt(r["mpi_s"], "%.6f"),
+             _fmt(r["mpi_pct"], "%.2f"), _fmt(r["calls"], "%d")] for _, r in regions.head(top).iterrows()]
+    return lines + format_table(headers, rows)
+
+
 def show(rep, top=10, rank=None, by="function", out=sys.stdout):
     """The one-screen summary of mpiprof-report show. Returns the list of
     things skipped for lack of a file."""
@@ -343,6 +413,9 @@ def show(rep, top=10, rank=None, by="function", out=sys.stdout):
             p(line)
         if causes.empty:
             p("(no waiting was measured)")
+
+    for line in region_lines(rep, top, rank):
+        p(line)
 
     funcs = functions_over_ranks(rep, rank).head(top)
     sites = sites_over_ranks(rep, rank)
@@ -401,11 +474,13 @@ def show(rep, top=10, rank=None, by="function", out=sys.stdout):
 def compare(a, b, per_rank=True):
     """Report B against report A: a DataFrame, one row per job figure, MPI
     function and call site (matched by function, site and ancestors, never
-    by branch id), with time_a_s, time_b_s, diff_s (B - A), ratio (B / A;
-    1 when both are 0), calls_a, calls_b, and with PER_RANK the rank whose
-    time changed most (max_rank) and that change (max_rank_diff_s); in says
-    'both', 'A' or 'B' (the row is in one report only). Sorted by kind
-    (job, function, site), then by absolute difference, largest first."""
+    by branch id; the stacks cut to the smaller depth of the two, see
+    at_depth and depth_note), with time_a_s, time_b_s, diff_s (B - A),
+    ratio (B / A; 1 when both are 0), calls_a, calls_b, and with PER_RANK
+    the rank whose time changed most (max_rank) and that change
+    (max_rank_diff_s); in says 'both', 'A' or 'B' (the row is in one report
+    only). Sorted by kind (job, function, site), then by absolute
+    difference, largest first."""
     parts = []
 
     def one(kind, ta, tb, ca, cb, pa, pb):
@@ -444,14 +519,13 @@ def compare(a, b, per_rank=True):
         ra.stack().swaplevel().rename_axis(["function", "rank"]),
         rb.stack().swaplevel().rename_axis(["function", "rank"]))
 
-    def grouped(rep, key, keys):
-        df = rep.table(key)
+    def grouped(df, keys):
         per = df.groupby(keys + ["rank"], sort=False)["time_s"].sum()
         tot = df.groupby(keys, sort=False)[["time_s", "calls"]].sum()
         return tot["time_s"], tot["calls"], per
 
-    ta, ca, pa = grouped(a, "functions", ["function"])
-    tb, cb, pb = grouped(b, "functions", ["function"])
+    ta, ca, pa = grouped(a.table("functions"), ["function"])
+    tb, cb, pb = grouped(b.table("functions"), ["function"])
     idx = ta.index.union(tb.index, sort=False)
     one("function", ta.reindex(idx), tb.reindex(idx), ca.reindex(idx).astype("Int64"),
         cb.reindex(idx).astype("Int64"), pa, pb)
@@ -459,8 +533,9 @@ def compare(a, b, per_rank=True):
     skipped = []
     if a.get("branches") is not None and b.get("branches") is not None:
         keys = ["function", "site", "ancestors"]
-        ta, ca, pa = grouped(a, "branches", keys)
-        tb, cb, pb = grouped(b, "branches", keys)
+        depth = min(stack_depth(a), stack_depth(b))
+        ta, ca, pa = grouped(at_depth(a.table("branches"), depth), keys)
+        tb, cb, pb = grouped(at_depth(b.table("branches"), depth), keys)
         idx = ta.index.union(tb.index, sort=False)
         one("site", ta.reindex(idx), tb.reindex(idx), ca.reindex(idx).astype("Int64"),
             cb.reindex(idx).astype("Int64"), pa, pb)
@@ -477,8 +552,10 @@ def compare(a, b, per_rank=True):
 
 
 def compare_text(df, a, b, per_rank, out=sys.stdout):
-    """compare()'s rows as aligned text, one section per kind."""
+    """compare()'s rows as aligned text, one section per kind; the call
+    sites' after depth_note's line when A and B differ in depth."""
     p = lambda line="": print(line, file=out)
+    note = depth_note(a, b)
     p("A  %s  (%s, %d ranks)" % (a.path, a.meta.get("command", "?"), a.ranks))
     p("B  %s  (%s, %d ranks)" % (b.path, b.meta.get("command", "?"), b.ranks))
     titles = {"job": "Job (elapsed and modelled elapsed: slowest rank; the rest summed over ranks)",
@@ -489,6 +566,8 @@ def compare_text(df, a, b, per_rank, out=sys.stdout):
         if rows.empty:
             continue
         p()
+        if kind == "site" and note:
+            p(note)
         p(titles[kind])
         headers = ["A[s]", "B[s]", "B-A[s]", "B/A", "calls(A)", "calls(B)"]
         if per_rank:
@@ -764,20 +843,50 @@ def plot_model(rep, path, plt):
     return True
 
 
+def _existing(path):
+    """PATH, or the nearest directory above it that exists."""
+    while not os.path.lexists(path):
+        path = os.path.dirname(path.rstrip("/")) or "."
+    return path
+
+
+def _unwritable(outdir):
+    """Why OUTDIR cannot take the plots, or None: it exists and is not a
+    directory (never overwritten), or the nearest path above it that
+    exists is not a directory, or gives no permission to write there."""
+    if os.path.lexists(outdir) and not os.path.isdir(outdir):
+        return "it exists and is not a directory (-o names the directory for the SVG files)"
+    base = _existing(outdir)
+    if not os.path.isdir(base):
+        return "'%s' is not a directory" % base
+    if not os.access(base, os.W_OK | os.X_OK):
+        return "no permission to write in '%s'" % base
+    return None
+
+
 def plot(rep, outdir):
     """Every plot that the report has the data for, as SVG files in OUTDIR:
-    (list of files written, list of those skipped with why)."""
+    (list of files written, list of those skipped with why). Raises
+    CannotWrite, before writing anything, when OUTDIR cannot take them
+    (_unwritable), and when making it or writing a file fails."""
+    problem = _unwritable(outdir)
+    if problem:
+        raise CannotWrite("cannot write the plots in '%s': %s" % (outdir, problem))
     plt = _pyplot()
-    os.makedirs(outdir, exist_ok=True)
     written, skipped = [], []
-    plot_ranks(rep, os.path.join(outdir, "ranks.svg"), plt)
-    written.append("ranks.svg")
-    for name, fn, why in (("sites.svg", plot_sites, "no branches.txt or sites.txt"),
-                          ("comm-matrix.svg", plot_matrix, "no partner rows in partners.txt"),
-                          ("waits.svg", plot_waits, "no late-sender or collective-wait run"),
-                          ("model.svg", plot_model, "no model run")):
-        if fn(rep, os.path.join(outdir, name), plt):
-            written.append(name)
-        else:
-            skipped.append("%s (%s)" % (name, why))
+    try:
+        os.makedirs(outdir, exist_ok=True)
+        plot_ranks(rep, os.path.join(outdir, "ranks.svg"), plt)
+        written.append("ranks.svg")
+        for name, fn, why in (("sites.svg", plot_sites, "no branches.txt or sites.txt"),
+                              ("comm-matrix.svg", plot_matrix, "no partner rows in partners.txt"),
+                              ("waits.svg", plot_waits, "no late-sender or collective-wait run"),
+                              ("model.svg", plot_model, "no model run")):
+            if fn(rep, os.path.join(outdir, name), plt):
+                written.append(name)
+            else:
+                skipped.append("%s (%s)" % (name, why))
+    except OSError as e:
+        raise CannotWrite("cannot write the plots in '%s': %s%s" % (
+            outdir, e.strerror or e, " ('%s')" % e.filename if e.filename not in (None, outdir) else ""))
     return written, skipped

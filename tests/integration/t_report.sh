@@ -6,12 +6,22 @@
 # the analyses on. Checks:
 #   show: B's first function is MPI_Barrier, with the time and calls of
 #         functions.txt summed over the ranks; a column added to a file
-#         changes nothing (columns are read by name);
+#         changes nothing (columns are read by name), nor functions.txt
+#         and branches.txt without their region column; the regions of
+#         regions.c (t_regions.sh) with their exact ranks, entries and
+#         calls, summed over the ranks and of one rank, in the file's order;
 #   compare A B: MPI_Barrier's site and function took at least 90 % of the
 #         injected time in B and grew by at least that less NOISE s; no
 #         other site moved by more than NOISE s (A and B are run again, 3
 #         times at most, while another program's load breaks this);
-#   compare A A: every ratio 1, every difference 0;
+#   compare A A: every ratio 1, every difference 0, no depth note;
+#   compare at depths 2 and 5 (branches.c, whose MPI_Recv has two stacks at
+#         depth 5 and one at 2): one note line naming both depths, every
+#         site in both reports, MPI_Recv's calls exact, B's two summed;
+#   plot -o onto a file, /dev/null, a path under a file, a name too long,
+#         a directory whose ranks.svg is a directory, (not as root) a
+#         directory without write permission: status 2, one line naming
+#         the path and the problem, the file unchanged, no SVG file written;
 #   plot: valid SVG (parsed as XML), one bar per rank in ranks.svg,
 #         waits.svg and model.svg, ranks x ranks cells in comm-matrix.svg;
 #         a synthetic report of 1,024 ranks plots in under 10 s, each file
@@ -111,6 +121,58 @@ for f in "$work"/b/*; do
 done
 "$report" show "$work/b2" | sed 1d > "$work/show2.out"
 check "show with a new column in every file prints the same" sh -c 'sed 1d "$1" | cmp -s - "$2"' - "$work/show.out" "$work/show2.out"
+# functions.txt and branches.txt without their region column (the whole
+# run's rows only, as region_functions.txt and region_branches.txt take the
+# regions'): the same again.
+mkdir "$work/b3"
+cp "$work"/b/* "$work/b3/"
+for f in functions.txt branches.txt; do
+    awk '/^#/ && !rows { line = $0; if (sub(/ region$/, "", line)) $0 = line; print; next }
+         { rows = 1 } $NF == "whole" { sub(/ [^ ]+$/, ""); print }' "$work/b/$f" > "$work/b3/$f"
+done
+"$report" show "$work/b3" | sed 1d > "$work/show3.out"
+check "show of functions.txt and branches.txt without a region column prints the same" \
+    sh -c '! grep -q " region$" "$3/functions.txt" && sed 1d "$1" | cmp -s - "$2"' - "$work/show.out" "$work/show3.out" "$work/b3"
+check "show without regions.txt: no regions section" sh -c '! grep -q "^MPI_Pcontrol regions" "$1"' - "$work/show.out"
+
+# regions.c (t_regions.sh): per rank, whole 1 entry and 114 calls, init 1
+# and 5, step 10 and 100, step/halo 10 and 60 (a region's calls include
+# its nested regions'). show sums them over the ranks, or shows one rank's.
+run $np "$launcher" -q -o "$work/reg" "$top_builddir/tests/integration/regions" > /dev/null || fail "regions runs"
+"$report" show "$work/reg" > "$work/showreg.out" || fail "show of regions exits 0"
+"$report" show --rank 1 "$work/reg" > "$work/showreg1.out" || fail "show --rank 1 of regions exits 0"
+sed -n '/^MPI_Pcontrol regions/,/^$/p' "$work/showreg.out" "$work/showreg1.out"
+# regions_shown FILE: the rows of the regions section of show's output FILE.
+regions_shown() {
+    awk '/^MPI_Pcontrol regions / { on = 1; getline; next } on && !NF { exit } on' "$1"
+}
+# regions_counts FILE: its region names and counts (the fields without a '.').
+regions_counts() {
+    regions_shown "$1" | awk '{ line = $1; for (i = 2; i <= NF; i++) if ($i !~ /\./) line = line " " $i; print line }'
+}
+# regions_times RANK FILE: per region (in order) its open and MPI time in
+# show's output FILE, then regions.txt's sums over the ranks (RANK "all")
+# or RANK's; exit 1 unless the four regions' differ by at most 1 us (the
+# rounding to 6 decimals).
+regions_times() {
+    regions_shown "$2" | awk '{ print $1, $(NF - 3), $(NF - 2) }' > "$work/shown"
+    awk -v only="$1" '/^#/ { next } only == "all" || $1 == only { if (!($2 in t)) order[++n] = $2; t[$2] += $4; m[$2] += $5 }
+        END { for (i = 1; i <= n; i++) print order[i], t[order[i]], m[order[i]] }' "$work/reg/regions.txt" |
+        paste -d ' ' "$work/shown" - | awk '{ n++; d = $2 - $5; e = $3 - $6 }
+            $1 != $4 || d > 1e-6 || d < -1e-6 || e > 1e-6 || e < -1e-6 { bad = 1 } END { exit bad || n != 4 }'
+}
+regions_counts "$work/showreg.out" > "$work/actual"
+awk -v k=$np 'BEGIN { print "whole", k, k, 114 * k; print "init", k, k, 5 * k
+    print "step", k, 10 * k, 100 * k; print "step/halo", k, 10 * k, 60 * k }' > "$work/expected"
+same_rows "show: regions.c's regions in the file's order, ranks, entries and calls summed over the ranks"
+regions_counts "$work/showreg1.out" > "$work/actual"
+printf 'whole 1 114\ninit 1 5\nstep 10 100\nstep/halo 10 60\n' > "$work/expected"
+same_rows "show --rank 1: rank 1's regions, entries and calls"
+check "show: each region's open and MPI time are regions.txt's sums over the ranks, to 1 us" \
+    regions_times all "$work/showreg.out"
+check "show --rank 1: each region's open and MPI time are rank 1's, to 1 us" regions_times 1 "$work/showreg1.out"
+check "show: the whole run's region row has the MPI line's sums over the ranks" \
+    awk '/^MPI  / { m = $2; t = $5 } /^whole / { exit !($(NF - 3) == t && $(NF - 2) == m) }' "$work/showreg.out"
 
 # --- compare ----------------------------------------------------------------
 "$report" compare "$work/a" "$work/b" > "$work/cmp.txt" || fail "compare A B exits 0"
@@ -144,6 +206,30 @@ check "compare A A: every ratio 1 and every difference 0 ($(($(wc -l < "$work/se
 "$report" compare "$work/a" "$work/a" > "$work/self.txt" || fail "compare A A (text) exits 0"
 check "compare A A (text): no difference but +0.000000 (below the lines naming A and B)" \
     sh -c '! sed 1,2d "$1" | grep -E " [+-]0*[1-9]| [+-]0\.0*[1-9]"' - "$work/self.txt"
+check "compare A A (text): no depth note (one depth)" sh -c '! grep -q "^note: " "$1"' - "$work/self.txt"
+# branches.c at depths 2 and 5: its MPI_Recv (in a recursion from two
+# lines of main) is one stack at depth 2, two at depth 5; 4 calls a rank.
+bprog=$top_builddir/tests/integration/branches
+run $np "$launcher" -q --depth 2 -o "$work/d2" "$bprog" > /dev/null || fail "branches runs at --depth 2"
+run $np "$launcher" -q --depth 5 -o "$work/d5" "$bprog" > /dev/null || fail "branches runs at --depth 5"
+"$report" compare "$work/d2" "$work/d5" > "$work/depth.txt" || fail "compare of depths 2 and 5 exits 0"
+sed -n '/^note: /,$p' "$work/depth.txt"
+note="note: A was profiled at --depth 2 and B at --depth 5: call sites are matched by their innermost 2 frames (the site and 1 caller), B's deeper callers summed; rerun both at one depth to compare whole call stacks"
+check "compare of depths 2 and 5: the note, once, right above the call sites" \
+    sh -c 'test "$(grep -c "^note: " "$1")" = 1 && grep -A1 "^note: " "$1" | sed -n 2p | grep -q "^Call sites " &&
+        grep -qxF "$2" "$1"' - "$work/depth.txt" "$note"
+"$report" compare --format tsv "$work/d2" "$work/d5" > "$work/depth.tsv" 2> "$work/depth.err" ||
+    fail "compare --format tsv of depths 2 and 5 exits 0"
+check "compare --format tsv of depths 2 and 5: the note, once, on stderr" \
+    test "$(cat "$work/depth.err")" = "mpiprof-report: $note"
+check "compare of depths 2 and 5: B's MPI_Recv has 2 stacks a rank (so 2 are summed)" \
+    test "$(col "$work/d5/branches.txt" function | grep -c '^MPI_Recv$')" = $((2 * np))
+check "compare of depths 2 and 5: each of A's $(col "$work/d2/branches.txt" brid | sort -u | wc -l) sites in both, MPI_Recv's with $((4 * np)) calls in each" \
+    awk -F '\t' -v sites="$(col "$work/d2/branches.txt" brid | sort -u | wc -l)" -v calls=$((4 * np)) '
+        NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["kind"] != "site" { next }
+        { n++; if ($c["in"] != "both") bad = 1 }
+        $c["function"] == "MPI_Recv" { r++; if ($c["calls_a"] != calls || $c["calls_b"] != calls) bad = 1 }
+        END { exit bad || n != sites || r != 1 }' "$work/depth.tsv"
 
 # --- plot -------------------------------------------------------------------
 # svg FILE PATTERN: parse FILE as XML; print how many distinct first groups
@@ -250,6 +336,30 @@ refuses_with() {
 refuses_with "is not an mpiprof report" "$report" show "$work/plots"
 refuses_with "is not a directory" "$report" plot "$work/nothing"
 refuses_with "has $np ranks and .* has 1024" "$report" compare "$work/a" "$work/big"
+# plot -o where the plots cannot go: one line naming the path and why,
+# status 2, nothing written. A file and /dev/null are never overwritten.
+printf 'keep\n' > "$work/file.svg"
+refuses_with "cannot write the plots in '$work/file.svg': it exists and is not a directory" \
+    "$report" plot "$work/a" -o "$work/file.svg"
+check "plot -o onto a file: the file unchanged" test "$(cat "$work/file.svg")" = keep
+refuses_with "cannot write the plots in '/dev/null': it exists and is not a directory" "$report" plot "$work/a" -o /dev/null
+check "plot -o /dev/null: still a character device" test -c /dev/null
+refuses_with "cannot write the plots in '$work/file.svg/plots': '$work/file.svg' is not a directory" \
+    "$report" plot "$work/a" -o "$work/file.svg/plots"
+long=$work/$(printf '%0300d' 0)
+refuses_with "cannot write the plots in '$long': File name too long" "$report" plot "$work/a" -o "$long"
+mkdir -p "$work/taken/ranks.svg"
+refuses_with "cannot write the plots in '$work/taken': Is a directory ('$work/taken/ranks.svg')" \
+    "$report" plot "$work/a" -o "$work/taken"
+check "plot -o refused: no SVG file written in A or next to it" \
+    sh -c 'test -z "$(find "$1" "$1/.." -maxdepth 1 -name "*.svg" ! -name file.svg)"' - "$work/a"
+if [ "$(id -u)" != 0 ]; then       # root may write anywhere
+    mkdir "$work/readonly"
+    chmod 555 "$work/readonly"
+    refuses_with "cannot write the plots in '$work/readonly/plots': no permission to write in '$work/readonly'" \
+        "$report" plot "$work/a" -o "$work/readonly/plots"
+    chmod 755 "$work/readonly"
+fi
 check "compare --per-rank=off of $np and 1,024 ranks: job totals" \
     sh -c '"$1" compare --per-rank=off --format tsv "$2" "$3" | grep -q "^job	elapsed	"' - "$report" "$work/a" "$work/big"
 
