@@ -11,7 +11,7 @@
 #include "report.h"
 #include "symbolize.h"
 
-const char *const prof_io_op_name[PROF_IO_OPS] = { "open", "close", "sync", "seek", "set_view" };
+const char *const prof_io_op_name[PROF_IO_OPS] = { "open", "close", "sync", "seek", "set_view", "other" };
 const char *const prof_io_dir_name[2] = { "read", "write" };
 const char *const prof_io_access_name[PROF_IO_ACCESSES] = { "indiv", "at", "shared", "coll", "ordered", "nb", "split" };
 const char *const prof_io_bin_name[PROF_IO_BINS] = {
@@ -126,8 +126,8 @@ static void split_end(const struct prof_ev_io *ev)
     prof_unlock(&io.lock);
 }
 
-/* an open, close (on the file its closing handler kept), sync, seek or
- * view: */
+/* an open, close (on the file its closing handler kept), sync, seek,
+ * view or other call on the file: */
 static void file_op(const struct prof_ev_io *ev)
 {
     prof_lock(&io.lock);

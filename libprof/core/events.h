@@ -102,7 +102,7 @@ enum prof_rma_kind {
  * explicit offset, shared file pointer, collective (_all), ordered,
  * nonblocking, split collective (the _begin half; the _end half adds its
  * time only). */
-enum prof_io_op { PROF_IO_OPEN, PROF_IO_CLOSE, PROF_IO_SYNC, PROF_IO_SEEK, PROF_IO_VIEW, PROF_IO_OPS };
+enum prof_io_op { PROF_IO_OPEN, PROF_IO_CLOSE, PROF_IO_SYNC, PROF_IO_SEEK, PROF_IO_VIEW, PROF_IO_OTHER, PROF_IO_OPS };
 enum prof_io_dir { PROF_IO_READ, PROF_IO_WRITE };
 enum prof_io_access {
     PROF_IO_INDIV, PROF_IO_AT, PROF_IO_SHARED, PROF_IO_COLL, PROF_IO_ORDERED, PROF_IO_NB, PROF_IO_SPLIT,
