@@ -22,6 +22,7 @@
     X(PARTIAL,              partial,              BOOL,   "1", "0/1, no/yes, off/on, false/true") \
     X(CHECK,                check,                BOOL,   "0", "0/1, no/yes, off/on, false/true") \
     X(PRELOAD,              preload,              STRING, "",  "the path of libmpiprof.so (read by the launcher only)") \
+    X(LAUNCHED,             launched,             STRING, "",  "PID:FILE (set by the launcher only)") \
     X(TEST_SKEW,            test_skew,            SKEW,   "",  "late (halves every late-sender wait) or sent (doubles MPI_Send's bytes_sent in functions.txt): a deliberately wrong profiler, for testing mpiprof-validate")
 
 #define PROF_MAX_DEPTH 32
@@ -42,6 +43,7 @@ struct prof_config {
     bool partial;
     char preload[4096];
     bool check;           /* CHECK: the launcher's check process (run/check.c) */
+    char launched[4200];  /* LAUNCHED: the launcher's mark (run/launched.c) */
     int test_skew;        /* TEST_SKEW: PROF_SKEW_LATE or _SENT; 0 when unset */
     char options[1024];   /* "NAME=value;..." of the variables set, for report headers */
 };

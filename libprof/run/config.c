@@ -42,6 +42,12 @@ struct option {
 static const struct option options[] = { PROF_OPTIONS(PROF_OPTION_ROW) };
 #define NOPTIONS (sizeof options / sizeof options[0])
 
+/* The launcher's own variables: neither offered nor in report headers. */
+static int launchers(const struct option *o)
+{
+    return o->dst == &prof_config.check || o->dst == prof_config.launched;
+}
+
 static int parse_bool(const char *v, bool *out)
 {
     static const char *const yes[] = { "1", "yes", "on", "true" };
@@ -222,7 +228,7 @@ void prof_config_load(unsigned char *enabled, int nfn)
         if (!o) {
             char known[1024] = "";
             for (size_t i = 0; i < NOPTIONS; i++)    /* the testing and the launcher's own not offered */
-                if (strncmp(options[i].name, "MPIPROF_TEST_", 13) != 0 && strcmp(options[i].name, "MPIPROF_CHECK") != 0)
+                if (strncmp(options[i].name, "MPIPROF_TEST_", 13) != 0 && !launchers(&options[i]))
                     snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", known[0] ? ", " : "",
                              options[i].name);
             for (int k = 0; prof_modules[k] && k < PROF_MODULES_MAX; k++)
@@ -251,7 +257,7 @@ void prof_config_load(unsigned char *enabled, int nfn)
     /* The options in force, for report headers; the launcher's PRELOAD is not one. */
     for (size_t i = 0; i < NOPTIONS; i++) {
         size_t n = strlen(prof_config.options);
-        if (given[i] && options[i].dst != prof_config.preload)
+        if (given[i] && options[i].dst != prof_config.preload && !launchers(&options[i]))
             snprintf(prof_config.options + n, sizeof prof_config.options - n, "%s%s=%s",
                      n ? ";" : "", options[i].name + strlen("MPIPROF_"), given[i]);
     }

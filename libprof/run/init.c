@@ -8,6 +8,7 @@
 #include "chain.h"
 #include "config.h"
 #include "fortran.h"
+#include "launched.h"
 #include "log.h"
 #include "module.h"
 #include "prof.h"
@@ -60,10 +61,19 @@ static void check_finalized(void *unused)
     }
 }
 
+static void check_initialized(void *unused)
+{
+    (void)unused;
+    if (!prof_run.started)
+        prof_launched_exit();
+}
+
 __attribute__((destructor)) static void at_unload(void)
 {
     if (prof_run.started && !prof_run.finished)
         __cxa_atexit(check_finalized, NULL, NULL);
+    else if (!prof_run.started)
+        __cxa_atexit(check_initialized, NULL, NULL);
 }
 
 /* The analysis modules: each on when every rank asked for it, else off
@@ -99,6 +109,7 @@ void prof_start(int thread_level)
     PMPI_Comm_size(MPI_COMM_WORLD, &prof_run.size);
     prof_log_set_rank(prof_run.rank);
     prof_config_load(enabled, PROF_FN_COUNT);
+    prof_launched_init();
     read_command();
     prof_run.thread_level = thread_level;
     prof_run.start = time(NULL);

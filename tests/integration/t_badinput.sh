@@ -110,13 +110,24 @@ run 3 "$launcher" --model perfekt /bin/true > /dev/null 2> "$work/ranks2.err"
 check "a bad --model on 3 ranks: said once, the job not run" \
     test "$(grep -c "^mpiprof: --model 'perfekt' is not valid" "$work/ranks2.err")" -eq 1
 
-# Not MPI programs: nothing said, nothing written, status and output kept.
-mkdir "$work/nompi" && cd "$work/nompi" || fail "cd $work/nompi"
-timeout $limit "$launcher" /bin/true > "$work/true.out" 2> "$work/true.err"
-check "mpiprof /bin/true: status 0, no output, no report" \
-    test $? -eq 0 -a ! -s "$work/true.out" -a ! -s "$work/true.err" -a -z "$(ls "$work/nompi")"
-timeout $limit "$launcher" /bin/false > /dev/null 2> "$work/false.err"
-check "mpiprof /bin/false: status 1 kept, nothing said" test $? -eq 1 -a ! -s "$work/false.err"
+# Not MPI programs under the launcher: one line saying no report was
+# written, nothing written, status and output kept, the launcher's mark
+# file removed; the processes they start say nothing.
+mkdir "$work/nompi" "$work/marks" && cd "$work/nompi" || fail "cd $work/nompi"
+never="exited without calling MPI_Init; no report written"
+TMPDIR="$work/marks" timeout $limit "$launcher" /bin/true > "$work/true.out" 2> "$work/true.err"
+check "mpiprof /bin/true: status 0, no output, no report, one line, no mark left" \
+    test $? -eq 0 -a ! -s "$work/true.out" -a "$(cat "$work/true.err")" = "mpiprof: /bin/true $never" \
+         -a -z "$(ls "$work/nompi")" -a -z "$(ls "$work/marks")"
+TMPDIR="$work/marks" timeout $limit "$launcher" bash -c 'sh -c "exit 0"; ls / > /dev/null; exit 1' > /dev/null 2> "$work/false.err"
+check "mpiprof bash -c '...; exit 1': status 1 kept, one line from the program's process" \
+    test $? -eq 1 -a "$(cat "$work/false.err")" = "mpiprof: bash $never" -a -z "$(ls "$work/marks")"
+run 3 "$launcher" /bin/true > /dev/null 2> "$work/true3.err"
+check "mpiprof /bin/true on 3 ranks: said once" test "$(grep -c "$never" "$work/true3.err")" -eq 1
+# A script that starts the MPI program: nothing said, the report written.
+run 2 "$launcher" -q -o "$work/viash" sh -c '"$1" > /dev/null' - "$top_builddir/tests/integration/mix" 2> "$work/viash.err"
+check "mpiprof sh -c 'mix': the report written, nothing said" \
+    test -s "$work/viash/summary.txt" -a -z "$(grep "$never" "$work/viash.err")"
 ls -la "$top_srcdir" > "$work/ls.plain" 2>&1
 ls_plain=$?
 LD_PRELOAD="$MPIPROF_PRELOAD" timeout $limit ls -la "$top_srcdir" > "$work/ls.out" 2> "$work/ls.err"

@@ -30,7 +30,7 @@ agree() {
             r = $1; compute[r] = $col["compute_s"]; mpi[r] = $col["mpi_s"]; prof[r] = $col["profiler_s"]
             ranks[r] = 1; next }
         /^#/ { next }
-        $NF == "whole" { t[$1 " " $2] = $4; c[$1 " " $2] = $3 }
+        { t[$1 " " $2] = $4; c[$1 " " $2] = $3 }
         function tol(x) { x = x < 0 ? -x : x; return x * 0.03 > 0.01 ? x * 0.03 : 0.01 }
         function say(what, want, got, lo, hi) {
             ok = got >= want - lo && got <= want + hi
