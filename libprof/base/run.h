@@ -21,6 +21,12 @@ struct prof_run {
 
 extern struct prof_run prof_run;
 
+/* prof_whichmpi_check: before MPI_Init or MPI_Init_thread calls into the
+ * MPI (C or Fortran entry), whether the program runs the MPI this library
+ * was built for; if it runs the other one, say so (rank 0, or a process
+ * outside mpirun) and end the process with status 2 (whichmpi.c). */
+void prof_whichmpi_check(void);
+
 /* prof_start: start profiling after a successful MPI_Init or
  * MPI_Init_thread (C or Fortran entry; init.c). */
 void prof_start(int thread_level);

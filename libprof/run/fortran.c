@@ -69,6 +69,7 @@ extern void pmpi_finalize_(MPI_Fint *ierr) __attribute__((weak));
 PROF_EXPORT void mpi_init_(MPI_Fint *ierr)
 {
     MPI_Fint rc;
+    prof_whichmpi_check();
     prof_chain_start();
     if (pmpi_init_)
         pmpi_init_(&rc);
@@ -84,6 +85,7 @@ PROF_F_NAMES(mpi_init, MPI_INIT)
 PROF_EXPORT void mpi_init_thread_(MPI_Fint *required, MPI_Fint *provided, MPI_Fint *ierr)
 {
     MPI_Fint rc;
+    prof_whichmpi_check();
     prof_chain_start();
     if (pmpi_init_thread_) {
         pmpi_init_thread_(required, provided, &rc);

@@ -1,7 +1,9 @@
 /* init.c: the hand-written MPI_Init, MPI_Init_thread and MPI_Finalize
  * (flag "custom" in wrappers/misc.tbl): start profiling after PMPI_Init,
- * write the report before PMPI_Finalize (or the next tool's, chain.h; cold). The Fortran ones, in
- * fortran.c, call prof_start and prof_finish the same way. */
+ * write the report before PMPI_Finalize (or the next tool's, chain.h; cold),
+ * after whichmpi.c checked that the program runs the MPI the library was
+ * built for. The Fortran ones, in fortran.c, call prof_whichmpi_check,
+ * prof_start and prof_finish the same way. */
 #include <stdio.h>
 #include <string.h>
 #include "agree.h"
@@ -130,6 +132,7 @@ void prof_start(int thread_level)
 
 PROF_EXPORT int MPI_Init(int *argc, char ***argv)
 {
+    prof_whichmpi_check();
     prof_chain_start();
     int rc = PROF_NEXT_CUSTOM(MPI_Init)(argc, argv);
     if (rc == MPI_SUCCESS)
@@ -139,6 +142,7 @@ PROF_EXPORT int MPI_Init(int *argc, char ***argv)
 
 PROF_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
+    prof_whichmpi_check();
     prof_chain_start();
     int rc = PROF_NEXT_CUSTOM(MPI_Init_thread)(argc, argv, required, provided);
     if (rc == MPI_SUCCESS)
