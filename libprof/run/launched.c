@@ -77,17 +77,15 @@ void prof_launched_init(void)
     closedir(d);
 }
 
-/* Rank 0 of the job by the MPI launcher's variables (Open MPI, PMIx,
- * MPICH's Hydra), or no launcher's rank at all. */
-static int first_rank(void)
+int prof_launcher_rank(void)
 {
-    static const char *const names[] = { "OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK" };
+    static const char *const names[] = { "OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK" };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        const char *r = getenv(names[i]);
-        if (r && *r)
-            return strcmp(r, "0") == 0;
+        const char *v = getenv(names[i]);
+        if (v && *v)
+            return atoi(v);
     }
-    return 1;
+    return -1;
 }
 
 void prof_launched_exit(void)
@@ -95,7 +93,7 @@ void prof_launched_exit(void)
     long pid;
     char c;
     const char *file = mark(&pid);
-    if (own_fd < 0 || !file || !is_mark(own_fd, file) || pread(own_fd, &c, 1, 0) == 1 || !first_rank())
+    if (own_fd < 0 || !file || !is_mark(own_fd, file) || pread(own_fd, &c, 1, 0) == 1 || prof_launcher_rank() > 0)
         return;
     prof_log_set_rank(0);
     prof_log_once("%s exited without calling MPI_Init; no report written", program_invocation_name);

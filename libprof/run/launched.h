@@ -11,4 +11,9 @@ void prof_launched_init(void);
  * MPI_Init. */
 void prof_launched_exit(void);
 
+/* prof_launcher_rank: this process's rank as its mpirun set it (Open
+ * MPI's, MPICH's Hydra or PMIx variables; the launcher reads the same), or
+ * -1 outside mpirun. */
+int prof_launcher_rank(void);
+
 #endif

@@ -8,9 +8,9 @@
 #include <dlfcn.h>
 #include <link.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "launched.h"
 #include "log.h"
 #include "run.h"
 
@@ -81,19 +81,6 @@ static void other_version(const char *path, char *number, size_t size)
         number[0] = '\0';
 }
 
-/* This process's rank as its mpirun set it (the launcher reads the same
- * variables), or -1 outside mpirun. */
-static int launcher_rank(void)
-{
-    static const char *const names[] = { "OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK" };
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        const char *v = getenv(names[i]);
-        if (v && *v)
-            return atoi(v);
-    }
-    return -1;
-}
-
 /* The other MPI is found among the loaded libraries, not by asking the MPI:
  * PMPI_ names resolve to whichever MPI library was loaded first, which is
  * this library's own when the program reaches its MPI through another
@@ -106,7 +93,7 @@ void prof_whichmpi_check(void)
     if (!dl_iterate_phdr(find_other, &other))
         return;
     other_version(other.path, number, sizeof number);
-    int rank = launcher_rank();
+    int rank = prof_launcher_rank();
     prof_log_set_rank(rank < 0 ? 0 : rank);
     prof_log_once("this mpiprof is built for %s, but the program runs %s%s; use an mpiprof built for %s "
                   "(configure --with-mpicc=%s); stopped before MPI_Init", built_for->name, other.family->name,
