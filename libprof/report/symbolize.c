@@ -1,7 +1,9 @@
 /* symbolize.c: addresses -> module key and offset (the loaded modules'
  * segments from dl_iterate_phdr, keyed by ELF build-id), function,
  * file:line (cold: finalize). dladdr gives the exported symbols; libdw, when
- * configured, adds static functions and file:line from debug information. */
+ * configured, adds static functions, file:line and the functions inlined
+ * at the address from debug information. C++ names are demangled with the
+ * C++ runtime's own __cxa_demangle when the process has one. */
 #define _GNU_SOURCE            /* dladdr, dl_iterate_phdr */
 #include <dlfcn.h>
 #include <elf.h>
@@ -13,6 +15,7 @@
 #include <unistd.h>
 #include "symbolize.h"
 #ifdef HAVE_LIBDW
+#include <dwarf.h>
 #include <elfutils/libdwfl.h>
 #endif
 
@@ -221,21 +224,176 @@ void prof_symbolize_end(void)
 #endif
 }
 
+/* The position in s[0, end) of the bracket opening the one that closes
+ * at end - 1 (round and angle brackets, braces), or -1. */
+static long opening(const char *s, long end)
+{
+    int depth = 0;
+    for (long i = end - 1; i >= 0; i--) {
+        depth += s[i] == ')' || s[i] == '>' || s[i] == '}';
+        depth -= s[i] == '(' || s[i] == '<' || s[i] == '{';
+        if (!depth)
+            return i;
+    }
+    return -1;
+}
+
+/* A demangled C++ name as people write it: without its parameter list,
+ * the qualifiers after it and its return type
+ * ("void ring_shift<double>(std::vector<double>&, int) const" ->
+ * "ring_shift<double>", "main::{lambda(double)#1}::operator()(double)
+ * const" -> "main::{lambda(double)#1}::operator()"). */
+static void short_name(char *s)
+{
+    static const char *const quals[] = { " const", " volatile", " &&", " &", " noexcept" };
+    long n = (long)strlen(s);
+    for (int again = 1; again;) {
+        again = 0;
+        for (size_t q = 0; q < sizeof quals / sizeof quals[0]; q++) {
+            long k = (long)strlen(quals[q]);
+            if (n > k && strcmp(s + n - k, quals[q]) == 0) {
+                s[n -= k] = '\0';
+                again = 1;
+            }
+        }
+    }
+    if (n > 0 && s[n - 1] == ')') {
+        long open = opening(s, n);
+        if (open > 0)
+            s[n = open] = '\0';
+    }
+    long start = 0;          /* after the last space outside brackets: the return type */
+    for (long i = n - 1; i >= 0; i--) {
+        if (s[i] == ')' || s[i] == '>' || s[i] == '}')
+            i = opening(s, i + 1);
+        else if (s[i] == ' ') {
+            start = i + 1;
+            break;
+        }
+        if (i < 0)
+            break;
+    }
+    memmove(s, s + start, (size_t)(n - start) + 1);
+}
+
+/* name demangled into out when it is a C++ name and the process has the
+ * C++ runtime (a C++ program does): 1, else 0. */
+static int demangle(const char *name, char *out, size_t size)
+{
+    typedef char *(*demangler)(const char *, char *, size_t *, int *);
+    static demangler cxa;
+    static int looked;
+    if (strncmp(name, "_Z", 2) != 0)
+        return 0;
+    if (!looked) {
+        cxa = (demangler)dlsym(RTLD_DEFAULT, "__cxa_demangle");
+        looked = 1;
+    }
+    int status = -1;
+    char *d = cxa ? cxa(name, NULL, NULL, &status) : NULL;
+    if (!d || status != 0) {
+        free(d);
+        return 0;
+    }
+    snprintf(out, size, "%s", d);
+    free(d);
+    short_name(out);
+    return out[0] != '\0';
+}
+
 /* A symbol name without its version ("@" separates the site's fields)
  * and without the suffix of a copy the compiler made of the function
  * (gcc: round.constprop.0, f.isra.0, f.part.0, f.cold, f.lto_priv.0): the
- * name in the source. */
+ * name in the source, demangled. */
 static void set_func(struct prof_frame_info *out, const char *name)
 {
     static const char *const clones[] = { ".constprop.", ".isra.", ".part.", ".cold", ".lto_priv." };
-    copy(out->func, sizeof out->func, name);
-    out->func[strcspn(out->func, "@")] = '\0';
+    char plain[4096], readable[4096];
+    snprintf(plain, sizeof plain, "%s", name);
+    plain[strcspn(plain, "@")] = '\0';
     for (size_t i = 0; i < sizeof clones / sizeof clones[0]; i++) {
-        char *c = strstr(out->func, clones[i]);
-        if (c && c != out->func)
+        char *c = strstr(plain, clones[i]);
+        if (c && c != plain)
             *c = '\0';
     }
+    copy(out->func, sizeof out->func, demangle(plain, readable, sizeof readable) ? readable : plain);
 }
+
+#ifdef HAVE_LIBDW
+/* The name of a function's DIE (an inlined one's from its abstract
+ * origin): its linkage name demangled, else its name; "" if none. */
+static void die_name(Dwarf_Die *die, char *out, size_t size)
+{
+    Dwarf_Attribute at;
+    const char *link = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_linkage_name, &at));
+    const char *name = dwarf_diename(die);
+    if (!link || !demangle(link, out, size))
+        snprintf(out, size, "%s", name ? name : "");
+}
+
+/* The file and line an inlined function was called from. */
+static int call_site(Dwarf_Die *inl, Dwarf_Files *files, char *file, size_t size)
+{
+    Dwarf_Attribute at;
+    Dwarf_Word f = 0, line = 0;
+    const char *path = NULL;
+    if (dwarf_formudata(dwarf_attr(inl, DW_AT_call_file, &at), &f) == 0 && files)
+        path = dwarf_filesrc(files, f, NULL, NULL);
+    dwarf_formudata(dwarf_attr(inl, DW_AT_call_line, &at), &line);
+    snprintf(file, size, "%s", path ? base_name(path) : "?");
+    return (int)line;
+}
+
+/* The functions inlined at pc (the DW_TAG_inlined_subroutine scopes that
+ * hold it, innermost first: dwarf_getscopes finds the innermost scope, and
+ * dwarf_getscopes_die the concrete ones around it, as eu-addr2line -i
+ * does; dwarf_getscopes alone continues in the innermost inlined
+ * function's abstract definition): out's function becomes the innermost,
+ * at the line out has already, and out->inlined says what each was
+ * inlined into and where it was called: "(inlined_in_F@file:line)" each,
+ * the last F the function of the symbol. */
+static void inline_chain(Dwfl_Module *m, Dwarf_Addr pc, struct prof_frame_info *out)
+{
+    Dwarf_Addr bias;
+    Dwarf_Die *cu = dwfl_module_addrdie(m, pc, &bias), *scopes = NULL, inner;
+    int n = cu ? dwarf_getscopes(cu, pc - bias, &scopes) : 0;
+    if (n > 0) {
+        inner = scopes[0];
+        free(scopes);
+        scopes = NULL;
+        n = dwarf_getscopes_die(&inner, &scopes);
+    }
+    Dwarf_Files *files = NULL;
+    size_t nfiles, len = 0;
+    int inl[16], k = 0;
+    for (int i = 0; i < n && k < 16; i++)
+        if (dwarf_tag(&scopes[i]) == DW_TAG_inlined_subroutine)
+            inl[k++] = i;
+    if (k && dwarf_getsrcfiles(cu, &files, &nfiles) != 0)
+        files = NULL;
+    char outer[256], name[1024], file[512];
+    snprintf(outer, sizeof outer, "%s", out->func);
+    for (int j = 0; j < k; j++) {
+        int line = call_site(&scopes[inl[j]], files, file, sizeof file);
+        if (j == 0) {
+            die_name(&scopes[inl[0]], name, sizeof name);
+            copy(out->func, sizeof out->func, name);
+        }
+        if (j + 1 < k)
+            die_name(&scopes[inl[j + 1]], name, sizeof name);
+        else
+            snprintf(name, sizeof name, "%s", outer);
+        int w = snprintf(out->inlined + len, sizeof out->inlined - len, "(inlined_in_%s@%s:%d)", name, file, line);
+        if (w < 0 || (size_t)w >= sizeof out->inlined - len)
+            break;
+        len += (size_t)w;
+    }
+    for (char *p = out->inlined; *p; p++)
+        if (*p == ' ' || *p == '\t')
+            *p = '_';
+    free(scopes);
+}
+#endif
 
 void prof_symbolize(void *addr, struct prof_frame_info *out)
 {
@@ -269,6 +427,7 @@ void prof_symbolize(void *addr, struct prof_frame_info *out)
         copy(out->file, sizeof out->file, base_name(file));
         out->line = lineno;
     }
+    inline_chain(m, pc, out);
 #endif
 }
 
@@ -277,7 +436,7 @@ void prof_frame_text(const struct prof_frame_info *fi, char *buf, unsigned size)
     if (strcmp(fi->module, "[anon]") == 0)
         snprintf(buf, size, "[anon]");
     else if (fi->func[0] && fi->file[0])
-        snprintf(buf, size, "%s@%s:%d", fi->func, fi->file, fi->line);
+        snprintf(buf, size, "%s@%s:%d%s", fi->func, fi->file, fi->line, fi->inlined);
     else if (fi->func[0])
         snprintf(buf, size, "%s@%s+0x%llx", fi->func, fi->module, (unsigned long long)fi->offset);
     else

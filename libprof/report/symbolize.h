@@ -35,6 +35,8 @@ struct prof_frame_info {
     char func[256];        /* function name, "" if unknown */
     char file[512];        /* source file (basename), "" if unknown */
     int line;              /* 0 if unknown */
+    char inlined[512];     /* func inlined: "(inlined_in_F@file:line)" for each function it was inlined
+                              into, innermost first (libdw); "" if not */
 };
 
 /* prof_modules_begin/end: take and drop a snapshot of the loaded modules
@@ -57,8 +59,9 @@ void prof_symbolize_end(void);
 /* prof_symbolize: describe the return address addr. */
 void prof_symbolize(void *addr, struct prof_frame_info *out);
 
-/* prof_frame_text: "func@file:line", else "func@module+0xoff", else
- * "module+0xoff", "[anon]" outside any module: one token, no spaces. */
+/* prof_frame_text: "func@file:line" (followed by the inline chain, when
+ * inlined), else "func@module+0xoff", else "module+0xoff", "[anon]"
+ * outside any module: one token, no spaces. */
 void prof_frame_text(const struct prof_frame_info *fi, char *buf, unsigned size);
 
 #endif

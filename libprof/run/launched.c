@@ -88,12 +88,25 @@ int prof_launcher_rank(void)
     return -1;
 }
 
+/* The MPI launchers, which close the descriptors of the processes they
+ * start: "mpiprof mpirun ..." (the launcher before mpirun rather than
+ * after it) would hear of no MPI_Init. */
+static int mpi_launcher(const char *name)
+{
+    static const char *const launchers[] = { "mpirun", "mpiexec", "orterun", "prterun", "srun" };
+    for (size_t i = 0; i < sizeof launchers / sizeof launchers[0]; i++)
+        if (strncmp(name, launchers[i], strlen(launchers[i])) == 0)
+            return 1;
+    return 0;
+}
+
 void prof_launched_exit(void)
 {
     long pid;
     char c;
     const char *file = mark(&pid);
-    if (own_fd < 0 || !file || !is_mark(own_fd, file) || pread(own_fd, &c, 1, 0) == 1 || prof_launcher_rank() > 0)
+    if (own_fd < 0 || !file || !is_mark(own_fd, file) || pread(own_fd, &c, 1, 0) == 1 || prof_launcher_rank() > 0 ||
+        mpi_launcher(program_invocation_short_name))
         return;
     prof_log_set_rank(0);
     prof_log_once("%s exited without calling MPI_Init; no report written", program_invocation_name);
