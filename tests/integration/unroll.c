@@ -1,10 +1,10 @@
 /* unroll.c: compiler copies of one call, for t_unroll.sh (2 ranks). Built
  * with -O2 -funroll-loops (tests/Makefile.inc): the MPI_Allreduce loop is
- * unrolled 4 times (several call instructions for one source line), and
- * bcast_one, always inlined,
- * puts its MPI_Bcast at three places of main. Each of the two lines must be
- * one branch: MPI_Allreduce n times (n = 37, from argv so that the loop is
- * unrolled with a remainder, not removed), MPI_Bcast 3 times. Rank 0 prints
+ * unrolled 4 times (several call instructions for one source line): one
+ * branch, MPI_Allreduce n times (n = 37, from argv so that the loop is
+ * unrolled with a remainder, not removed); bcast_one, always inlined, puts
+ * its MPI_Bcast at three places of main: a branch each, named with the
+ * place (MPI_Bcast 3 times in all). Rank 0 prints
  * the sums and whether the ranks run main at different addresses (ASLR). */
 #include <stdint.h>
 #include <stdio.h>
