@@ -12,6 +12,7 @@
     X(STACK_DEPTH,          stack_depth,          DEPTH,  "1", "an integer from 1 to 32") \
     X(MAX_SITES,            max_sites,            SITES,  "3072", "an integer from 1 to 1000000") \
     X(FUNCTIONS,            functions,            FUNCS,  "",  "a comma-separated list of MPI function names or globs, e.g. MPI_Send,MPI_*reduce*") \
+    X(VIA,                  via,                  STRING, "",  "none, or a comma-separated list of library file name patterns, e.g. libhdf5*.so* (with a leading +: added to the default list)") \
     X(PARTNERS,             partners,             BOOL,   "1", "0/1, no/yes, off/on, false/true") \
     X(QUIET,                quiet,                BOOL,   "0", "0/1, no/yes, off/on, false/true") \
     X(EVAL_SLT,             eval_slt,             BOOL,   "0", "0/1, no/yes, off/on, false/true") \
@@ -33,6 +34,7 @@ struct prof_config {
     int stack_depth;
     int max_sites;
     char functions[4096];
+    char via[1024];
     bool partners;
     bool quiet;
     bool eval_slt;

@@ -21,6 +21,7 @@
 #include "region.h"
 #include "site.h"
 #include "thread.h"
+#include "via.h"
 
 #define PROF_EXPORT __attribute__((visibility("default")))
 /* Inlined into the MPI_ entry point, so that the call stack walked at
@@ -43,9 +44,11 @@ struct prof_call {
     void *site;
     enum prof_fn fn;
     int rc;
-    uint32_t nframes;      /* depth > 1: the call stack, captured before the clock */
+    uint32_t nframes;      /* depth > 1 or via: the call stack, captured before the clock */
+    uint32_t via;          /* 1: the site is in a library that passes MPI calls through (via.h): frames[0]
+                              is it, frames[1] the first frame outside those libraries, then its callers */
     void **frames;         /* starts: nframes return addresses in stack[] */
-    void *stack[PROF_MAX_DEPTH + PROF_SITE_SLACK + PROF_SITE_F08_SLACK];
+    void *stack[PROF_MAX_DEPTH + 1 + PROF_SITE_SLACK + PROF_SITE_F08_SLACK + PROF_VIA_FRAMES];
     MPI_Status status;     /* stands in for MPI_STATUS_IGNORE when a hook reads the status */
     int rq_base, rq_n;     /* completion calls: this call's requests in th->taken (p2p.c) */
     int rq_done;           /* completion calls: requests completed, tracked or not */
@@ -86,8 +89,9 @@ PROF_INLINE bool prof_enter(struct prof_call *c, enum prof_fn fn, void *site)
     c->th = th;
     c->fn = fn;
     c->site = site;
-    if (th->table.depth > 1)
-        c->nframes = prof_site_capture(site, c->stack, th->table.depth, &c->frames);
+    c->via = prof_via_on && prof_via_lib(th, site);
+    if (th->table.depth > 1 || PROF_UNLIKELY(c->via))
+        c->nframes = prof_site_capture(site, c->stack, th->table.depth, &c->frames, &c->via);
     c->t0 = prof_clock();
     return true;
 }
@@ -97,8 +101,8 @@ PROF_INLINE bool prof_enter(struct prof_call *c, enum prof_fn fn, void *site)
 static inline struct prof_record *prof_call_record(const struct prof_call *c)
 {
     struct prof_table *t = &c->th->table;
-    return t->depth > 1 ? prof_table_record(t, c->fn, prof_region_now(), c->frames, c->nframes)
-                        : prof_table_record(t, c->fn, prof_region_now(), &c->site, 1);
+    return t->depth > 1 || c->via ? prof_table_record(t, c->fn, prof_region_now(), c->frames, c->nframes, c->via)
+                                  : prof_table_record(t, c->fn, prof_region_now(), &c->site, 1, 0);
 }
 
 /* prof_call_key: the record key of a call's site, or 0 when the call is

@@ -152,7 +152,9 @@ struct prof_record {
     uint64_t key;          /* hash of fn and frames; 0 = empty slot */
     uint32_t fn;
     uint32_t region;       /* the MPI_Pcontrol region the calls ended in (region.h; 0: none) */
-    uint32_t depth;        /* frames actually captured (<= configured depth) */
+    uint32_t depth;        /* frames actually captured (<= configured depth; one more with via) */
+    uint32_t via;          /* 1: frames[0] is in a library that passes MPI calls through (via.h),
+                              frames[1] the first frame outside them */
     struct prof_stats s;
     struct prof_partners partners;
 };

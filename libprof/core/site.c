@@ -1,23 +1,50 @@
-/* site.c: call stacks above the MPI call (hot when MPIPROF_STACK_DEPTH > 1). */
+/* site.c: call stacks above the MPI call (hot when MPIPROF_STACK_DEPTH > 1,
+ * or for a call through a library that passes MPI calls through). */
 #include <libunwind.h>
 #include "config.h"
 #include "site.h"
 #include "thread.h"
+#include "via.h"
 
 __thread void *prof_f08_site __attribute__((tls_model("initial-exec")));
 
-uint32_t prof_site_capture(void *site, void **buf, uint32_t depth, void ***frames)
+/* Through a library (via.h): the first frame past site (buf[i]) outside
+ * the libraries, with site just before it and its callers after, into
+ * *frames; how many (site, then up to depth), or 0 when every frame walked
+ * is in a library. */
+static uint32_t past_libraries(void **buf, int i, int n, uint32_t depth, void ***frames)
+{
+    int u = i + 1;
+    while (u < n && prof_via_frame(buf[u]))
+        u++;
+    if (u >= n)
+        return 0;
+    buf[u - 1] = buf[i];
+    *frames = buf + u - 1;
+    return (uint32_t)(n - u) < depth ? (uint32_t)(n - u) + 1 : depth + 1;
+}
+
+uint32_t prof_site_capture(void *site, void **buf, uint32_t depth, void ***frames, uint32_t *via)
 {
     int slack = PROF_SITE_SLACK + (site == prof_f08_site ? PROF_SITE_F08_SLACK : 0);
     uint64_t t = prof_clock();
-    int n = unw_backtrace(buf, (int)depth + slack);
-    prof_profiler_add(prof_tl, t);      /* the walk is the profiler's time (profiler_s) */
+    int n = unw_backtrace(buf, (int)depth + slack + (*via ? PROF_VIA_FRAMES : 0));
+    uint32_t got = 0;
     for (int i = 0; i < n && i <= slack; i++) {
         if (buf[i] != site)
             continue;
-        *frames = buf + i;
-        return (uint32_t)(n - i) < depth ? (uint32_t)(n - i) : depth;
+        if (*via && (got = past_libraries(buf, i, n, depth, frames)) == 0)
+            *via = 0;
+        if (!got) {
+            *frames = buf + i;
+            got = (uint32_t)(n - i) < depth ? (uint32_t)(n - i) : depth;
+        }
+        break;
     }
+    prof_profiler_add(prof_tl, t);      /* the walk is the profiler's time (profiler_s) */
+    if (got)
+        return got;
+    *via = 0;
     buf[0] = site;
     *frames = buf;
     return 1;

@@ -21,13 +21,16 @@
  * procedures (fortran.h), NULL otherwise; per thread. */
 extern __thread void *prof_f08_site __attribute__((tls_model("initial-exec")));
 
-/* prof_site_capture: walk the stack into buf (room for depth +
- * PROF_SITE_SLACK + PROF_SITE_F08_SLACK frames); *frames then points at the
- * call site (looked for PROF_SITE_F08_SLACK frames further when it is
- * prof_f08_site), followed
- * by its callers, innermost first; returns how many (>= 1). Called from the
- * MPI_ entry point through the inlined prof_enter, before the call's clock
- * starts: the walk's time is the thread's profiler time (thread.h). */
-uint32_t prof_site_capture(void *site, void **buf, uint32_t depth, void ***frames);
+/* prof_site_capture: walk the stack into buf (room for depth + 1 +
+ * PROF_SITE_SLACK + PROF_SITE_F08_SLACK + PROF_VIA_FRAMES frames); *frames
+ * then points at the call site (looked for PROF_SITE_F08_SLACK frames
+ * further when it is prof_f08_site), followed by its callers, innermost
+ * first; returns how many (>= 1, <= depth). With *via (the site is in a
+ * library that passes MPI calls through, via.h), the site is followed by
+ * the first frame outside those libraries and its callers instead (<=
+ * depth + 1 frames), or, when none was found, *via becomes 0. Called from
+ * the MPI_ entry point through the inlined prof_enter, before the call's
+ * clock starts: the walk's time is the thread's profiler time (thread.h). */
+uint32_t prof_site_capture(void *site, void **buf, uint32_t depth, void ***frames, uint32_t *via);
 
 #endif

@@ -3,17 +3,18 @@
 #include <string.h>
 #include "table.h"
 
-int prof_table_init(struct prof_table *t, uint32_t depth, uint32_t max_sites)
+int prof_table_init(struct prof_table *t, uint32_t depth, uint32_t extra, uint32_t max_sites)
 {
     memset(t, 0, sizeof *t);
     t->depth = depth;
+    t->stride = depth + extra;
     t->max_sites = max_sites ? max_sites : 1;
     size_t nslots = 4;
     while (nslots / 4 * 3 < t->max_sites)
         nslots *= 2;
     t->mask = (uint32_t)nslots - 1;
     t->slots = calloc(nslots, sizeof *t->slots);
-    t->frames = calloc(nslots * depth, sizeof *t->frames);
+    t->frames = calloc(nslots * t->stride, sizeof *t->frames);
     if (!t->slots || !t->frames) {
         prof_table_free(t);
         return -1;
@@ -34,7 +35,7 @@ void prof_table_free(struct prof_table *t)
 }
 
 struct prof_record *prof_table_insert(struct prof_table *t, uint32_t i, uint64_t key, uint32_t fn, uint32_t region,
-                                      void *const *frames, uint32_t n)
+                                      void *const *frames, uint32_t n, uint32_t via)
 {
     if (t->used >= t->max_sites) {
         t->overflow_calls++;
@@ -46,7 +47,8 @@ struct prof_record *prof_table_insert(struct prof_table *t, uint32_t i, uint64_t
     r->fn = fn;
     r->region = region;
     r->depth = n;
-    memcpy(t->frames + (size_t)i * t->depth, frames, n * sizeof *frames);
+    r->via = via;
+    memcpy(t->frames + (size_t)i * t->stride, frames, n * sizeof *frames);
     t->used++;
     return r;
 }
@@ -63,7 +65,7 @@ void prof_table_fold(struct prof_table *into, const struct prof_table *from)
         const struct prof_record *r = &from->slots[i];
         if (!r->key)
             continue;
-        struct prof_record *to = prof_table_record(into, r->fn, r->region, prof_table_frames(from, r), r->depth);
+        struct prof_record *to = prof_table_record(into, r->fn, r->region, prof_table_frames(from, r), r->depth, r->via);
         if (to == &into->overflow[r->fn])   /* counted one call: all of r's found it full */
             into->overflow_calls += r->s.calls - 1;
         merge(to, r);

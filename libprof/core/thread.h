@@ -6,6 +6,7 @@
 #ifndef PROF_THREAD_H
 #define PROF_THREAD_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include "clock.h"
 #include "handles.h"
@@ -67,6 +68,8 @@ struct prof_thread {
     uint64_t foreign;              /* receives completed here but posted (started) by another thread */
     uint64_t profiler;             /* ticks the profiler spent in this thread's wrapped calls outside
                                       their timed part (prof_profiler_add) */
+    uintptr_t seg_lo, seg_len;     /* the executable segment of the last call site looked up (via.h), */
+    bool seg_via;                  /* in a library that passes MPI calls through */
     struct prof_thread *next;
 };
 

@@ -111,7 +111,9 @@ static int make(struct prof_branch *br, const struct prof_record *r, void *const
     br->s = r->s;
     br->partners = r->partners;
     br->depth = n;
-    br->key = prof_fnv(prof_fnv(PROF_FNV0, &r->fn, sizeof r->fn), frames, n * sizeof *frames);
+    br->via = r->via;
+    br->key = prof_fnv(prof_fnv(prof_fnv(PROF_FNV0, &r->fn, sizeof r->fn), &r->via, sizeof r->via), frames,
+                       n * sizeof *frames);
     if (prof_modules_keep_key(r->key) && r->key && (br->rkeys = malloc(sizeof *br->rkeys))) {
         br->rkeys[0] = r->key;
         br->nrkeys = 1;
@@ -302,21 +304,35 @@ static char *join(char *const *text, const int *idx, uint32_t from, uint32_t n, 
     return s;
 }
 
+/* The site of a call through a library: the user's frame, then the
+ * library's, "user(via_library)". */
+static char *via_site(const char *user, const char *library)
+{
+    char *s = malloc(strlen(user) + strlen(library) + sizeof "(via_)");
+    if (s)
+        sprintf(s, "%s(via_%s)", user, library);
+    return s;
+}
+
 /* A branch's key, site, ancestors and names from its frames' names. */
 static int rename_branch(struct prof_branch *br, void *const *addrs, int naddrs, const int *where,
                          char *const *text, char *const *func)
 {
     const char *name = prof_fn_name[br->fn];
-    int idx[PROF_MAX_DEPTH + 1];
-    br->key = prof_fnv(PROF_FNV0, name, strlen(name));
+    int idx[PROF_MAX_DEPTH + 2];
+    uint32_t via = br->via && br->depth > 1;
+    br->key = prof_fnv(prof_fnv(PROF_FNV0, name, strlen(name)), &via, sizeof via);
     for (uint32_t f = 0; f < br->depth; f++) {
         void *const *at = bsearch(&br->frames[f], addrs, (size_t)naddrs, sizeof *addrs, cmp_ptr);
         idx[f] = where[at - addrs];
         br->key = prof_fnv(br->key, text[idx[f]], strlen(text[idx[f]]) + 1);
     }
-    br->site = br->depth ? strdup(text[idx[0]]) : strdup("(table-full)");
-    br->ancestors = join(text, idx, 1, br->depth, ';', "-");
-    br->names = join(func, idx, 1, br->depth, ' ', "");
+    if (!br->depth)
+        br->site = strdup("(table-full)");
+    else
+        br->site = via ? via_site(text[idx[1]], text[idx[0]]) : strdup(text[idx[0]]);
+    br->ancestors = join(text, idx, 1 + via, br->depth, ';', "-");
+    br->names = join(func, idx, 1 + via, br->depth, ' ', "");
     return br->site && br->ancestors && br->names ? 0 : -1;
 }
 

@@ -24,7 +24,10 @@ struct prof_branch {
     struct prof_partners partners;
     void **frames;         /* this rank's return addresses, innermost first */
     uint32_t depth;        /* how many; 0 for an overflow record */
-    char *site;            /* the call site: "func@file:line" (see symbolize.h) */
+    uint32_t via;          /* 1: frames[0] is in a library that passes MPI calls through (via.h), and
+                              the site is frames[1] */
+    char *site;            /* the call site: "func@file:line" (see symbolize.h), through a library
+                              "func@file:line(via_LIBFRAME)" */
     char *ancestors;       /* the callers, innermost first, ';'-separated; "-" if none */
     char *names;           /* the callers' function names, space-separated (branches.human) */
     uint64_t *rkeys;       /* the keys of the records merged here: late sender (tokens carry them), windows (rma.h) */

@@ -1,5 +1,5 @@
 /* test_table.c: the call-site table keeps one record per (function,
- * region, frames), exact counts under collisions, and sends new sites to the
+ * region, frames, via), exact counts under collisions, and sends new sites to the
  * per-function overflow record once it holds its maximum of sites, in a
  * power of two of slots at most 3/4 full. */
 #include <stdio.h>
@@ -12,27 +12,32 @@ static int failures;
 int main(void)
 {
     struct prof_table t;
-    CHECK(prof_table_init(&t, 3, 3072) == 0);
+    CHECK(prof_table_init(&t, 3, 1, 3072) == 0);
     CHECK(t.mask == 4095 && t.max_sites == 3072);
     struct prof_table small;
-    CHECK(prof_table_init(&small, 1, 4) == 0 && small.mask == 7);
+    CHECK(prof_table_init(&small, 1, 0, 4) == 0 && small.mask == 7);
     prof_table_free(&small);
-    CHECK(prof_table_init(&small, 1, 1000000) == 0 && small.mask == 2097151);
+    CHECK(prof_table_init(&small, 1, 0, 1000000) == 0 && small.mask == 2097151);
     prof_table_free(&small);
 
     void *a[3] = { (void *)0x1000, (void *)0x2000, (void *)0x3000 };
     void *b[3] = { (void *)0x1000, (void *)0x2000, (void *)0x3001 };
-    struct prof_record *ra = prof_table_record(&t, 5, 0, a, 3);
+    struct prof_record *ra = prof_table_record(&t, 5, 0, a, 3, 0);
     struct prof_stats *sa = &ra->s;
-    struct prof_stats *sb = &prof_table_record(&t, 5, 0, b, 3)->s;
-    struct prof_stats *sa1 = &prof_table_record(&t, 5, 0, a, 1)->s;
-    struct prof_stats *sa6 = &prof_table_record(&t, 6, 0, a, 3)->s;
-    struct prof_record *ra2 = prof_table_record(&t, 5, 2, a, 3);     /* the same site in region 2 */
+    struct prof_stats *sb = &prof_table_record(&t, 5, 0, b, 3, 0)->s;
+    struct prof_stats *sa1 = &prof_table_record(&t, 5, 0, a, 1, 0)->s;
+    struct prof_stats *sa6 = &prof_table_record(&t, 6, 0, a, 3, 0)->s;
+    struct prof_record *ra2 = prof_table_record(&t, 5, 2, a, 3, 0);     /* the same site in region 2 */
     CHECK(sa != sb && sa != sa1 && sa != sa6 && sb != sa1 && &ra2->s != sa);
-    CHECK(prof_table_record(&t, 5, 0, a, 3) == ra && prof_table_record(&t, 5, 2, a, 3) == ra2);
+    CHECK(prof_table_record(&t, 5, 0, a, 3, 0) == ra && prof_table_record(&t, 5, 2, a, 3, 0) == ra2);
     CHECK(ra->fn == 5 && ra->depth == 3 && ra->region == 0 && ra2->region == 2 &&
           prof_table_frames(&t, ra)[2] == a[2]);
-    CHECK(t.used == 5);
+    /* A call through a library (via.h): its own record, one frame more than the depth kept. */
+    void *v[4] = { (void *)0x1000, (void *)0x2000, (void *)0x3000, (void *)0x4000 };
+    struct prof_record *rv = prof_table_record(&t, 5, 0, v, 4, 1);
+    CHECK(rv != ra && rv->via == 1 && ra->via == 0 && rv->depth == 4 && prof_table_frames(&t, rv)[3] == v[3]);
+    CHECK(prof_table_record(&t, 5, 0, v, 3, 0) == ra && prof_table_record(&t, 5, 0, v, 4, 1) == rv);
+    CHECK(t.used == 6);
 
     struct prof_traffic t1 = { 100, 0, 1, 0 }, t2 = { 0, 7, 0, 1 }, t3 = { 1, 1, 1, 1 }, none = { 0 };
     prof_stats_add(sa, 10, &t1);
@@ -53,13 +58,13 @@ int main(void)
     unsigned limit = t.max_sites;
     for (uintptr_t i = 0; t.used < limit; i++) {
         void *f[1] = { (void *)(0x100000 + i * 16) };
-        prof_stats_add(&prof_table_record(&t, 7, 0, f, 1)->s, 1, &none);
+        prof_stats_add(&prof_table_record(&t, 7, 0, f, 1, 0)->s, 1, &none);
     }
     void *late[1] = { (void *)0xdead0 };
-    struct prof_record *o = prof_table_record(&t, 9, 0, late, 1);
+    struct prof_record *o = prof_table_record(&t, 9, 0, late, 1, 0);
     CHECK(o == &t.overflow[9] && o->fn == 9 && o->depth == 0);
     CHECK(t.overflow_calls == 1);
-    CHECK(prof_table_record(&t, 5, 0, a, 3) == ra);     /* old sites still found */
+    CHECK(prof_table_record(&t, 5, 0, a, 3, 0) == ra);     /* old sites still found */
 
     /* Partners: distinct ranks, then the others bucket. */
     struct prof_partners ps = { 0 };
