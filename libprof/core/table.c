@@ -65,7 +65,8 @@ void prof_table_fold(struct prof_table *into, const struct prof_table *from)
         const struct prof_record *r = &from->slots[i];
         if (!r->key)
             continue;
-        struct prof_record *to = prof_table_record(into, r->fn, r->region, prof_table_frames(from, r), r->depth, r->via);
+        struct prof_record *to =
+            prof_table_record(into, r->fn, r->region, prof_table_frames(from, r), r->depth, r->via);
         if (to == &into->overflow[r->fn])   /* counted one call: all of r's found it full */
             into->overflow_calls += r->s.calls - 1;
         merge(to, r);

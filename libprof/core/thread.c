@@ -40,7 +40,8 @@ static void make_key(void)
 static struct prof_thread *new_state(void)
 {
     struct prof_thread *th = calloc(1, sizeof *th);
-    if (th && prof_table_init(&th->table, (uint32_t)prof_config.stack_depth, prof_via_on, (uint32_t)prof_config.max_sites) == 0)
+    if (th && prof_table_init(&th->table, (uint32_t)prof_config.stack_depth, prof_via_on,
+                              (uint32_t)prof_config.max_sites) == 0)
         return th;
     free(th);
     if (!reg.failed++)

@@ -134,15 +134,16 @@ static int unusable(const char *base)
     return err;
 }
 
-/* The place for a report that cannot go to base: the default name in the
- * working directory, else in $TMPDIR (else /tmp), the first that can be
- * made, into out; 0, or -1 when none can. */
+/* $TMPDIR, else /tmp. */
 static const char *tmp_dir(void)
 {
     const char *tmp = getenv("TMPDIR");
     return tmp && *tmp ? tmp : "/tmp";
 }
 
+/* The place for a report that cannot go to base: the default name in the
+ * working directory, else in tmp_dir, the first that can be made, into
+ * out; 0, or -1 when none can. */
 static int fallback(const char *base, char *out, size_t size)
 {
     for (int k = 0; k < 2; k++) {
@@ -271,7 +272,8 @@ static int open_report(const struct prof_report_ctx *ctx, const char **base, cha
     char why[4400], also[4400], alt[4096];
     if (open_files(ctx, *base, dir, dirsz, use, n, files, why, sizeof why) == 0)
         return 0;
-    if (fallback(*base, alt, sizeof alt) != 0 || open_files(ctx, alt, dir, dirsz, use, n, files, also, sizeof also) != 0) {
+    if (fallback(*base, alt, sizeof alt) != 0 ||
+        open_files(ctx, alt, dir, dirsz, use, n, files, also, sizeof also) != 0) {
         prof_log_once("%s; no report written", why);
         return -1;
     }
