@@ -371,7 +371,7 @@ static void inline_chain(Dwfl_Module *m, Dwarf_Addr pc, struct prof_frame_info *
             inl[k++] = i;
     if (k && dwarf_getsrcfiles(cu, &files, &nfiles) != 0)
         files = NULL;
-    char outer[256], name[1024], file[512];
+    char outer[256], name[1024], file[512], chain[sizeof out->inlined] = "";
     snprintf(outer, sizeof outer, "%s", out->func);
     for (int j = 0; j < k; j++) {
         int line = call_site(&scopes[inl[j]], files, file, sizeof file);
@@ -383,14 +383,12 @@ static void inline_chain(Dwfl_Module *m, Dwarf_Addr pc, struct prof_frame_info *
             die_name(&scopes[inl[j + 1]], name, sizeof name);
         else
             snprintf(name, sizeof name, "%s", outer);
-        int w = snprintf(out->inlined + len, sizeof out->inlined - len, "(inlined_in_%s@%s:%d)", name, file, line);
-        if (w < 0 || (size_t)w >= sizeof out->inlined - len)
+        int w = snprintf(chain + len, sizeof chain - len, "(inlined_in_%s@%s:%d)", name, file, line);
+        if (w < 0 || (size_t)w >= sizeof chain - len)
             break;
         len += (size_t)w;
     }
-    for (char *p = out->inlined; *p; p++)
-        if (*p == ' ' || *p == '\t')
-            *p = '_';
+    copy(out->inlined, sizeof out->inlined, chain);
     free(scopes);
 }
 #endif
