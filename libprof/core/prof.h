@@ -44,10 +44,12 @@ struct prof_call {
     void *site;
     enum prof_fn fn;
     int rc;
-    uint32_t nframes;      /* depth > 1 or via: the call stack, captured before the clock */
-    uint32_t via;          /* 1: the site is in a library that passes MPI calls through (via.h): frames[0]
-                              is it, frames[1] the first frame outside those libraries, then its callers */
-    void **frames;         /* starts: nframes return addresses in stack[] */
+    uint32_t nframes;      /* the call stack, captured before the clock (depth > 1, via), else the site */
+    uint32_t via;          /* PROF_VIA_LIB: the site is in a library that passes MPI calls through (via.h):
+                              frames[0] is it, frames[1] the first frame outside those libraries (or the
+                              Python frames, python.h), then its callers; PROF_VIA_PYTHON until the
+                              capture: a call from Python, frames[] then its Python frames, via 0 */
+    void **frames;         /* starts: nframes return addresses in stack[], or &site */
     void *stack[PROF_MAX_DEPTH + 1 + PROF_SITE_SLACK + PROF_SITE_F08_SLACK + PROF_VIA_FRAMES];
     MPI_Status status;     /* stands in for MPI_STATUS_IGNORE when a hook reads the status */
     int rq_base, rq_n;     /* completion calls: this call's requests in th->taken (p2p.c) */
@@ -89,7 +91,9 @@ PROF_INLINE bool prof_enter(struct prof_call *c, enum prof_fn fn, void *site)
     c->th = th;
     c->fn = fn;
     c->site = site;
-    c->via = prof_via_on && prof_via_lib(th, site);
+    c->via = prof_via_on ? prof_via_site(th, site) : PROF_VIA_NONE;
+    c->frames = &c->site;
+    c->nframes = 1;
     if (th->table.depth > 1 || PROF_UNLIKELY(c->via))
         c->nframes = prof_site_capture(site, c->stack, th->table.depth, &c->frames, &c->via);
     c->t0 = prof_clock();
@@ -101,8 +105,7 @@ PROF_INLINE bool prof_enter(struct prof_call *c, enum prof_fn fn, void *site)
 static inline struct prof_record *prof_call_record(const struct prof_call *c)
 {
     struct prof_table *t = &c->th->table;
-    return t->depth > 1 || c->via ? prof_table_record(t, c->fn, prof_region_now(), c->frames, c->nframes, c->via)
-                                  : prof_table_record(t, c->fn, prof_region_now(), &c->site, 1, 0);
+    return prof_table_record(t, c->fn, prof_region_now(), c->frames, c->nframes, c->via);
 }
 
 /* prof_call_key: the record key of a call's site, or 0 when the call is

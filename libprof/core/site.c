@@ -1,7 +1,9 @@
 /* site.c: call stacks above the MPI call (hot when MPIPROF_STACK_DEPTH > 1,
- * or for a call through a library that passes MPI calls through). */
+ * for a call through a library that passes MPI calls through, or for a
+ * call from Python). */
 #include <libunwind.h>
 #include "config.h"
+#include "python.h"
 #include "site.h"
 #include "thread.h"
 #include "via.h"
@@ -10,24 +12,33 @@ __thread void *prof_f08_site __attribute__((tls_model("initial-exec")));
 
 /* Through a library (via.h): the first frame past site (buf[i]) outside
  * the libraries, with site just before it and its callers after, into
- * *frames; how many (site, then up to depth), or 0 when every frame walked
- * is in a library. */
+ * *frames; or, when that frame runs Python code, site followed by the
+ * Python frames; how many (site, then up to depth), or 0 when every frame
+ * walked is in a library. */
 static uint32_t past_libraries(void **buf, int i, int n, uint32_t depth, void ***frames)
 {
     int u = i + 1;
-    while (u < n && prof_via_frame(buf[u]))
+    while (u < n && prof_via_kind(buf[u]) == PROF_VIA_LIB)
         u++;
     if (u >= n)
         return 0;
-    buf[u - 1] = buf[i];
+    uint32_t py = 0;
+    void *site = buf[i];
+    if (prof_via_kind(buf[u]) == PROF_VIA_PYTHON && (py = prof_python_capture(buf + 1, depth)) != 0) {
+        buf[0] = site;
+        *frames = buf;
+        return py + 1;
+    }
+    buf[u - 1] = site;
     *frames = buf + u - 1;
     return (uint32_t)(n - u) < depth ? (uint32_t)(n - u) + 1 : depth + 1;
 }
 
-uint32_t prof_site_capture(void *site, void **buf, uint32_t depth, void ***frames, uint32_t *via)
+/* The C frames from site on (at most depth, or depth + 1 through a
+ * library), 0 when site is not among the frames walked. */
+static uint32_t c_frames(void *site, void **buf, uint32_t depth, void ***frames, uint32_t *via)
 {
     int slack = PROF_SITE_SLACK + (site == prof_f08_site ? PROF_SITE_F08_SLACK : 0);
-    uint64_t t = prof_clock();
     int n = unw_backtrace(buf, (int)depth + slack + (*via ? PROF_VIA_FRAMES : 0));
     uint32_t got = 0;
     for (int i = 0; i < n && i <= slack; i++) {
@@ -41,6 +52,20 @@ uint32_t prof_site_capture(void *site, void **buf, uint32_t depth, void ***frame
         }
         break;
     }
+    return got;
+}
+
+uint32_t prof_site_capture(void *site, void **buf, uint32_t depth, void ***frames, uint32_t *via)
+{
+    uint64_t t = prof_clock();
+    uint32_t got = 0;
+    if (*via == PROF_VIA_PYTHON) {
+        *via = PROF_VIA_NONE;
+        got = prof_python_capture(buf, depth);
+        *frames = buf;
+    }
+    if (!got)
+        got = c_frames(site, buf, depth, frames, via);
     prof_profiler_add(prof_tl, t);      /* the walk is the profiler's time (profiler_s) */
     if (got)
         return got;

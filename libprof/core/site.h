@@ -28,7 +28,10 @@ extern __thread void *prof_f08_site __attribute__((tls_model("initial-exec")));
  * first; returns how many (>= 1, <= depth). With *via (the site is in a
  * library that passes MPI calls through, via.h), the site is followed by
  * the first frame outside those libraries and its callers instead (<=
- * depth + 1 frames), or, when none was found, *via becomes 0. Called from
+ * depth + 1 frames), or, when none was found, *via becomes 0; and when
+ * that frame runs Python code, the site followed by the Python frames
+ * (python.h). With *via PROF_VIA_PYTHON (a call from Python), the Python
+ * frames (up to depth; the C frames when there are none), *via 0. Called from
  * the MPI_ entry point through the inlined prof_enter, before the call's
  * clock starts: the walk's time is the thread's profiler time (thread.h). */
 uint32_t prof_site_capture(void *site, void **buf, uint32_t depth, void ***frames, uint32_t *via);

@@ -69,7 +69,7 @@ struct prof_thread {
     uint64_t profiler;             /* ticks the profiler spent in this thread's wrapped calls outside
                                       their timed part (prof_profiler_add) */
     uintptr_t seg_lo, seg_len;     /* the executable segment of the last call site looked up (via.h), */
-    bool seg_via;                  /* in a library that passes MPI calls through */
+    uint8_t seg_kind;              /* a library that passes MPI calls through, Python (PROF_VIA_*) */
     struct prof_thread *next;
 };
 

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "config.h"
+#include "python.h"
 #include "via.h"
 
 /* The documented default (mpiprof(1), MPIPROF_VIA): the MPI libraries and
@@ -28,7 +29,7 @@ static char patterns[sizeof default_via + sizeof prof_config.via];
 
 struct seg {
     uintptr_t lo, hi;
-    bool via;
+    uint8_t kind;          /* PROF_VIA_* */
 };
 
 struct segs {
@@ -75,7 +76,15 @@ static int add_module(struct dl_phdr_info *info, size_t size, void *data)
     struct segs *s = data;
     (void)size;
     s->adds = info->dlpi_adds;
-    bool via = info->dlpi_name[0] && matches(info->dlpi_name);
+    uintptr_t py = prof_python_interpreter();
+    bool has_py = false;
+    for (int i = 0; py && i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        has_py |= ph->p_type == PT_LOAD && py - (info->dlpi_addr + ph->p_vaddr) < ph->p_memsz;
+    }
+    uint8_t kind = info->dlpi_name[0] && matches(info->dlpi_name)     ? PROF_VIA_LIB
+                   : prof_python_module(info->dlpi_name, has_py) ? PROF_VIA_PYTHON
+                                                                  : PROF_VIA_NONE;
     for (int i = 0; i < info->dlpi_phnum; i++) {
         const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
         if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X) || !ph->p_memsz)
@@ -84,7 +93,7 @@ static int add_module(struct dl_phdr_info *info, size_t size, void *data)
         if (!v)
             return 1;
         s->v = v;
-        s->v[s->n++] = (struct seg){ info->dlpi_addr + ph->p_vaddr, info->dlpi_addr + ph->p_vaddr + ph->p_memsz, via };
+        s->v[s->n++] = (struct seg){ info->dlpi_addr + ph->p_vaddr, info->dlpi_addr + ph->p_vaddr + ph->p_memsz, kind };
     }
     return 0;
 }
@@ -148,13 +157,13 @@ void prof_via_lookup(struct prof_thread *th, uintptr_t a)
     const struct seg *g = segment_of(a);
     th->seg_lo = g ? g->lo : a;
     th->seg_len = g ? g->hi - g->lo : 1;
-    th->seg_via = g && g->via;
+    th->seg_kind = g ? g->kind : PROF_VIA_NONE;
 }
 
-bool prof_via_frame(void *a)
+uint8_t prof_via_kind(void *a)
 {
     const struct seg *g = segment_of((uintptr_t)a);
-    return g && g->via;
+    return g ? g->kind : PROF_VIA_NONE;
 }
 
 void prof_via_stop(void)

@@ -12,6 +12,11 @@
 #include <stdint.h>
 #include "thread.h"
 
+/* What a return address is in: a library that passes MPI calls through,
+ * or, in a Python program (python.h), the interpreter or a module that
+ * runs Python code, whose calls are named by the Python frames. */
+enum { PROF_VIA_NONE, PROF_VIA_LIB, PROF_VIA_PYTHON };
+
 /* The most library frames passed over to find the user's: a call through
  * these libraries unwinds this many more frames (~5-10 ns each). */
 #define PROF_VIA_FRAMES 32
@@ -29,18 +34,18 @@ void prof_via_stop(void);
  * in none of them and a module was loaded since (cold). */
 void prof_via_lookup(struct prof_thread *th, uintptr_t a);
 
-/* prof_via_lib: whether site is in one of the libraries (hot: two
- * compares when the thread's last site was in the same segment). */
-static inline bool prof_via_lib(struct prof_thread *th, void *site)
+/* prof_via_site: what site is in, PROF_VIA_* (hot: two compares when the
+ * thread's last site was in the same segment). */
+static inline uint8_t prof_via_site(struct prof_thread *th, void *site)
 {
     uintptr_t a = (uintptr_t)site;
     if (__builtin_expect(a - th->seg_lo >= th->seg_len, 0))
         prof_via_lookup(th, a);
-    return th->seg_via;
+    return th->seg_kind;
 }
 
-/* prof_via_frame: the same for any return address, without the cache
- * (the frames of a call through a library). */
-bool prof_via_frame(void *a);
+/* prof_via_kind: the same for any return address, without the cache (the
+ * frames of a call through a library). */
+uint8_t prof_via_kind(void *a);
 
 #endif

@@ -3,7 +3,8 @@
  * file:line (cold: finalize). dladdr gives the exported symbols; libdw, when
  * configured, adds static functions, file:line and the functions inlined
  * at the address from debug information. C++ names are demangled with the
- * C++ runtime's own __cxa_demangle when the process has one. */
+ * C++ runtime's own __cxa_demangle when the process has one. A Python
+ * frame (python.h) is named by python.c. */
 #define _GNU_SOURCE            /* dladdr, dl_iterate_phdr */
 #include <dlfcn.h>
 #include <elf.h>
@@ -13,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "python.h"
 #include "symbolize.h"
 #ifdef HAVE_LIBDW
 #include <dwarf.h>
@@ -176,6 +178,14 @@ static const struct module *module_of(uintptr_t a)
 
 void prof_frame_identify(void *addr, struct prof_frame_id *id)
 {
+    const char *func, *file;
+    int line;
+    if (prof_python_frame(addr, &func, &file, &line)) {    /* named by its text, the same on every rank */
+        id->module = PROF_MODULE_PYTHON;
+        id->offset = prof_fnv(prof_fnv(prof_fnv(PROF_FNV0, func, strlen(func) + 1), file, strlen(file) + 1), &line,
+                              sizeof line);
+        return;
+    }
     const struct module *m = module_of((uintptr_t)addr);
     id->module = m ? m->key : PROF_MODULE_ANON;
     id->offset = m ? (uintptr_t)addr - m->base : 0;
@@ -397,7 +407,14 @@ void prof_symbolize(void *addr, struct prof_frame_info *out)
 {
     uintptr_t a = (uintptr_t)addr;
     const struct module *mod = module_of(a);
+    const char *py_func, *py_file;
     memset(out, 0, sizeof *out);
+    if (prof_python_frame(addr, &py_func, &py_file, &out->line)) {
+        strcpy(out->module, "python");
+        copy(out->func, sizeof out->func, py_func);
+        copy(out->file, sizeof out->file, py_file);
+        return;
+    }
     if (!mod) {
         strcpy(out->module, "[anon]");
         return;

@@ -28,9 +28,12 @@ struct prof_frame_id {
     uint64_t offset;
 };
 #define PROF_MODULE_ANON 0
+/* The module of every Python frame (python.h), whose offset is then a hash
+ * of its function, file and line. */
+#define PROF_MODULE_PYTHON 0x7079746f6eULL
 
 struct prof_frame_info {
-    char module[256];      /* basename of the executable or library, "[anon]" outside any */
+    char module[256];      /* basename of the executable or library, "[anon]" outside any, "python" */
     uint64_t offset;       /* of the return address from the module's load address */
     char func[256];        /* function name, "" if unknown */
     char file[512];        /* source file (basename), "" if unknown */

@@ -13,6 +13,7 @@
 #include "run.h"
 #include "shadow.h"
 #include "snapshot.h"
+#include "python.h"
 #include "via.h"
 #include "wait.h"
 
@@ -248,6 +249,7 @@ void prof_finish(void)
     free((void *)rd.region_fn);
     prof_thread_list_done();
     prof_via_stop();
+    prof_python_stop();
     prof_shadow_release_all();
     PMPI_Comm_free(&prof_run.comm);
 }

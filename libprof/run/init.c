@@ -17,6 +17,7 @@
 #include "report.h"
 #include "run.h"
 #include "snapshot.h"
+#include "python.h"
 #include "via.h"
 
 struct prof_run prof_run;
@@ -113,6 +114,7 @@ void prof_start(int thread_level)
     prof_log_set_rank(prof_run.rank);
     prof_config_load(enabled, PROF_FN_COUNT);
     prof_launched_init();
+    prof_python_start();
     prof_via_start();
     read_command();
     prof_run.thread_level = thread_level;
