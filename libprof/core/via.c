@@ -14,6 +14,7 @@
 #include <string.h>
 #include "config.h"
 #include "python.h"
+#include "ranges.h"
 #include "via.h"
 
 /* The documented default (mpiprof(1), MPIPROF_VIA): the MPI libraries and
@@ -27,13 +28,8 @@ static const char default_via[] =
 bool prof_via_on;
 static char patterns[sizeof default_via + sizeof prof_config.via];
 
-struct seg {
-    uintptr_t lo, hi;
-    uint8_t kind;          /* PROF_VIA_* */
-};
-
 struct segs {
-    struct seg *v;
+    struct prof_range *v;  /* tag: PROF_VIA_* */
     int n;
     unsigned long long adds;        /* the loader's count of modules loaded when made */
     struct segs *older;             /* the table it replaced */
@@ -89,19 +85,14 @@ static int add_module(struct dl_phdr_info *info, size_t size, void *data)
         const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
         if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X) || !ph->p_memsz)
             continue;
-        struct seg *v = realloc(s->v, (size_t)(s->n + 1) * sizeof *v);
+        struct prof_range *v = realloc(s->v, (size_t)(s->n + 1) * sizeof *v);
         if (!v)
             return 1;
         s->v = v;
-        s->v[s->n++] = (struct seg){ info->dlpi_addr + ph->p_vaddr, info->dlpi_addr + ph->p_vaddr + ph->p_memsz, kind };
+        s->v[s->n++] = (struct prof_range){ info->dlpi_addr + ph->p_vaddr, info->dlpi_addr + ph->p_vaddr + ph->p_memsz,
+                                            kind };
     }
     return 0;
-}
-
-static int by_lo(const void *a, const void *b)
-{
-    const struct seg *x = a, *y = b;
-    return x->lo < y->lo ? -1 : x->lo > y->lo;
 }
 
 static int count_adds(struct dl_phdr_info *info, size_t size, void *data)
@@ -111,25 +102,17 @@ static int count_adds(struct dl_phdr_info *info, size_t size, void *data)
     return 1;
 }
 
-static const struct seg *find(const struct segs *s, uintptr_t a)
+static const struct prof_range *find(const struct segs *s, uintptr_t a)
 {
-    int lo = 0, hi = s ? s->n : 0;
-    while (lo < hi) {
-        int mid = lo + (hi - lo) / 2;
-        if (s->v[mid].lo <= a)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo > 0 && a < s->v[lo - 1].hi ? &s->v[lo - 1] : NULL;
+    return s ? prof_range_find(s->v, s->n, a) : NULL;
 }
 
 /* The segment of a, the table made again when a is in none and a module
  * was loaded since; NULL for code outside every module (JIT code). */
-static const struct seg *segment_of(uintptr_t a)
+static const struct prof_range *segment_of(uintptr_t a)
 {
     struct segs *s = __atomic_load_n(&current, __ATOMIC_ACQUIRE);
-    const struct seg *g = find(s, a);
+    const struct prof_range *g = find(s, a);
     if (g)
         return g;
     pthread_mutex_lock(&remake);
@@ -139,7 +122,7 @@ static const struct seg *segment_of(uintptr_t a)
     if (!s || adds != s->adds) {
         struct segs *fresh = calloc(1, sizeof *fresh);
         if (fresh && dl_iterate_phdr(add_module, fresh) == 0) {
-            qsort(fresh->v, (size_t)fresh->n, sizeof *fresh->v, by_lo);
+            prof_ranges_sort(fresh->v, fresh->n);
             fresh->older = s;
             __atomic_store_n(&current, fresh, __ATOMIC_RELEASE);
             s = fresh;
@@ -154,16 +137,16 @@ static const struct seg *segment_of(uintptr_t a)
 
 void prof_via_lookup(struct prof_thread *th, uintptr_t a)
 {
-    const struct seg *g = segment_of(a);
+    const struct prof_range *g = segment_of(a);
     th->seg_lo = g ? g->lo : a;
     th->seg_len = g ? g->hi - g->lo : 1;
-    th->seg_kind = g ? g->kind : PROF_VIA_NONE;
+    th->seg_kind = g ? (uint8_t)g->tag : PROF_VIA_NONE;
 }
 
 uint8_t prof_via_kind(void *a)
 {
-    const struct seg *g = segment_of((uintptr_t)a);
-    return g ? g->kind : PROF_VIA_NONE;
+    const struct prof_range *g = segment_of((uintptr_t)a);
+    return g ? (uint8_t)g->tag : PROF_VIA_NONE;
 }
 
 void prof_via_stop(void)

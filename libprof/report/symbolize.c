@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "python.h"
+#include "ranges.h"
 #include "symbolize.h"
 #ifdef HAVE_LIBDW
 #include <dwarf.h>
@@ -45,14 +46,9 @@ struct module {
     char name[256];        /* basename */
 };
 
-struct segment {           /* one PT_LOAD of a module, [lo, hi) */
-    uintptr_t lo, hi;
-    int module;
-};
-
 static struct {
     struct module *mods;
-    struct segment *segs;
+    struct prof_range *segs;  /* each PT_LOAD of a module, tag: the module */
     int nmods, nsegs, cap_mods, cap_segs, failed;
 } loaded;
 
@@ -103,7 +99,7 @@ static int add_module(struct dl_phdr_info *info, size_t size, void *data)
 {
     (void)size, (void)data;
     struct module *mods = grow(loaded.mods, &loaded.cap_mods, loaded.nmods + 1, sizeof *mods);
-    struct segment *segs = grow(loaded.segs, &loaded.cap_segs, loaded.nsegs + info->dlpi_phnum, sizeof *segs);
+    struct prof_range *segs = grow(loaded.segs, &loaded.cap_segs, loaded.nsegs + info->dlpi_phnum, sizeof *segs);
     loaded.mods = mods ? mods : loaded.mods;
     loaded.segs = segs ? segs : loaded.segs;
     if (!mods || !segs) {
@@ -124,7 +120,7 @@ static int add_module(struct dl_phdr_info *info, size_t size, void *data)
     for (int i = 0; i < info->dlpi_phnum; i++) {
         const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
         if (ph->p_type == PT_LOAD && ph->p_memsz)
-            segs[loaded.nsegs++] = (struct segment){ info->dlpi_addr + ph->p_vaddr,
+            segs[loaded.nsegs++] = (struct prof_range){ info->dlpi_addr + ph->p_vaddr,
                                                      info->dlpi_addr + ph->p_vaddr + ph->p_memsz, loaded.nmods };
         else if (ph->p_type == PT_NOTE && !m->key)
             m->key = build_id((const char *)(info->dlpi_addr + ph->p_vaddr), ph->p_memsz, ph->p_align);
@@ -137,12 +133,6 @@ static int add_module(struct dl_phdr_info *info, size_t size, void *data)
     return 0;
 }
 
-static int by_lo(const void *a, const void *b)
-{
-    const struct segment *x = a, *y = b;
-    return x->lo < y->lo ? -1 : x->lo > y->lo;
-}
-
 int prof_modules_begin(void)
 {
     memset(&loaded, 0, sizeof loaded);
@@ -151,7 +141,7 @@ int prof_modules_begin(void)
         prof_modules_end();
         return -1;
     }
-    qsort(loaded.segs, (size_t)loaded.nsegs, sizeof *loaded.segs, by_lo);
+    prof_ranges_sort(loaded.segs, loaded.nsegs);
     return 0;
 }
 
@@ -165,15 +155,8 @@ void prof_modules_end(void)
 /* The module whose mapped segments hold a, or NULL. */
 static const struct module *module_of(uintptr_t a)
 {
-    int lo = 0, hi = loaded.nsegs;   /* the last segment starting at or below a */
-    while (lo < hi) {
-        int mid = lo + (hi - lo) / 2;
-        if (loaded.segs[mid].lo <= a)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo > 0 && a < loaded.segs[lo - 1].hi ? &loaded.mods[loaded.segs[lo - 1].module] : NULL;
+    const struct prof_range *g = prof_range_find(loaded.segs, loaded.nsegs, a);
+    return g ? &loaded.mods[g->tag] : NULL;
 }
 
 void prof_frame_identify(void *addr, struct prof_frame_id *id)
