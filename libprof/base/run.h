@@ -27,6 +27,11 @@ extern struct prof_run prof_run;
  * outside mpirun) and end the process with status 2 (whichmpi.c). */
 void prof_whichmpi_check(void);
 
+/* prof_before_init: what every MPI_Init and MPI_Init_thread entry (C or
+ * Fortran) does before calling the MPI's: prof_whichmpi_check, then the
+ * next tool's entry points resolved (chain.h; init.c). */
+void prof_before_init(void);
+
 /* prof_start: start profiling after a successful MPI_Init or
  * MPI_Init_thread (C or Fortran entry; init.c). */
 void prof_start(int thread_level);

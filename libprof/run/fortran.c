@@ -8,7 +8,6 @@
 #define _GNU_SOURCE            /* RTLD_NEXT */
 #include <dlfcn.h>
 #include <stdlib.h>
-#include "chain.h"
 #include "fortran.h"
 #include "log.h"
 #include "run.h"
@@ -69,8 +68,7 @@ extern void pmpi_finalize_(MPI_Fint *ierr) __attribute__((weak));
 PROF_EXPORT void mpi_init_(MPI_Fint *ierr)
 {
     MPI_Fint rc;
-    prof_whichmpi_check();
-    prof_chain_start();
+    prof_before_init();
     if (pmpi_init_)
         pmpi_init_(&rc);
     else
@@ -85,8 +83,7 @@ PROF_F_NAMES(mpi_init, MPI_INIT)
 PROF_EXPORT void mpi_init_thread_(MPI_Fint *required, MPI_Fint *provided, MPI_Fint *ierr)
 {
     MPI_Fint rc;
-    prof_whichmpi_check();
-    prof_chain_start();
+    prof_before_init();
     if (pmpi_init_thread_) {
         pmpi_init_thread_(required, provided, &rc);
     } else {

@@ -2,7 +2,7 @@
  * (flag "custom" in wrappers/misc.tbl): start profiling after PMPI_Init,
  * write the report before PMPI_Finalize (or the next tool's, chain.h; cold),
  * after whichmpi.c checked that the program runs the MPI the library was
- * built for. The Fortran ones, in fortran.c, call prof_whichmpi_check,
+ * built for. The Fortran ones, in fortran.c, call prof_before_init,
  * prof_start and prof_finish the same way. */
 #include <stdio.h>
 #include <string.h>
@@ -134,10 +134,15 @@ void prof_start(int thread_level)
     prof_run.started = 1;
 }
 
-PROF_EXPORT int MPI_Init(int *argc, char ***argv)
+void prof_before_init(void)
 {
     prof_whichmpi_check();
     prof_chain_start();
+}
+
+PROF_EXPORT int MPI_Init(int *argc, char ***argv)
+{
+    prof_before_init();
     int rc = PROF_NEXT_CUSTOM(MPI_Init)(argc, argv);
     if (rc == MPI_SUCCESS)
         prof_start(MPI_THREAD_SINGLE);
@@ -146,8 +151,7 @@ PROF_EXPORT int MPI_Init(int *argc, char ***argv)
 
 PROF_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
-    prof_whichmpi_check();
-    prof_chain_start();
+    prof_before_init();
     int rc = PROF_NEXT_CUSTOM(MPI_Init_thread)(argc, argv, required, provided);
     if (rc == MPI_SUCCESS)
         prof_start(*provided);
