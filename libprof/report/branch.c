@@ -241,7 +241,7 @@ static void name_owned(void *const *addrs, const int *where, int naddrs, const s
         if (all[w].owner != rank || done[w])
             continue;
         done[w] = 1;
-        if (!open && all[w].module != PROF_MODULE_ANON) {
+        if (!open && all[w].module != PROF_MODULE_ANON && all[w].module != PROF_MODULE_PYTHON) {
             prof_symbolize_begin();
             open = 1;
         }
