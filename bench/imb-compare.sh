@@ -26,7 +26,9 @@ Usage: bench/imb-compare.sh [-b BUILDDIR] [-r RUNS] [-n NP] [-m [MIN:]MAX] [-i N
               the suite, 40 MiB and 100 for EXT, 16 MiB and 10 for IO, so
               that both run the same repetitions; default: the guide's
               MSGSPERSAMPLE, 1000 for EXT, 50 for IO)
-  -d DIR      where the IO files go (default: a new directory under TMPDIR)
+  -d DIR      where the IO files go (default: a new directory under TMPDIR);
+              on a disk the syncs' flush latency swamps the write times, a
+              tmpfs (/dev/shm) compares what the programs do
 
 Exit 0 when every median ratio is within 0.9-1.1, 1 otherwise, 2 on usage
 errors or a failed run. Rows whose repetitions differ are marked and left
