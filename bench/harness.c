@@ -376,7 +376,7 @@ void bench_usage(const struct bench_suite *s, FILE *f)
             "  -msglog [A:]B  message lengths 0, 2^A, ..., 2^B (default %d:%d, B <= %d)\n"
             "  -map PxQ       number the processes along the rows of a P x Q matrix\n"
             "                 filled column by column\n"
-            "  -iter N        at most N repetitions per length\n"
+            "  -iter N        MSGSPERSAMPLE = N (non-aggregate modes: at most N)\n"
             "  -time S        at most S seconds per length (estimated by one execution)\n"
             "  -mem GB        at most GB GiB of message buffers per process\n"
             "  -check         verify every received buffer, add a defects column\n"
@@ -508,14 +508,12 @@ long bench_reps(const struct bench_run *r, long x)
 
 long bench_reps_of(const struct bench_run *r, long x, long per_sample)
 {
-    long n = per_sample;
+    long n = per_sample, iter = r->opt.iter;
+    if (iter > 0 && (per_sample == r->suite->msgspersample || iter < per_sample))
+        n = iter;
     if (x > 0 && r->suite->overall_vol / x < n)
         n = r->suite->overall_vol / x;
-    if (n < 1)
-        n = 1;
-    if (r->opt.iter > 0 && r->opt.iter < n)
-        n = r->opt.iter;
-    return n;
+    return n < 1 ? 1 : n;
 }
 
 int bench_counts(const struct bench_run *r, int single, const char *name, int *out)
@@ -773,7 +771,7 @@ void bench_print_header(const struct bench_run *r)
     if (o->msglog_min >= 0)
         fprintf(f, "# !! message lengths from -msglog %d:%d\n", o->msglog_min, o->msglog_max);
     if (o->iter > 0)
-        fprintf(f, "# !! -iter %ld: at most %ld repetitions per length\n", o->iter, o->iter);
+        fprintf(f, "# !! -iter %ld: MSGSPERSAMPLE %ld (non-aggregate: at most %ld)\n", o->iter, o->iter, o->iter);
     if (o->time_s > 0)
         fprintf(f, "# !! -time %g: at most %g s per length (one more execution per length to estimate it)\n",
                 o->time_s, o->time_s);

@@ -169,10 +169,12 @@ void bench_usage(const struct bench_suite *s, FILE *f);
 int bench_lengths(const struct bench_opts *o, long unit, long *out);
 
 /* bench_reps: repetitions for length x (5.2.8): MSGSPERSAMPLE for x = 0,
- * else max(1, min(MSGSPERSAMPLE, OVERALL_VOL / x)); then at most -iter. */
+ * else max(1, min(MSGSPERSAMPLE, OVERALL_VOL / x)); -iter N sets
+ * MSGSPERSAMPLE (5.2.1), above or below the suite's. */
 long bench_reps(const struct bench_run *r, long x);
-/* bench_reps_of: the same with per_sample for MSGSPERSAMPLE (MSGS_NONAGGR
- * for non-aggregate modes, 5.2.8). */
+/* bench_reps_of: the same with per_sample for MSGSPERSAMPLE: the suite's
+ * (which -iter replaces) or MSGS_NONAGGR for non-aggregate modes (5.2.8;
+ * -iter only lowers it, to at most N). */
 long bench_reps_of(const struct bench_run *r, long x, long per_sample);
 
 /* bench_nprocs: the process counts (5.1.2.2): P_min, 2 P_min, 4 P_min, ...,

@@ -19,12 +19,8 @@ mpi1=$build/bench/mpiprof-mpi1
 ref=$build/bench/pingpong-ref
 [ -x "$mpi1" ] && [ -x "$ref" ] || { echo "$me: build $mpi1 and $ref first (make in $build)" >&2; exit 2; }
 case $runs in '' | *[!0-9]*) echo "$me: RUNS '$runs' is not a number" >&2; exit 2 ;; esac
-mpirun=$(sed -n 's/^MPIRUN = //p' "$build/Makefile")
-[ -x "$mpirun" ] || { echo "$me: no MPIRUN in $build/Makefile" >&2; exit 2; }
-
-OMPI_ALLOW_RUN_AS_ROOT=1
-OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
+. "$(dirname "$0")/compare-lib.sh"
+mpirun=$(build_mpirun "$build") || exit 2
 
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT
@@ -40,9 +36,6 @@ while [ "$i" -le "$runs" ]; do
     i=$((i + 1))
 done
 
-median() {
-    sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
 m1=$(awk '{ print $2 }' "$tmp/pairs" | median)
 m2=$(awk '{ print $3 }' "$tmp/pairs" | median)
 awk -v a="$m1" -v b="$m2" 'BEGIN {

@@ -30,9 +30,10 @@
  * table in which the process is active: MPI_File_delete (the file's first
  * process), MPI_Barrier on the file's communicator, MPI_File_open,
  * MPI_File_set_errhandler, MPI_Barrier (then unlink), MPI_Gather +
- * MPI_Scatter (opened everywhere), MPI_File_close; reads
- * first fill the file (MPI_File_set_view, MPI_File_write_at in pieces of
- * at most 1 MiB, MPI_File_sync, MPI_Barrier, MPI_File_sync); per length
+ * MPI_Scatter (opened everywhere), MPI_File_close; then the file is
+ * filled as far as the table's largest sample reaches, so that no timed
+ * write extends it (MPI_File_set_view, MPI_File_write_at in pieces of at
+ * most 1 MiB, MPI_File_sync, MPI_Barrier, MPI_File_sync); per length
  * MPI_File_set_view (which also rewinds the file pointers), 2 MPI_Barrier
  * (MY_COMM), the n actions and, for writes, the MPI_File_sync calls of the
  * mode. With -check, writes are read back after each sample
@@ -96,7 +97,7 @@ static const struct io_bench benches[] = {
 /* BENCH_EXPECT (expect.h): the blocking accesses and MPI_File_sync, which
  * the harness never calls; each call of them tallies where it is made,
  * untimed (sample() before its clock starts, the -check reads, the fill of
- * the reads' file, Open_Close's writes); the I- variants' t_pure samples
+ * the table's file, Open_Close's writes); the I- variants' t_pure samples
  * call them too. Their starts and finishes (19 functions more, with
  * MPI_Wait) are not claimed: beyond expect.c's limit, and too slow
  * (CPU_Exploit) for a quick check to cover. */
@@ -334,7 +335,11 @@ static void set_view(struct io_ctx *c, int plain)
     MPI_File_set_view(c->fh, 0, MPI_BYTE, filetype, "native", MPI_INFO_NULL);
 }
 
-/* Byte o of a file the reads read holds byte o of process 0's pattern. */
+/* Byte o of the table's file, up to total, holds byte o of process 0's
+ * pattern: what the reads read, and what the writes overwrite, so that no
+ * timed write pays for extending the file (block allocation, a metadata
+ * commit in each sync); IMB 2021's writes overwrite too, the sample its
+ * iteration policy writes untimed before timing each length. */
 static void fill_file(struct io_ctx *c, MPI_Offset total)
 {
     long start, len;
@@ -560,7 +565,7 @@ static void file_name(const struct bench_run *r, const struct io_ctx *c, const s
 /* The needs of a table: lengths that fit an int count and -mem (the
  * buffer, and with -check the sample read back) stay in lens, the rest are
  * noted; *xmax the largest length kept, *sample its largest sample
- * (#repetitions x), *file the file bytes the reads read. */
+ * (#repetitions x), *file the file bytes the samples reach. */
 static int runnable(const struct bench_run *r, const struct io_ctx *c, long *lens, int n, long *xmax,
                     long *sample, MPI_Offset *file)
 {
@@ -669,7 +674,7 @@ static void run_table(struct bench_run *r, const struct io_bench *b, int q, int 
         bench_print_note(r, "not run: the file could not be opened on some process");
         n = 0;
     }
-    if (n > 0 && g.comm != MPI_COMM_NULL && b->cls != OPENCLOSE && !b->write)
+    if (n > 0 && g.comm != MPI_COMM_NULL && b->cls != OPENCLOSE)
         fill_file(&c, file);
     if (n > 0)
         bench_print_columns(r, &l);

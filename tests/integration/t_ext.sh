@@ -28,11 +28,11 @@ want() {
     np=$1 iter=$2
     shift 2
     for name in "$@"; do echo "$name"; done | awk -v np="$np" -v iter="$iter" '
-    function reps(x, per,   n) {
+    function reps(x, per,   n) {   # -iter sets MSGSPERSAMPLE, at most MSGS_NONAGGR
+        if (iter > 0 && (per == 1000 || iter < per)) per = iter
         n = (x == 0) ? per : int(41943040 / x)
         if (n > per) n = per
         if (n < 1) n = 1
-        if (iter > 0 && iter < n) n = iter
         return n
     }
     {
@@ -63,6 +63,13 @@ for np in 1 2 3; do
             test "$(grep -c 'needs 2 processes: not run' "$work/ext1.out")" -eq 4
     fi
 done
+
+# -iter N sets MSGSPERSAMPLE, above the guide's 1000 too; MSGS_NONAGGR stays 100.
+run 2 "$ext" Unidir_Put -msglog 0:3 -iter 2000 -check > "$work/iter.out" 2> "$work/iter.err" ||
+    { fail "mpiprof-ext -iter 2000"; cat "$work/iter.err"; }
+want 2 2000 Unidir_Put > "$work/expected"
+rows "$work/iter.out" > "$work/actual"
+same_rows "-iter 2000: 2000 transfers a sample, 100 non-aggregate"
 
 # -check finds what goes wrong: one corrupted byte per sample.
 run 2 env BENCH_CHECK_CORRUPT=1 "$ext" Bidir_Get -msglog 2:2 -check > "$work/corrupt.out" ||

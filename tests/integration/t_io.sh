@@ -5,7 +5,7 @@
 # defects, and the directory empty afterwards, also after a run stopped by
 # SIGTERM in the middle. Then P_Write_expl under the profiler:
 # MPI_File_write_at and MPI_File_sync in functions.txt, and io.txt's bytes,
-# equal what the tables imply.
+# equal what the tables and each table's fill of its file imply.
 . "$top_srcdir/tests/integration/lib.sh"
 
 io="$top_builddir/bench/mpiprof-io"
@@ -34,11 +34,11 @@ C_IRead_expl C_IWrite_shared C_IRead_shared"
 # variants: one AGGREGATE table for writes, 4.2.5).
 want() {
     awk -v np="$1" -v iter="$2" -v lens="$3" -v names="$4" '
-    function reps(x, per,   n) {
+    function reps(x, per,   n) {   # -iter sets MSGSPERSAMPLE, at most MSGS_NONAGGR
+        if (iter > 0 && (per == 50 || iter < per)) per = iter
         n = (x == 0) ? per : int(16777216 / x)
         if (n > per) n = per
         if (n < 1) n = 1
-        if (iter > 0 && iter < n) n = iter
         return n
     }
     BEGIN {
@@ -87,6 +87,13 @@ run 2 env BENCH_CHECK_CORRUPT=1 "$io" P_Read_expl P_Write_shared -msglog 3:3 -ch
 check "-check counts defects" awk '$1 == 8 && $NF > 0 { n++ } END { exit n != 6 }' "$work/corrupt.out"
 check "no file left after -check" test -z "$(ls -A "$dir")"
 
+# -iter N sets MSGSPERSAMPLE, above the guide's 50 too; MSGS_NONAGGR stays 10.
+run 1 "$io" S_Read_indv S_Write_indv -msglog 15:15 -iter 1000 -check -dir "$dir" > "$work/iter.out" ||
+    fail "mpiprof-io -iter 1000"
+want 1 1000 "0 32768" "S_Read_indv S_Write_indv" | sort > "$work/expected"
+rows "$work/iter.out" | sort > "$work/actual"
+same_rows "-iter 1000: 1000 repetitions at 0 bytes, 512 at 32768 (OVERALL_VOL), 10 non-aggregate"
+
 # A run stopped in the middle (its files 1 to 16 MiB) leaves no file behind.
 with_lock -s timeout -s TERM 0.7 "$MPIRUN" -np 2 "$io" P_Write_indv P_Write_priv P_Write_expl C_Write_indv \
     C_Write_expl -msglog 20:24 -dir "$dir" > /dev/null 2>&1
@@ -110,8 +117,11 @@ rows "$work/prof.out" | awk '
         s = first * 4 > x ? x : first * 4; e = (first + n) * 4 > x ? x : (first + n) * 4
         return e - s }
     { for (j = 0; j < $2; j++) { w[j] += $5; b[j] += $5 * part($4, j, $2); s[j] += ($3 == "AGGREGATE") ? 1 : $5 }
-      total += $5 * $4 }
-    END { for (j = 0; j < 2; j++) { print j, "MPI_File_write_at", w[j], b[j]; print j, "MPI_File_sync", s[j], 0 }
+      total += $5 * $4; k = $2 " " $3; q[k] = $2; if ($5 * $4 > f[k]) f[k] = $5 * $4 }
+    END { for (k in q) {         # each table first fills its file: one write (under 1 MiB) and 2 syncs
+              for (j = 0; j < q[k]; j++) { p = part(f[k], j, q[k]); w[j] += p > 0; b[j] += p; s[j] += 2 }
+              total += f[k] }
+          for (j = 0; j < 2; j++) { print j, "MPI_File_write_at", w[j], b[j]; print j, "MPI_File_sync", s[j], 0 }
           print "io-total", total }' | sort > "$work/expected"
 { awk '!/^#/ && ($2 == "MPI_File_write_at" || $2 == "MPI_File_sync") { print $1, $2, $3, $7 }' "$work/rep/functions.txt"
   awk '!/^#/ && $1 == "all" { t += $6 } END { print "io-total", t }' "$work/rep/io.txt"; } | sort > "$work/actual"
