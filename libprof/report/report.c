@@ -27,7 +27,7 @@ static const struct prof_writer *const writers[] = {
     &prof_report_sizes, &prof_report_regions, &prof_report_region_functions, &prof_report_region_branches,
 };
 #define NWRITERS ((int)(sizeof writers / sizeof writers[0]) + PROF_MODULES_MAX)
-_Static_assert(NWRITERS <= PROF_COLLECTIVE_FILES, "collective.c takes at most PROF_COLLECTIVE_FILES files");
+_Static_assert(NWRITERS <= PROF_COLLECTIVE_FILES && NWRITERS <= PROF_GATHER_FILES, "too many report files");
 
 void prof_report_column_line(struct prof_buf *b, const char *const *names, int n)
 {
