@@ -21,12 +21,21 @@
     X(SNAPSHOT,             snapshot,             SECONDS, "0", "seconds between snapshots, from 0.1 to 1000000 (0: none)") \
     X(CHAIN,                chain,                BOOL,   "0", "0/1, no/yes, off/on, false/true") \
     X(PARTIAL,              partial,              BOOL,   "1", "0/1, no/yes, off/on, false/true") \
+    X(REPORT_WRITE,         report_write,         WRITE,  "auto", "auto (MPI-IO from " PROF_STR(PROF_REPORT_COLLECTIVE_RANKS) " ranks on, unless oversubscribed), collective (every rank writes its rows with MPI-IO) or pull (rank 0 receives each rank's rows in turn)") \
     X(CHECK,                check,                BOOL,   "0", "0/1, no/yes, off/on, false/true") \
     X(PRELOAD,              preload,              STRING, "",  "the path of libmpiprof.so (read by the launcher only)") \
     X(LAUNCHED,             launched,             STRING, "",  "PID:FILE (set by the launcher only)") \
     X(TEST_SKEW,            test_skew,            SKEW,   "",  "late (halves every late-sender wait) or sent (doubles MPI_Send's bytes_sent in functions.txt): a deliberately wrong profiler, for testing mpiprof-validate")
 
 #define PROF_MAX_DEPTH 32
+/* MPIPROF_REPORT_WRITE=auto: the report files are written with MPI-IO
+ * (report/collective.c) from this many ranks on, unless a node is
+ * oversubscribed, and pulled by rank 0 below (report/gather.c): MPI-IO's
+ * fixed cost (its first open, then a few ms a file) is what the pull of
+ * about 10 to 50 ranks costs (mpiprof(1), MEMORY AND SCALE). */
+#define PROF_REPORT_COLLECTIVE_RANKS 64
+#define PROF_STR(x) PROF_STR_(x)
+#define PROF_STR_(x) #x
 #define PROF_MAX_SITES_LIMIT 1000000
 
 struct prof_config {
@@ -43,12 +52,16 @@ struct prof_config {
     double snapshot;
     bool chain;
     bool partial;
+    int report_write;     /* REPORT_WRITE: PROF_WRITE_AUTO, _COLLECTIVE or _PULL */
     char preload[4096];
     bool check;           /* CHECK: the launcher's check process (run/check.c) */
     char launched[4200];  /* LAUNCHED: the launcher's mark (run/launched.c) */
     int test_skew;        /* TEST_SKEW: PROF_SKEW_LATE or _SENT; 0 when unset */
     char options[1024];   /* "NAME=value;..." of the variables set, for report headers */
 };
+
+/* MPIPROF_REPORT_WRITE: how the per-rank report files are written. */
+enum { PROF_WRITE_AUTO, PROF_WRITE_COLLECTIVE, PROF_WRITE_PULL };
 
 /* MPIPROF_TEST_SKEW: one figure made wrong on purpose. */
 enum { PROF_SKEW_LATE = 1, PROF_SKEW_SENT = 2 };

@@ -6,7 +6,6 @@
 #include "wait.h"
 
 enum { TAG_GO = 1, TAG_LEN, TAG_TEXT };
-#define MAX_FILES 16
 
 static int write_all(FILE *f, const char *p, size_t n)
 {
@@ -15,7 +14,7 @@ static int write_all(FILE *f, const char *p, size_t n)
 
 static void send_text(MPI_Comm comm, const struct prof_buf *texts, int n)
 {
-    uint64_t len[MAX_FILES];
+    uint64_t len[PROF_GATHER_FILES];
     int go;
     MPI_Request req;
     PMPI_Irecv(&go, 1, MPI_INT, 0, TAG_GO, comm, &req);
@@ -36,7 +35,7 @@ static char chunk[PROF_GATHER_CHUNK];
  * so that it wakes up while this one's text arrives: one rank ahead, no more. */
 static int recv_text(MPI_Comm comm, int from, int next, int n, FILE *const *files)
 {
-    uint64_t len[MAX_FILES];
+    uint64_t len[PROF_GATHER_FILES];
     int go = 1, rc = 0;
     if (from == 1)
         PMPI_Send(&go, 1, MPI_INT, from, TAG_GO, comm);
@@ -55,8 +54,6 @@ static int recv_text(MPI_Comm comm, int from, int next, int n, FILE *const *file
 int prof_gather_write(MPI_Comm comm, const struct prof_buf *texts, int n, FILE *const *files)
 {
     int rank, size, rc = 0;
-    if (n > MAX_FILES)
-        return -1;
     PMPI_Comm_rank(comm, &rank);
     PMPI_Comm_size(comm, &size);
     if (rank != 0) {

@@ -9,10 +9,12 @@
 #include "buf.h"
 
 #define PROF_GATHER_CHUNK (64u << 10)
+#define PROF_GATHER_FILES 32     /* the most files (report.c asserts it) */
 
 /* prof_gather_write: collective over comm. Rank 0 appends texts[k] of every
- * rank, in rank order, to files[k] (k < n); other ranks send theirs when
- * asked. Returns 0, or -1 on rank 0 if a write failed. */
+ * rank, in rank order, to files[k] (k < n <= PROF_GATHER_FILES); other
+ * ranks send theirs when asked. Returns 0, or -1 on rank 0 if a write
+ * failed. */
 int prof_gather_write(MPI_Comm comm, const struct prof_buf *texts, int n, FILE *const *files);
 
 #endif

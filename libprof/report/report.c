@@ -1,13 +1,16 @@
 /* report.c: the report directory and its files (cold: finalize). Rank 0
- * chooses a directory that does not exist yet, writes each file's header,
- * then the rows of every rank (gather.c). */
+ * chooses a directory that does not exist yet; then every rank writes its
+ * rows with MPI-IO (collective.c), rank 0 each file's header first, or rank
+ * 0 writes the headers and pulls the rows of every rank (gather.c). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "agree.h"
 #include "clock.h"
+#include "collective.h"
 #include "config.h"
 #include "gather.h"
 #include "log.h"
@@ -24,6 +27,7 @@ static const struct prof_writer *const writers[] = {
     &prof_report_sizes, &prof_report_regions, &prof_report_region_functions, &prof_report_region_branches,
 };
 #define NWRITERS ((int)(sizeof writers / sizeof writers[0]) + PROF_MODULES_MAX)
+_Static_assert(NWRITERS <= PROF_COLLECTIVE_FILES && NWRITERS <= PROF_GATHER_FILES, "too many report files");
 
 void prof_report_column_line(struct prof_buf *b, const char *const *names, int n)
 {
@@ -219,10 +223,9 @@ int prof_report_make_dir(const char *given, char *out, size_t outsz)
 }
 
 /* Rank 0: the directory the report is written in, base's name with
- * ".writing-PID" (renamed to base by publish, once complete), its files
- * and their headers. Returns 0, or -1 with why it failed in why. */
-static int open_files(const struct prof_report_ctx *ctx, const char *base, char *dir, size_t dirsz,
-                      const struct prof_writer *const *use, int n, FILE **files, char *why, size_t whysz)
+ * ".writing-PID" (renamed to base by publish, once complete), into dir.
+ * Returns 0, or -1 with why it failed in why. */
+static int make_dir(const char *base, char *dir, size_t dirsz, char *why, size_t whysz)
 {
     snprintf(dir, dirsz, "%s.writing-%ld", base, (long)getpid());
     if (make_parents(base) != 0) {
@@ -233,6 +236,23 @@ static int open_files(const struct prof_report_ctx *ctx, const char *base, char 
         snprintf(why, whysz, "cannot create the report directory '%s': %s", base, strerror(errno));
         return -1;
     }
+    return 0;
+}
+
+/* A file's first lines: the report's first line, its notes, note (a
+ * "# note: ...\n" line of this writing, or ""), the file's column line. */
+static void head(struct prof_buf *b, const struct prof_report_ctx *ctx, const struct prof_writer *w,
+                 const char *note)
+{
+    prof_buf_printf(b, "%s\n%s%s", ctx->first_line, ctx->notes, note);
+    w->columns(b, ctx);
+}
+
+/* Rank 0: the files in dir, with their first lines. Returns 0, or -1 with
+ * why it failed in why. */
+static int open_files(const struct prof_report_ctx *ctx, const char *dir, const struct prof_writer *const *use,
+                      int n, const char *note, FILE **files, char *why, size_t whysz)
+{
     for (int k = 0; k < n; k++) {
         char path[4200];
         snprintf(path, sizeof path, "%s/%s", dir, use[k]->file);
@@ -243,13 +263,21 @@ static int open_files(const struct prof_report_ctx *ctx, const char *base, char 
                 fclose(files[k]);
             return -1;
         }
-        struct prof_buf head = { 0 };
-        prof_buf_printf(&head, "%s\n%s", ctx->first_line, ctx->notes);
-        use[k]->columns(&head, ctx);
-        fwrite(head.p, 1, head.len, files[k]);
-        prof_buf_free(&head);
+        struct prof_buf b = { 0 };
+        head(&b, ctx, use[k], note);
+        fwrite(b.p, 1, b.len, files[k]);
+        prof_buf_free(&b);
     }
     return 0;
+}
+
+/* Rank 0: make_dir at base and, unless files is NULL, open_files there. */
+static int make_report(const struct prof_report_ctx *ctx, const char *base, char *dir, size_t dirsz,
+                       const struct prof_writer *const *use, int n, FILE **files, char *why, size_t whysz)
+{
+    if (make_dir(base, dir, dirsz, why, whysz) != 0)
+        return -1;
+    return files ? open_files(ctx, dir, use, n, "", files, why, whysz) : 0;
 }
 
 /* The last line of summary.txt, written once every file is: the report is
@@ -265,15 +293,15 @@ static int complete(const char *dir)
     return fclose(f) | rc ? -1 : 0;
 }
 
-/* Rank 0: open_files at base, else at the fallback (base then names it). */
+/* Rank 0: make_report at base, else at the fallback (base then names it). */
 static int open_report(const struct prof_report_ctx *ctx, const char **base, char *dir, size_t dirsz,
                        const struct prof_writer *const *use, int n, FILE **files)
 {
     char why[4400], also[4400], alt[4096];
-    if (open_files(ctx, *base, dir, dirsz, use, n, files, why, sizeof why) == 0)
+    if (make_report(ctx, *base, dir, dirsz, use, n, files, why, sizeof why) == 0)
         return 0;
     if (fallback(*base, alt, sizeof alt) != 0 ||
-        open_files(ctx, alt, dir, dirsz, use, n, files, also, sizeof also) != 0) {
+        make_report(ctx, alt, dir, dirsz, use, n, files, also, sizeof also) != 0) {
         prof_log_once("%s; no report written", why);
         return -1;
     }
@@ -282,6 +310,90 @@ static int open_report(const struct prof_report_ctx *ctx, const char **base, cha
     snprintf(moved_to, sizeof moved_to, "%s", alt);
     *base = moved_to;
     return 0;
+}
+
+/* Whether some node runs more ranks of comm than it has processors online
+ * (collective). There the MPI's collectives poll, each of their rounds a
+ * turn of every rank on the cores, and MPI-IO's opens and writes take
+ * seconds where the pull, whose ranks sleep while they wait (wait.h),
+ * takes tenths (mpiprof(1), MEMORY AND SCALE). */
+static int oversubscribed(MPI_Comm comm)
+{
+    MPI_Comm node;
+    int local = 1, over, any;
+    if (PMPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) == MPI_SUCCESS) {
+        PMPI_Comm_size(node, &local);
+        PMPI_Comm_free(&node);
+    }
+    over = local > sysconf(_SC_NPROCESSORS_ONLN);
+    PMPI_Allreduce(&over, &any, 1, MPI_INT, MPI_MAX, comm);
+    return any;
+}
+
+/* Whether the rows go through MPI-IO (collective.c) rather than to rank 0
+ * (gather.c): MPIPROF_REPORT_WRITE, the same on every rank (else auto,
+ * said once); auto: from PROF_REPORT_COLLECTIVE_RANKS ranks on, on nodes
+ * that are not oversubscribed. Collective. */
+static int use_mpiio(MPI_Comm comm, int nranks)
+{
+    double v = prof_config.report_write;
+    int same = prof_agree(&v, 1, NULL);
+    if (same == 0)
+        prof_log_once("MPIPROF_REPORT_WRITE is not the same on every rank; using auto");
+    int how = same == 1 ? prof_config.report_write : PROF_WRITE_AUTO;
+    if (how == PROF_WRITE_AUTO)
+        return nranks >= PROF_REPORT_COLLECTIVE_RANKS && !oversubscribed(comm);
+    return how == PROF_WRITE_COLLECTIVE;
+}
+
+/* Collective: every rank's texts into the files of dir with MPI-IO, rank
+ * 0's first lines first. When MPI-IO fails, rank 0 opens the files again
+ * (files), their notes saying why, and pulls the rows (gather.c); times
+ * says which was done. 0, -1 when a write failed on rank 0, -2 on every
+ * rank when rank 0 could not open the files either (said). */
+static int write_mpiio(MPI_Comm comm, const struct prof_report_ctx *ctx, const struct prof_writer *const *use,
+                       int n, const struct prof_buf *texts, const char *dir, FILE **files,
+                       struct prof_finalize_times *times)
+{
+    struct prof_buf heads[NWRITERS];
+    const char *names[NWRITERS];
+    char why[1024] = "", note[1200], also[4400];
+    int rank, ok = 1;
+    PMPI_Comm_rank(comm, &rank);
+    memset(heads, 0, sizeof heads);
+    for (int k = 0; k < n; k++) {
+        names[k] = use[k]->file;
+        if (rank == 0)
+            head(&heads[k], ctx, use[k], "");
+    }
+    times->how = PROF_WROTE_MPIIO;
+    int rc = prof_collective_write(comm, dir, names, rank == 0 ? heads : NULL, texts, n, why, (int)sizeof why,
+                                   &times->open_ns);
+    for (int k = 0; k < n; k++)
+        prof_buf_free(&heads[k]);
+    if (rc == 0)
+        return 0;
+    times->how = PROF_WROTE_MPIIO_FAILED;
+    if (rank == 0) {
+        snprintf(note, sizeof note, "# note: %s; rank 0 wrote the files, receiving each rank's rows in turn\n", why);
+        prof_log_once("%s; rank 0 writes the report's files itself", why);
+        ok = open_files(ctx, dir, use, n, note, files, also, sizeof also) == 0;
+        if (!ok)
+            prof_log_once("%s; no report written", also);
+    }
+    PMPI_Bcast(&ok, 1, MPI_INT, 0, comm);
+    return ok ? prof_gather_write(comm, texts, n, files) : -2;
+}
+
+/* The message's words for how the rows were written, and their times. */
+static void transfer_words(char *out, size_t size, const struct prof_finalize_times *times)
+{
+    if (times->how == PROF_WROTE_PULL)
+        snprintf(out, size, "gather %.2f", times->gather_ns * 1e-9);
+    else if (times->how == PROF_WROTE_MPIIO)
+        snprintf(out, size, "MPI-IO open %.2f, write_at_all %.2f", times->open_ns * 1e-9, times->gather_ns * 1e-9);
+    else
+        snprintf(out, size, "MPI-IO open %.2f (failed), gather %.2f", times->open_ns * 1e-9, times->gather_ns * 1e-9);
 }
 
 int prof_report_write(MPI_Comm comm, const struct prof_report_ctx *ctx,
@@ -300,11 +412,14 @@ int prof_report_write(MPI_Comm comm, const struct prof_report_ctx *ctx,
         if (prof_module_written(m) && prof_modules[m]->writer &&
             (!prof_modules[m]->writer->wanted || prof_modules[m]->writer->wanted(ctx)))
             use[n++] = prof_modules[m]->writer;
+    int mpiio = use_mpiio(comm, ctx->nranks);
     if (rd->rank == 0)
-        ok = open_report(ctx, &base, dir, sizeof dir, use, n, files) == 0;
+        ok = open_report(ctx, &base, dir, sizeof dir, use, n, mpiio ? NULL : files) == 0;
     PMPI_Bcast(&ok, 1, MPI_INT, 0, comm);
     if (!ok)
         return -1;
+    if (mpiio)
+        PMPI_Bcast(dir, sizeof dir, MPI_CHAR, 0, comm);
 
     struct prof_buf texts[NWRITERS];
     memset(texts, 0, sizeof texts);
@@ -317,14 +432,15 @@ int prof_report_write(MPI_Comm comm, const struct prof_report_ctx *ctx,
         prof_log_local("out of memory while formatting the report; its rows for this rank are incomplete");
 
     uint64_t t1 = prof_clock_mono_ns();
-    int rc = prof_gather_write(comm, texts, n, files);
+    times->how = PROF_WROTE_PULL;
+    int rc = mpiio ? write_mpiio(comm, ctx, use, n, texts, dir, files, times) : prof_gather_write(comm, texts, n, files);
     uint64_t t2 = prof_clock_mono_ns();
     for (int k = 0; k < n; k++)
         prof_buf_free(&texts[k]);
-    if (rd->rank != 0)
-        return 0;
+    if (rd->rank != 0 || rc == -2)
+        return rc == -2 ? -1 : 0;
     for (int k = 0; k < n; k++)
-        rc |= fclose(files[k]);
+        rc |= files[k] ? fclose(files[k]) : 0;
     if (rc != 0 || complete(dir) != 0) {
         prof_log_once("writing the report in '%s' failed (disk full?); it is incomplete", dir);
         return -1;
@@ -335,14 +451,16 @@ int prof_report_write(MPI_Comm comm, const struct prof_report_ctx *ctx,
         return -1;
     }
     uint64_t t3 = prof_clock_mono_ns();
-    times->gather_ns = t2 - t1;
+    times->gather_ns = t2 - t1 - times->open_ns;
     times->write_ns = (t1 - t0) + (t3 - t2);
+    char words[128];
+    transfer_words(words, sizeof words, times);
     if (asked[0])
         prof_log_once("report written to %s, as '%s' could not be made", done, asked);
     else if (!prof_config.quiet)
         prof_log_once("report written to %s (%d rank%s, %.2f s at MPI_Finalize: merge %.2f, symbolize %.2f, "
-                      "gather %.2f, write %.2f)", done, ctx->nranks, ctx->nranks == 1 ? "" : "s",
-                      (t3 - times->t_begin) * 1e-9, times->merge_ns * 1e-9, times->symbolize_ns * 1e-9,
-                      times->gather_ns * 1e-9, times->write_ns * 1e-9);
+                      "%s, write %.2f)", done, ctx->nranks, ctx->nranks == 1 ? "" : "s",
+                      (t3 - times->t_begin) * 1e-9, times->merge_ns * 1e-9, times->symbolize_ns * 1e-9, words,
+                      times->write_ns * 1e-9);
     return 0;
 }

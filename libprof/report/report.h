@@ -148,11 +148,13 @@ int prof_report_has_regions(const struct prof_report_ctx *ctx);
 /* The phases of MPI_Finalize on this rank, for the message naming the
  * report: when it began (CLOCK_MONOTONIC ns) and each phase's time (ns).
  * finalize.c fills merge (threads, call sites, ids) and symbolize (naming
- * call sites); prof_report_write adds gather (other ranks' rows to rank 0)
- * and write (directory, formatting, files). */
+ * call sites); prof_report_write adds how the rows were written, the
+ * MPI-IO opens, gather (other ranks' rows to rank 0, or every rank's
+ * written with MPI-IO) and write (directory, formatting, files). */
 struct prof_finalize_times {
     uint64_t t_begin;
-    uint64_t merge_ns, symbolize_ns, gather_ns, write_ns;
+    uint64_t merge_ns, symbolize_ns, open_ns, gather_ns, write_ns;
+    enum { PROF_WROTE_PULL, PROF_WROTE_MPIIO, PROF_WROTE_MPIIO_FAILED } how; /* the last: then pulled */
 };
 
 /* prof_merge_threads: sum every call site and overflow record of the
@@ -186,8 +188,10 @@ int prof_report_probe(void);
 
 /* prof_report_write: collective over comm (the tool's communicator). Rank 0
  * creates a new directory from base (base, else base.1, base.2, ...: an
- * existing report is never touched) and writes every file; all ranks send
- * their rows. On failure rank 0 says why, once, and the application goes
+ * existing report is never touched); every rank writes its rows with
+ * MPI-IO (MPIPROF_REPORT_WRITE, config.h), or rank 0 writes every file and
+ * all ranks send it their rows (also when MPI-IO fails, said in the files'
+ * notes). On failure rank 0 says why, once, and the application goes
  * on. times: the phases so far; the message naming the directory gives
  * them all. Returns 0 when the report was written. */
 int prof_report_write(MPI_Comm comm, const struct prof_report_ctx *ctx,

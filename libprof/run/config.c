@@ -26,7 +26,7 @@ int prof_config_problems(void)
     return problems;
 }
 
-enum kind { STRING, DEPTH, SITES, FUNCS, BOOL, MODEL, SECONDS, SKEW };
+enum kind { STRING, DEPTH, SITES, FUNCS, BOOL, MODEL, SECONDS, SKEW, WRITE };
 
 struct option {
     const char *name;
@@ -139,6 +139,16 @@ static int parse(const struct option *o, const char *v, unsigned char *enabled, 
             *(int *)o->dst = PROF_SKEW_LATE;
         else if (strcasecmp(v, "sent") == 0)
             *(int *)o->dst = PROF_SKEW_SENT;
+        else
+            return -1;
+        return 0;
+    case WRITE:
+        if (strcasecmp(v, "auto") == 0)
+            *(int *)o->dst = PROF_WRITE_AUTO;
+        else if (strcasecmp(v, "collective") == 0)
+            *(int *)o->dst = PROF_WRITE_COLLECTIVE;
+        else if (strcasecmp(v, "pull") == 0)
+            *(int *)o->dst = PROF_WRITE_PULL;
         else
             return -1;
         return 0;
