@@ -16,7 +16,7 @@ prog="$src/pysites.py"
 lib="$top_builddir/tests/integration/.libs/libviatest.so"
 . "$top_srcdir/bench/mpi4py.sh"
 py=$(mpi4py_python "$MPI_FLAVOR") ||
-    { echo "SKIP: no python3 with an mpi4py built for $MPI_FLAVOR (./quickstart test installs python3-mpi4py)"; exit 77; }
+    { echo "SKIP: no python3 with an mpi4py built for $MPI_FLAVOR (Debian's python3-mpi4py, which ./quickstart test installs, is built for Open MPI)"; exit 77; }
 echo "python: $py, mpi4py: $mpi4py_module"
 
 inc=$("$py" -c 'import sysconfig; print(sysconfig.get_path("include"))')
