@@ -15,8 +15,11 @@ src="$top_srcdir/tests/integration"
 prog="$src/pysites.py"
 lib="$top_builddir/tests/integration/.libs/libviatest.so"
 . "$top_srcdir/bench/mpi4py.sh"
-py=$(mpi4py_python "$MPI_FLAVOR") ||
-    { echo "SKIP: no python3 with an mpi4py built for $MPI_FLAVOR (Debian's python3-mpi4py, which ./quickstart test installs, is built for Open MPI)"; exit 77; }
+if ! py=$(mpi4py_python "$MPI_FLAVOR"); then
+    echo "SKIP: no python3 with an mpi4py built for $MPI_FLAVOR" \
+        "(Debian's python3-mpi4py, which ./quickstart test installs, is built for Open MPI)"
+    exit 77
+fi
 echo "python: $py, mpi4py: $mpi4py_module"
 
 inc=$("$py" -c 'import sysconfig; print(sysconfig.get_path("include"))')
