@@ -73,7 +73,11 @@ done
 echo >&2
 sort -k1,1 -k2,2 -k3,3n "$tmp/all" | awk -v configs="$configs" '
 function flush(   m) { if (n) { m = int((n + 1) / 2); med[key] = n % 2 ? v[m] : (v[m] + v[m + 1]) / 2 }; n = 0 }
-{ if ($1 SUBSEP $2 != key) { flush(); key = $1 SUBSEP $2 }; v[++n] = $3; if (!($2 in seen)) { seen[$2]; names[++nn] = $2 } }
+{
+    if ($1 SUBSEP $2 != key) { flush(); key = $1 SUBSEP $2 }
+    v[++n] = $3
+    if (!($2 in seen)) { seen[$2]; names[++nn] = $2 }
+}
 END {
     flush()
     nc = split(configs, c, " ")
@@ -82,7 +86,8 @@ END {
     printf "\n"
     for (j = 1; j <= nn; j++) {
         printf "%-16s %9.1f", names[j], med["plain" SUBSEP names[j]]
-        for (i = 2; i <= nc; i++) printf " %9.1f %9.1f", med[c[i] SUBSEP names[j]], med[c[i] SUBSEP names[j]] - med["plain" SUBSEP names[j]]
+        for (i = 2; i <= nc; i++)
+            printf " %9.1f %9.1f", med[c[i] SUBSEP names[j]], med[c[i] SUBSEP names[j]] - med["plain" SUBSEP names[j]]
         printf "\n"
     }
 }'

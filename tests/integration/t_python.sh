@@ -34,7 +34,8 @@ line() { grep -n "# py: $1\$" "$prog" | cut -d: -f1; }
 at() { echo "$1@pysites.py:$(line "$2")"; }
 
 run 2 "$py" "$prog" "$lib" | sort > "$work/plain.out" || fail "pysites.py runs"
-run 2 "$launcher" -q -o "$work/py" "$py" "$prog" "$lib" | sort > "$work/prof.out" || fail "pysites.py under the profiler"
+run 2 "$launcher" -q -o "$work/py" "$py" "$prog" "$lib" | sort > "$work/prof.out" ||
+    fail "pysites.py under the profiler"
 check "the same output with and without the profiler" cmp "$work/plain.out" "$work/prof.out"
 
 # rows REPORT: rank, function, calls and site of every branch at a line of
@@ -57,15 +58,18 @@ same_rows "Python lines, calls per rank"
 check "no site in mpi4py's or the interpreter's code" awk '
     !/^#/ && $3 ~ /^MPI_(Send|Recv|Irecv|Barrier|Sendrecv)$/ && $15 !~ /\.py:[0-9]+/ { print; bad = 1 }
     END { exit bad }' "$work/py/branches.txt"
-check "sites.txt names the Python lines" awk -v s="$(at worker thread)" '!/^#/ && $2 == "MPI_Sendrecv" && $12 == s && $4 == 6 { n++ }
+check "sites.txt names the Python lines" awk -v s="$(at worker thread)" '
+    !/^#/ && $2 == "MPI_Sendrecv" && $12 == s && $4 == 6 { n++ }
     END { exit n != 1 }' "$work/py/sites.txt"
-check "mpiprof-report show lists them" sh -c "'$top_builddir/tools/mpiprof-report' show --top 100 '$work/py' | grep -q 'MPI_Sendrecv $(at worker thread)'"
+check "mpiprof-report show lists them" sh -c \
+    "'$top_builddir/tools/mpiprof-report' show --top 100 '$work/py' | grep -q 'MPI_Sendrecv $(at worker thread)'"
 
 run 2 "$launcher" -q --depth 2 -o "$work/py2" "$py" "$prog" > /dev/null || fail "pysites.py at depth 2"
 check "depth 2: the Python caller" awk -v s="$(at exchange send)" -v c="$(at main 'main exchange')" '
     !/^#/ && $3 == "MPI_Send" && $15 == s && $16 == c && $4 == 3 { n++ } END { exit n != 1 }' "$work/py2/branches.txt"
 
-run 2 "$launcher" -q --via '+libviatest*' -o "$work/via" "$py" "$prog" "$lib" > /dev/null || fail "pysites.py with --via"
+run 2 "$launcher" -q --via '+libviatest*' -o "$work/via" "$py" "$prog" "$lib" > /dev/null ||
+    fail "pysites.py with --via"
 meta="lib_meta@vialib.c:$(grep -n '// via: meta$' "$src/vialib.c" | cut -d: -f1)"
 raw="lib_raw@vialib.c:$(grep -n '// via: raw$' "$src/vialib.c" | cut -d: -f1)"
 for r in 0 1; do
@@ -76,6 +80,7 @@ awk '!/^#/ && $3 == "MPI_Allreduce" { print $1, $3, $4, $15 }' "$work/via/branch
 same_rows "--via +libviatest*: the Python line, with the library's two paths"
 
 run 2 "$launcher" -q --via none -o "$work/none" "$py" "$prog" > /dev/null || fail "pysites.py with --via none"
-check "--via none: no Python lines, the C sites" awk '!/^#/ { n++; if ($15 ~ /\.py:/) bad = 1 } END { exit bad || !n }' \
+check "--via none: no Python lines, the C sites" awk '
+    !/^#/ { n++; if ($15 ~ /\.py:/) bad = 1 } END { exit bad || !n }' \
     "$work/none/branches.txt"
 finish
