@@ -9,7 +9,6 @@
  * (PyCode_Addr2Line and the str objects' own data: all immutable). */
 #define _GNU_SOURCE            /* RTLD_DEFAULT */
 #include <dlfcn.h>
-#include <fnmatch.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,20 +81,6 @@ void prof_python_start(void)
 uintptr_t prof_python_interpreter(void)
 {
     return prof_python_on ? (uintptr_t)addr2line : 0;
-}
-
-bool prof_python_module(const char *path, bool has_interpreter)
-{
-    static const char *const patterns[] = { "*.cpython-*.so", "*.abi3.so", "libffi.so*" };
-    const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-    if (!prof_python_on)
-        return false;
-    if (has_interpreter)
-        return true;
-    for (size_t i = 0; i < sizeof patterns / sizeof *patterns; i++)
-        if (fnmatch(patterns[i], name, 0) == 0)
-            return true;
-    return false;
 }
 
 /* --- naming (cold) ----------------------------------------------------------- */

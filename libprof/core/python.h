@@ -21,11 +21,10 @@ extern bool prof_python_on;
  * python_layout.h does not list is said once, by rank 0. */
 void prof_python_start(void);
 
-/* prof_python_module: whether a loaded module, with its file name and
- * whether it holds the interpreter, runs Python code (the interpreter,
- * extension modules, libffi for ctypes): a call from it is named by the
- * Python frames (via.c, cold). */
-bool prof_python_module(const char *path, bool has_interpreter);
+/* The file name patterns of the modules that run Python code besides the
+ * interpreter (extension modules, libffi for ctypes): a call from them is
+ * named by the Python frames (via.c matches them as it does MPIPROF_VIA). */
+#define PROF_PYTHON_MODULES "*.cpython-*.so,*.abi3.so,libffi.so*"
 
 /* prof_python_interpreter: an address inside the interpreter's code, 0
  * when prof_python_on is false. */

@@ -16,8 +16,8 @@ struct prof_py_layout {
     size_t fr_code, fr_previous, fr_instr, fr_owner;
     int owned_by_generator;    /* enum _frameowner: a generator's frame is never incomplete */
     /* PyCodeObject: co_code_adaptive (the code units), _co_firsttraceable
-     * (int, code units), co_filename, co_qualname (str), co_firstlineno (int) */
-    size_t co_code, co_firsttraceable, co_filename, co_qualname, co_firstlineno;
+     * (int, code units), co_filename, co_qualname (str) */
+    size_t co_code, co_firsttraceable, co_filename, co_qualname;
     /* str (PEP 393): PyASCIIObject.length, .state (unsigned int: its kind,
      * compact and ascii bit fields), sizeof(PyASCIIObject) where compact
      * ASCII data starts, sizeof(PyCompactUnicodeObject) where other compact
@@ -30,7 +30,7 @@ static const struct prof_py_layout prof_py_layouts[] = {
     { .version = 0x030b,
       .ts_cframe = 56, .cframe_frame = 8,
       .fr_code = 32, .fr_previous = 48, .fr_instr = 56, .fr_owner = 69, .owned_by_generator = 1,
-      .co_code = 184, .co_firsttraceable = 168, .co_filename = 112, .co_qualname = 128, .co_firstlineno = 72,
+      .co_code = 184, .co_firsttraceable = 168, .co_filename = 112, .co_qualname = 128,
       .str_length = 16, .str_state = 32, .ascii_data = 48, .compact_data = 72,
       .kind_shift = 2, .compact_bit = 5, .ascii_bit = 6 },
 };

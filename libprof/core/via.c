@@ -49,12 +49,13 @@ void prof_via_start(void)
         patterns[0] = '\0';            /* cannot be: patterns holds both */
 }
 
-/* Whether the module file name matches a pattern. */
-static bool matches(const char *path)
+/* Whether the module file name matches a pattern of the comma-separated
+ * list. */
+static bool matches(const char *list, const char *path)
 {
     const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
     char pat[256];
-    for (const char *p = patterns; *p;) {
+    for (const char *p = list; *p;) {
         size_t n = strcspn(p, ",");
         if (n && n < sizeof pat) {
             memcpy(pat, p, n);
@@ -78,9 +79,10 @@ static int add_module(struct dl_phdr_info *info, size_t size, void *data)
         const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
         has_py |= ph->p_type == PT_LOAD && py - (info->dlpi_addr + ph->p_vaddr) < ph->p_memsz;
     }
-    uint8_t kind = info->dlpi_name[0] && matches(info->dlpi_name)     ? PROF_VIA_LIB
-                   : prof_python_module(info->dlpi_name, has_py) ? PROF_VIA_PYTHON
-                                                                  : PROF_VIA_NONE;
+    bool named = info->dlpi_name[0] != '\0';
+    uint8_t kind = named && matches(patterns, info->dlpi_name)                                   ? PROF_VIA_LIB
+                   : has_py || (named && py && matches(PROF_PYTHON_MODULES, info->dlpi_name)) ? PROF_VIA_PYTHON
+                                                                                                : PROF_VIA_NONE;
     for (int i = 0; i < info->dlpi_phnum; i++) {
         const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
         if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X) || !ph->p_memsz)

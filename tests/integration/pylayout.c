@@ -42,7 +42,6 @@ int main(void)
     same("PyCodeObject._co_firsttraceable", l->co_firsttraceable, offsetof(PyCodeObject, _co_firsttraceable));
     same("PyCodeObject.co_filename", l->co_filename, offsetof(PyCodeObject, co_filename));
     same("PyCodeObject.co_qualname", l->co_qualname, offsetof(PyCodeObject, co_qualname));
-    same("PyCodeObject.co_firstlineno", l->co_firstlineno, offsetof(PyCodeObject, co_firstlineno));
     same("PyASCIIObject.length", l->str_length, offsetof(PyASCIIObject, length));
     same("PyASCIIObject.state", l->str_state, offsetof(PyASCIIObject, state));
     same("sizeof(PyASCIIObject)", l->ascii_data, sizeof(PyASCIIObject));
