@@ -7,7 +7,8 @@
 # Every file must be in both. In each, the first line (version, command,
 # start time, options) is left out; every number written with a decimal
 # point (seconds, percentages, modelled times, anywhere in a line) and the
-# max_rank column of sites.txt (the rank with the most time) become "~";
+# min_rank and max_rank columns of sites.txt (the ranks with the least and the
+# most time) become "~";
 # then lines are compared as sorted sets, since rows sorted by time may
 # come in another order (branches.human: blocks, split at blank lines;
 # the matrix files, whose columns are in time order: field by field; the
@@ -77,7 +78,7 @@ masked() {
                 }
                 line = ""
                 for (i = 1; i <= n; i++)
-                    line = line (i > 1 ? " " : "") (col[i] == "max_rank" ? "~" : f[i])
+                    line = line (i > 1 ? " " : "") (col[i] ~ /^m(ax|in)_rank$/ ? "~" : f[i])
             }
             if (matrix && line ~ /^#/) next
             if (human && line ~ /^Partners: /) line = "Partners: " sorted(substr(line, 11))

@@ -50,7 +50,10 @@ class Report(dict):
     the first header line's fields (version, command, ranks, start,
     clock, options); notes, the '# note:' lines; model, the fields of
     model.txt's '# model:' line ({} without one); complete, whether
-    summary.txt ends with '# complete'."""
+    summary.txt ends with '# complete'. In the summary form (summary true,
+    the header's form=summary), summary.txt and functions.txt hold figures
+    over the ranks (one row per figure or function, min/mean/max and the
+    ranks of the extremes) and no file has a row per rank."""
 
     def __init__(self, path):
         super().__init__()
@@ -59,6 +62,11 @@ class Report(dict):
         self.notes = []
         self.model = {}
         self.complete = False
+
+    @property
+    def summary(self):
+        """Whether the report has the summary form (MPIPROF_REPORT_FORM)."""
+        return self.meta.get("form") == "summary"
 
     @property
     def ranks(self):
@@ -165,8 +173,11 @@ def read_report(path):
         df.attrs.update(rep.meta)
     if "functions" not in rep:
         raise NotAReport("'%s' is not a complete report: no functions.txt" % path)
-    for key, col in (("summary", "rank"), ("summary", "elapsed_s"), ("summary", "mpi_s"),
-                     ("functions", "rank"), ("functions", "function"), ("functions", "time_s")):
+    need = ((("summary", "figure"), ("summary", "total"), ("summary", "max"), ("functions", "function"),
+             ("functions", "time_s"), ("functions", "max_rank")) if rep.summary else
+            (("summary", "rank"), ("summary", "elapsed_s"), ("summary", "mpi_s"),
+             ("functions", "rank"), ("functions", "function"), ("functions", "time_s")))
+    for key, col in need:
         if col not in rep[key].columns:
             raise NotAReport("'%s' is not an mpiprof report: %s.txt has no %s column" % (path, key, col))
     return rep
@@ -200,9 +211,25 @@ def _over_ranks(df, keys, nranks):
     return out.reset_index().sort_values("time_s", ascending=False, kind="stable")
 
 
+class NoRanks(NotAReport):
+    """A view per rank of a report in the summary form."""
+
+
+def no_ranks(rep, what):
+    """NoRanks: REP has the summary form, so WHAT cannot be had."""
+    return NoRanks("'%s' has the summary form (figures over the ranks, no row per rank): %s; "
+                   "MPIPROF_REPORT_FORM=ranks writes them" % (rep.path, what))
+
+
 def functions_over_ranks(rep, rank=None):
     """Per MPI function: time_s, calls, bytes (sent + received), min_s,
-    mean_s, max_s, max_rank over the ranks (whole run; one rank's with RANK)."""
+    mean_s, max_s, max_rank over the ranks (whole run; one rank's with RANK).
+    In the summary form, functions.txt itself, whose least and mean time
+    are over the ranks that called the function."""
+    if rep.summary:
+        if rank is not None:
+            raise no_ranks(rep, "no view of one rank")
+        return rep["functions"].assign(bytes=_bytes(rep["functions"]))
     f = rep.table("functions")
     if rank is not None:
         f = f[f["rank"] == rank]
@@ -242,10 +269,10 @@ def at_depth(branches, depth):
 def depth_note(a, b):
     """The line saying that A and B were profiled at different call-stack
     depths, so that compare() matched their call sites by the innermost
-    frames of the smaller depth; None at one depth, or when one of them has
-    no branches.txt (no call sites compared)."""
+    frames of the smaller depth; None at one depth, or when they have
+    neither branches.txt nor sites.txt in common (no call sites compared)."""
     da, db = stack_depth(a), stack_depth(b)
-    if da == db or a.get("branches") is None or b.get("branches") is None:
+    if da == db or not any(a.get(t) is not None and b.get(t) is not None for t in ("branches", "sites")):
         return None
     d = min(da, db)
     frames = "frame (the site alone)" if d == 1 else "%d frames (the site and %d caller%s)" % (
@@ -276,6 +303,16 @@ def job_figures(rep):
     """The job's figures, name -> (value, calls or None): elapsed (the
     slowest rank), mpi and compute (summed over ranks), and each analysis
     total that the run has."""
+    if rep.summary:
+        s = rep["summary"].set_index("figure")
+        out = {"elapsed": (s.at["elapsed_s", "max"], None),
+               "mpi": (s.at["mpi_s", "total"], int(s.at["mpi_calls", "total"]) if "mpi_calls" in s.index else None)}
+        if "compute_s" in s.index:
+            out["compute"] = (s.at["compute_s", "total"], None)
+        for col, name, how in FIGURES:
+            if col in s.index:
+                out[name.replace(" ", "_")] = (s.at[col, "max" if how == "max" else "total"], None)
+        return out
     s = rep["summary"]
     out = {"elapsed": (s["elapsed_s"].max(), None),
            "mpi": (s["mpi_s"].sum(), s["mpi_calls"].sum() if "mpi_calls" in s.columns else None)}
@@ -289,7 +326,10 @@ def job_figures(rep):
 
 def job_per_rank(rep):
     """The job's figures per rank: DataFrame indexed by rank, one column per
-    name of job_figures (elapsed, mpi, compute, analyses)."""
+    name of job_figures (elapsed, mpi, compute, analyses); NoRanks in the
+    summary form."""
+    if rep.summary:
+        raise no_ranks(rep, "no figures per rank")
     s = rep["summary"].set_index("rank")
     cols = {"elapsed": "elapsed_s", "mpi": "mpi_s", "compute": "compute_s"}
     cols.update({name.replace(" ", "_"): col for col, name, _ in FIGURES})
@@ -368,6 +408,8 @@ def show(rep, top=10, rank=None, by="function", out=sys.stdout):
     skipped = []
     s = rep["summary"]
     m = rep.meta
+    if rank is not None and rep.summary:
+        raise no_ranks(rep, "no view of one rank")
     if rank is not None and not (s["rank"] == rank).any():
         raise NotAReport("rank %d is not in the report (ranks 0 to %d)" % (rank, rep.ranks - 1))
     p = lambda line="": print(line, file=out)
@@ -376,6 +418,8 @@ def show(rep, top=10, rank=None, by="function", out=sys.stdout):
     p("ranks    %d   start %s   clock %s   mpiprof %s" % (rep.ranks, m.get("start", "?"), m.get("clock", "?"),
                                                         m.get("version", "?")))
     p("options  %s" % m.get("options", "-"))
+    if rep.summary:
+        p("form     summary: figures over the ranks, no row per rank")
     for note in rep.notes:
         p("note     %s" % note)
     if rank is not None:
@@ -386,20 +430,31 @@ def show(rep, top=10, rank=None, by="function", out=sys.stdout):
         mpi_total = row["mpi_s"]
         extra = [(name, row[col], "") for col, name, _ in FIGURES if col in s.columns]
     else:
-        mpi_total = s["mpi_s"].sum()
-        total = s["elapsed_s"].sum()
-        share = (100 * s["mpi_s"] / s["elapsed_s"].where(s["elapsed_s"] > 0)).fillna(0)
-        p("elapsed  %.6f s (slowest rank)" % s["elapsed_s"].max())
+        job = job_figures(rep)
+        mpi_total = job["mpi"][0]
+        if rep.summary:
+            f = s.set_index("figure")
+            total = f.at["elapsed_s", "total"]
+            share = [f.at["mpi_pct", k] for k in ("min", "mean", "max")]
+        else:
+            total = s["elapsed_s"].sum()
+            pct = (100 * s["mpi_s"] / s["elapsed_s"].where(s["elapsed_s"] > 0)).fillna(0)
+            share = [pct.min(), pct.mean(), pct.max()]
+        p("elapsed  %.6f s (slowest rank)" % job["elapsed"][0])
         p("MPI      %.6f s of %.6f s summed over ranks = %.2f %%; per rank min %.2f %%, mean %.2f %%, max %.2f %%"
-          % (mpi_total, total, 100 * mpi_total / total if total else 0, share.min(), share.mean(), share.max()))
-        extra = [(name, s[col].max() if how == "max" else s[col].sum(),
-                  " (slowest rank)" if how == "max" else " (summed over ranks)")
-                 for col, name, how in FIGURES if col in s.columns]
+          % ((mpi_total, total, 100 * mpi_total / total if total else 0) + tuple(share)))
+        extra = [(name, job[name.replace(" ", "_")][0], " (slowest rank)" if how == "max" else " (summed over ranks)")
+                 for _, name, how in FIGURES if name.replace(" ", "_") in job]
     for name, value, how in extra:
         p("%-16s %.6f s%s" % (name, value, how))
     if rep.model:
         p("%-16s %s: predicted speed-up %s (slowest real / slowest modelled elapsed)"
           % ("model", rep.model.get("model"), rep.model.get("predicted_speedup", "?")))
+    elif rep.summary and rank is None and "modelled_elapsed" in job:
+        model = re.search(r"(?:^|;)MODEL=([^;]*)", m.get("options", ""))
+        modelled = job["modelled_elapsed"][0]
+        p("%-16s %s: predicted speed-up %s (slowest real / slowest modelled elapsed)"
+          % ("model", model.group(1) if model else "?", "%.3f" % (job["elapsed"][0] / modelled) if modelled else "-"))
 
     causes = top_causes(rep, min(top, 5), rank)
     if causes is not None:
@@ -446,6 +501,8 @@ def show(rep, top=10, rank=None, by="function", out=sys.stdout):
                 (imb(r) if with_imb else []) for _, r in funcs.iterrows()]
         for line in format_table(headers + (imbalance if with_imb else []), rows):
             p(line)
+        if with_imb and rep.summary:
+            p("(min and mean over the ranks that called each function: the summary form)")
 
     def site_table():
         if sites is None:
@@ -480,7 +537,9 @@ def compare(a, b, per_rank=True):
     the rank whose time changed most (max_rank) and that change
     (max_rank_diff_s); in says 'both', 'A' or 'B' (the row is in one report
     only). Sorted by kind (job, function, site), then by absolute
-    difference, largest first."""
+    difference, largest first. PER_RANK needs both reports in the per-rank
+    form (NoRanks otherwise); the call sites come from branches.txt when
+    both have it, else from sites.txt."""
     parts = []
 
     def one(kind, ta, tb, ca, cb, pa, pb):
@@ -495,7 +554,7 @@ def compare(a, b, per_rank=True):
         df["ratio"] = float("nan")
         df.loc[both, "ratio"] = [1.0 if x == y else (y / x if x else math.inf)
                                  for x, y in zip(df.loc[both, "time_a_s"], df.loc[both, "time_b_s"])]
-        if per_rank:
+        if per_rank and pa is not None and pb is not None:
             d = pb.sub(pa, fill_value=0)
             if not d.empty:
                 pick = d.abs().groupby(level=list(range(d.index.nlevels - 1)), sort=False).idxmax()
@@ -509,7 +568,7 @@ def compare(a, b, per_rank=True):
         parts.append(df.reindex(df["diff_s"].abs().sort_values(ascending=False, kind="stable").index))
 
     ja, jb = job_figures(a), job_figures(b)
-    ra, rb = job_per_rank(a), job_per_rank(b)
+    ra, rb = (job_per_rank(a), job_per_rank(b)) if per_rank else (pd.DataFrame(), pd.DataFrame())
     names = list(ja) + [n for n in jb if n not in ja]
     one("job",
         pd.Series({n: ja[n][0] for n in names if n in ja}, index=names, dtype=float).rename_axis("function"),
@@ -520,7 +579,7 @@ def compare(a, b, per_rank=True):
         rb.stack().swaplevel().rename_axis(["function", "rank"]))
 
     def grouped(df, keys):
-        per = df.groupby(keys + ["rank"], sort=False)["time_s"].sum()
+        per = df.groupby(keys + ["rank"], sort=False)["time_s"].sum() if per_rank and "rank" in df else None
         tot = df.groupby(keys, sort=False)[["time_s", "calls"]].sum()
         return tot["time_s"], tot["calls"], per
 
@@ -531,17 +590,18 @@ def compare(a, b, per_rank=True):
         cb.reindex(idx).astype("Int64"), pa, pb)
 
     skipped = []
-    if a.get("branches") is not None and b.get("branches") is not None:
+    table = "branches" if a.get("branches") is not None and b.get("branches") is not None else "sites"
+    if a.get(table) is not None and b.get(table) is not None:
         keys = ["function", "site", "ancestors"]
         depth = min(stack_depth(a), stack_depth(b))
-        ta, ca, pa = grouped(at_depth(a.table("branches"), depth), keys)
-        tb, cb, pb = grouped(at_depth(b.table("branches"), depth), keys)
+        ta, ca, pa = grouped(at_depth(a.table(table), depth), keys)
+        tb, cb, pb = grouped(at_depth(b.table(table), depth), keys)
         idx = ta.index.union(tb.index, sort=False)
         one("site", ta.reindex(idx), tb.reindex(idx), ca.reindex(idx).astype("Int64"),
             cb.reindex(idx).astype("Int64"), pa, pb)
     else:
-        skipped.append("call sites (no branches.txt in %s)" %
-                       " and ".join(r.path for r in (a, b) if r.get("branches") is None))
+        skipped.append("call sites (no branches.txt or sites.txt in %s)" %
+                       " and ".join(r.path for r in (a, b) if r.get(table) is None))
     cols = ["kind", "function", "site", "ancestors", "time_a_s", "time_b_s", "diff_s", "ratio",
             "calls_a", "calls_b"] + (["max_rank", "max_rank_diff_s"] if per_rank else []) + ["in"]
     out = pd.concat(parts, ignore_index=True)
@@ -685,6 +745,7 @@ def plot_ranks(rep, path, plt, nfunc=8):
     ax.set_title(_title(rep, "Time per rank: compute and MPI functions") + how)
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8)
     _save(fig, path, plt)
+    return True
 
 
 def plot_sites(rep, path, plt, top=15):
@@ -876,13 +937,15 @@ def plot(rep, outdir):
     written, skipped = [], []
     try:
         os.makedirs(outdir, exist_ok=True)
-        plot_ranks(rep, os.path.join(outdir, "ranks.svg"), plt)
-        written.append("ranks.svg")
-        for name, fn, why in (("sites.svg", plot_sites, "no branches.txt or sites.txt"),
-                              ("comm-matrix.svg", plot_matrix, "no partner rows in partners.txt"),
-                              ("waits.svg", plot_waits, "no late-sender or collective-wait run"),
-                              ("model.svg", plot_model, "no model run")):
-            if fn(rep, os.path.join(outdir, name), plt):
+        # name, its plot, why it may be skipped, whether it is drawn per rank
+        for name, fn, why, per_rank in (("ranks.svg", plot_ranks, "", True),
+                                        ("sites.svg", plot_sites, "no branches.txt or sites.txt", False),
+                                        ("comm-matrix.svg", plot_matrix, "no partner rows in partners.txt", True),
+                                        ("waits.svg", plot_waits, "no late-sender or collective-wait run", True),
+                                        ("model.svg", plot_model, "no model run", True)):
+            if per_rank and rep.summary:
+                skipped.append("%s (the summary form: no figures per rank)" % name)
+            elif fn(rep, os.path.join(outdir, name), plt):
                 written.append(name)
             else:
                 skipped.append("%s (%s)" % (name, why))

@@ -190,4 +190,6 @@ static void write_rows(struct prof_buf *b, const struct prof_report_ctx *ctx, co
     }
 }
 
-const struct prof_writer prof_report_waits = { .file = "waits.txt", .columns = write_columns, .rows = write_rows };
+const struct prof_writer prof_report_waits = {
+    .file = "waits.txt", .columns = write_columns, .rows = write_rows, .merged = 1
+};

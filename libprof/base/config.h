@@ -22,6 +22,7 @@
     X(CHAIN,                chain,                BOOL,   "0", "0/1, no/yes, off/on, false/true") \
     X(PARTIAL,              partial,              BOOL,   "1", "0/1, no/yes, off/on, false/true") \
     X(REPORT_WRITE,         report_write,         WRITE,  "auto", "auto (MPI-IO from " PROF_STR(PROF_REPORT_COLLECTIVE_RANKS) " ranks on, unless oversubscribed), collective (every rank writes its rows with MPI-IO) or pull (rank 0 receives each rank's rows in turn)") \
+    X(REPORT_FORM,          report_form,          FORM,   "auto", "auto (the summary form from " PROF_STR(PROF_REPORT_SUMMARY_RANKS) " ranks on), ranks (files with a row per rank), summary (figures over the ranks only) or a number of ranks N from which the summary form is used") \
     X(CHECK,                check,                BOOL,   "0", "0/1, no/yes, off/on, false/true") \
     X(PRELOAD,              preload,              STRING, "",  "the path of libmpiprof.so (read by the launcher only)") \
     X(LAUNCHED,             launched,             STRING, "",  "PID:FILE (set by the launcher only)") \
@@ -34,6 +35,12 @@
  * fixed cost (its first open, then a few ms a file) is what the pull of
  * about 10 to 50 ranks costs (mpiprof(1), MEMORY AND SCALE). */
 #define PROF_REPORT_COLLECTIVE_RANKS 64
+/* MPIPROF_REPORT_FORM=auto: the summary form (figures over the ranks, no
+ * row per rank: report.h) from this many ranks on. At 1024 ranks and 1000
+ * call sites a rank, branches.txt alone has a million rows, about 150 MB,
+ * and every per-rank file still passes through the writing (mpiprof(1),
+ * MEMORY AND SCALE). */
+#define PROF_REPORT_SUMMARY_RANKS 1024
 #define PROF_STR(x) PROF_STR_(x)
 #define PROF_STR_(x) #x
 #define PROF_MAX_SITES_LIMIT 1000000
@@ -53,6 +60,7 @@ struct prof_config {
     bool chain;
     bool partial;
     int report_write;     /* REPORT_WRITE: PROF_WRITE_AUTO, _COLLECTIVE or _PULL */
+    int report_form;      /* REPORT_FORM: the summary form from this many ranks on (ranks: INT_MAX) */
     char preload[4096];
     bool check;           /* CHECK: the launcher's check process (run/check.c) */
     char launched[4200];  /* LAUNCHED: the launcher's mark (run/launched.c) */

@@ -51,17 +51,24 @@ static int recv_text(MPI_Comm comm, int from, int next, int n, FILE *const *file
     return rc;
 }
 
+int prof_gather_own(const struct prof_buf *texts, int n, FILE *const *files)
+{
+    int rc = 0;
+    for (int k = 0; k < n; k++)
+        rc |= write_all(files[k], texts[k].p ? texts[k].p : "", texts[k].len);
+    return rc;
+}
+
 int prof_gather_write(MPI_Comm comm, const struct prof_buf *texts, int n, FILE *const *files)
 {
-    int rank, size, rc = 0;
+    int rank, size;
     PMPI_Comm_rank(comm, &rank);
     PMPI_Comm_size(comm, &size);
     if (rank != 0) {
         send_text(comm, texts, n);
         return 0;
     }
-    for (int k = 0; k < n; k++)
-        rc |= write_all(files[k], texts[k].p ? texts[k].p : "", texts[k].len);
+    int rc = prof_gather_own(texts, n, files);
     for (int r = 1; r < size; r++)
         rc |= recv_text(comm, r, r + 1 < size, n, files);
     return rc;

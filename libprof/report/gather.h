@@ -17,4 +17,8 @@
  * failed. */
 int prof_gather_write(MPI_Comm comm, const struct prof_buf *texts, int n, FILE *const *files);
 
+/* prof_gather_own: rank 0's texts[k] alone appended to files[k]; 0, or -1
+ * if a write failed (local). */
+int prof_gather_own(const struct prof_buf *texts, int n, FILE *const *files);
+
 #endif

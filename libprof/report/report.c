@@ -1,7 +1,8 @@
 /* report.c: the report directory and its files (cold: finalize). Rank 0
  * chooses a directory that does not exist yet; then every rank writes its
  * rows with MPI-IO (collective.c), rank 0 each file's header first, or rank
- * 0 writes the headers and pulls the rows of every rank (gather.c). */
+ * 0 writes the headers and pulls the rows of every rank (gather.c); in the
+ * summary form, rank 0 writes the files of figures over the ranks alone. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -346,6 +347,36 @@ static int use_mpiio(MPI_Comm comm, int nranks)
     return how == PROF_WRITE_COLLECTIVE;
 }
 
+int prof_report_summary_form(int nranks)
+{
+    double v = prof_config.report_form;
+    int same = prof_agree(&v, 1, NULL);
+    if (same == 0)
+        prof_log_once("MPIPROF_REPORT_FORM is not the same on every rank; using auto");
+    return nranks >= (same == 1 ? prof_config.report_form : PROF_REPORT_SUMMARY_RANKS);
+}
+
+/* The files of this report: the per-rank form's (the writers that this
+ * run wants, then the modules'), or the summary form's (its summary.txt
+ * and functions.txt, then the merged ones); returns how many. */
+static int choose_writers(const struct prof_report_ctx *ctx, const struct prof_writer **use)
+{
+    int n = 0;
+    if (ctx->summary) {
+        use[n++] = &prof_report_summary_spread;
+        use[n++] = &prof_report_functions_spread;
+    }
+    for (size_t k = 0; k < sizeof writers / sizeof writers[0]; k++)
+        if ((!writers[k]->wanted || writers[k]->wanted(ctx)) && (!ctx->summary || writers[k]->merged))
+            use[n++] = writers[k];
+    for (int m = 0; prof_modules[m] && m < PROF_MODULES_MAX; m++) {
+        const struct prof_writer *w = prof_modules[m]->writer;
+        if (prof_module_written(m) && w && (!w->wanted || w->wanted(ctx)) && (!ctx->summary || w->merged))
+            use[n++] = w;
+    }
+    return n;
+}
+
 /* Collective: every rank's texts into the files of dir with MPI-IO, rank
  * 0's first lines first. When MPI-IO fails, rank 0 opens the files again
  * (files), their notes saying why, and pulls the rows (gather.c); times
@@ -390,6 +421,8 @@ static void transfer_words(char *out, size_t size, const struct prof_finalize_ti
 {
     if (times->how == PROF_WROTE_PULL)
         snprintf(out, size, "gather %.2f", times->gather_ns * 1e-9);
+    else if (times->how == PROF_WROTE_SUMMARY)
+        snprintf(out, size, "summary form: reduce %.2f", times->gather_ns * 1e-9);
     else if (times->how == PROF_WROTE_MPIIO)
         snprintf(out, size, "MPI-IO open %.2f, write_at_all %.2f", times->open_ns * 1e-9, times->gather_ns * 1e-9);
     else
@@ -403,16 +436,8 @@ int prof_report_write(MPI_Comm comm, const struct prof_report_ctx *ctx,
     FILE *files[NWRITERS] = { 0 };
     const struct prof_writer *use[NWRITERS];
     char dir[4096] = "";
-    int ok = 1, n = 0;
-
-    for (size_t k = 0; k < sizeof writers / sizeof writers[0]; k++)
-        if (!writers[k]->wanted || writers[k]->wanted(ctx))
-            use[n++] = writers[k];
-    for (int m = 0; prof_modules[m] && m < PROF_MODULES_MAX; m++)
-        if (prof_module_written(m) && prof_modules[m]->writer &&
-            (!prof_modules[m]->writer->wanted || prof_modules[m]->writer->wanted(ctx)))
-            use[n++] = prof_modules[m]->writer;
-    int mpiio = use_mpiio(comm, ctx->nranks);
+    int ok = 1, n = choose_writers(ctx, use);
+    int mpiio = !ctx->summary && use_mpiio(comm, ctx->nranks);
     if (rd->rank == 0)
         ok = open_report(ctx, &base, dir, sizeof dir, use, n, mpiio ? NULL : files) == 0;
     PMPI_Bcast(&ok, 1, MPI_INT, 0, comm);
@@ -432,8 +457,13 @@ int prof_report_write(MPI_Comm comm, const struct prof_report_ctx *ctx,
         prof_log_local("out of memory while formatting the report; its rows for this rank are incomplete");
 
     uint64_t t1 = prof_clock_mono_ns();
-    times->how = PROF_WROTE_PULL;
-    int rc = mpiio ? write_mpiio(comm, ctx, use, n, texts, dir, files, times) : prof_gather_write(comm, texts, n, files);
+    int rc = 0;
+    if (ctx->summary)           /* the rows are rank 0's: nothing to transfer (spread.c reduced them) */
+        rc = rd->rank == 0 ? prof_gather_own(texts, n, files) : 0;
+    else if (mpiio)
+        rc = write_mpiio(comm, ctx, use, n, texts, dir, files, times);
+    else
+        rc = prof_gather_write(comm, texts, n, files);
     uint64_t t2 = prof_clock_mono_ns();
     for (int k = 0; k < n; k++)
         prof_buf_free(&texts[k]);
@@ -451,7 +481,8 @@ int prof_report_write(MPI_Comm comm, const struct prof_report_ctx *ctx,
         return -1;
     }
     uint64_t t3 = prof_clock_mono_ns();
-    times->gather_ns = t2 - t1 - times->open_ns;
+    if (!ctx->summary)
+        times->gather_ns = t2 - t1 - times->open_ns;
     times->write_ns = (t1 - t0) + (t3 - t2);
     char words[128];
     transfer_words(words, sizeof words, times);

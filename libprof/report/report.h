@@ -27,6 +27,27 @@ struct prof_thread_data {
     struct prof_stats fn[PROF_FN_COUNT];
 };
 
+/* The summary form (MPIPROF_REPORT_FORM, config.h): a figure over the
+ * ranks, on rank 0 (spread.c): its sum, and its least and most with the
+ * lowest rank of each; for an MPI function, over the ranks that called it. */
+struct prof_spread {
+    int ranks;
+    double sum, min, max;
+    int min_rank, max_rank;
+};
+
+/* An MPI function over the ranks that called it: calls and bytes summed,
+ * its time spread. */
+struct prof_fn_spread {
+    int fn;
+    uint64_t calls, bytes_sent, bytes_recv;
+    struct prof_spread time;
+};
+
+/* summary.txt's figures: its columns after rank (base, then the
+ * analyses'), at most this many. */
+#define PROF_FIGURES_MAX 16
+
 /* One rank's figures, merged over its threads and call sites. */
 struct prof_rank_data {
     int rank;
@@ -48,11 +69,15 @@ struct prof_rank_data {
     int nregions;                      /* MPI_Pcontrol regions (region.h), node ids 1..nregions: */
     const struct prof_region_node *region_nodes; /* [id]: the region (entries, time open, parent) */
     const struct prof_stats *region_fn; /* [(id - 1) * PROF_FN_COUNT + fn]: calls that ended in the region */
+    const struct prof_spread *figures;  /* rank 0, summary form: summary.txt's figures over the ranks, */
+    const struct prof_fn_spread *fns;   /* the functions called on any rank (ctx->cols' order) */
+    int nfns;
 };
 
 /* What every rank agrees on. */
 struct prof_report_ctx {
     int nranks;
+    int summary;                       /* the summary form (MPIPROF_REPORT_FORM): figures over the ranks */
     char first_line[8192];             /* "# mpiprof VERSION command=... ranks=... start=... options=..." */
     char notes[2048];                  /* "# note: ..." lines, or empty */
     int threaded;                      /* some rank had more than one thread calling MPI */
@@ -67,12 +92,14 @@ struct prof_report_ctx {
 };
 
 /* A report file: its name, its column line, its rows for one rank, and
- * whether this run has one (NULL: always). */
+ * whether this run has one (NULL: always); merged: its rows are rank 0's,
+ * over every rank, and it is in the summary form too. */
 struct prof_writer {
     const char *file;
     void (*columns)(struct prof_buf *b, const struct prof_report_ctx *ctx);
     void (*rows)(struct prof_buf *b, const struct prof_report_ctx *ctx, const struct prof_rank_data *rd);
     int (*wanted)(const struct prof_report_ctx *ctx);
+    int merged;
 };
 
 extern const struct prof_writer prof_report_summary;
@@ -89,12 +116,18 @@ extern const struct prof_writer prof_report_sizes;
 extern const struct prof_writer prof_report_regions;
 extern const struct prof_writer prof_report_region_functions;
 extern const struct prof_writer prof_report_region_branches;
+extern const struct prof_writer prof_report_summary_spread;   /* the summary form's summary.txt */
+extern const struct prof_writer prof_report_functions_spread; /* and functions.txt */
 
 /* Column lists: header lines, rows and mpiprof-report(5) follow them. */
 #define PROF_SUMMARY_COLUMNS(X) X(rank) X(elapsed_s) X(mpi_s) X(mpi_pct) X(compute_s) X(mpi_calls) X(profiler_s)
 #define PROF_SUMMARY_SLT_COLUMNS(X) X(send_late_s) X(slt_eval_pct)
 #define PROF_SUMMARY_COLLWAIT_COLUMNS(X) X(coll_wait_s)
 #define PROF_SUMMARY_MODEL_COLUMNS(X) X(model_elapsed_s)
+#define PROF_SPREAD_COLUMNS(X) X(figure) X(ranks) X(total) X(min) X(min_rank) X(mean) X(max) X(max_rank)
+#define PROF_FUNCTIONS_SPREAD_COLUMNS(X) \
+    X(function) X(ranks) X(calls) X(time_s) X(min_s) X(min_rank) X(mean_s) X(max_s) X(max_rank) \
+    X(bytes_sent) X(bytes_recv)
 #define PROF_MODEL_COLUMNS(X) X(rank) X(what) X(calls) X(real_s) X(model_s)
 #define PROF_FUNCTIONS_COLUMNS(X) \
     X(rank) X(function) X(calls) X(time_s) X(min_s) X(max_s) X(bytes_sent) X(bytes_recv)
@@ -106,7 +139,7 @@ extern const struct prof_writer prof_report_region_branches;
 #define PROF_THREADS_COLUMNS(X) \
     X(rank) X(thread) X(function) X(calls) X(time_s) X(bytes_sent) X(bytes_recv)
 #define PROF_SITES_COLUMNS(X) \
-    X(brid) X(function) X(ranks) X(calls) X(time_s) X(min_s) X(mean_s) X(max_s) X(max_rank) \
+    X(brid) X(function) X(ranks) X(calls) X(time_s) X(min_s) X(min_rank) X(mean_s) X(max_s) X(max_rank) \
     X(bytes_sent) X(bytes_recv) X(site) X(ancestors)
 #define PROF_SLT_COLUMNS(X) \
     X(rank) X(brid) X(function) X(evaluated) X(not_evaluated) X(recv_wait_s) X(send_late_s) X(transfer_s)
@@ -140,10 +173,18 @@ void prof_report_region(struct prof_buf *b, uint32_t id);
  * region_branches.txt (" region\n"). */
 void prof_report_row_end(struct prof_buf *b, uint32_t region);
 
+/* prof_report_figures: summary.txt's figures of rd after its rank column,
+ * the analyses' as ctx has them, in column order: names into name and
+ * values into v; returns how many (at most PROF_FIGURES_MAX). */
+int prof_report_figures(const struct prof_report_ctx *ctx, const struct prof_rank_data *rd, const char **name,
+                        double *v);
+
+/* prof_report_decimals: how a figure named name is written: seconds (_s)
+ * with 9 decimals, percentages (_pct) with 2, counts with none. */
+int prof_report_decimals(const char *name);
+
 /* With MPI_Pcontrol regions, their files. */
 int prof_report_has_regions(const struct prof_report_ctx *ctx);
-
-#endif
 
 /* The phases of MPI_Finalize on this rank, for the message naming the
  * report: when it began (CLOCK_MONOTONIC ns) and each phase's time (ns).
@@ -154,7 +195,8 @@ int prof_report_has_regions(const struct prof_report_ctx *ctx);
 struct prof_finalize_times {
     uint64_t t_begin;
     uint64_t merge_ns, symbolize_ns, open_ns, gather_ns, write_ns;
-    enum { PROF_WROTE_PULL, PROF_WROTE_MPIIO, PROF_WROTE_MPIIO_FAILED } how; /* the last: then pulled */
+    /* MPIIO_FAILED: then pulled; SUMMARY: the summary form, gather_ns its reductions (spread.c) */
+    enum { PROF_WROTE_PULL, PROF_WROTE_MPIIO, PROF_WROTE_MPIIO_FAILED, PROF_WROTE_SUMMARY } how;
 };
 
 /* prof_merge_threads: sum every call site and overflow record of the
@@ -186,13 +228,20 @@ int prof_report_make_dir(const char *base, char *out, size_t outsz);
  * (said; the run goes on). prof_report_write tries the fallback too. */
 int prof_report_probe(void);
 
+/* prof_report_summary_form: collective over the tool's communicator. Whether the report has
+ * the summary form: from MPIPROF_REPORT_FORM's number of ranks on (auto
+ * when the ranks disagree, said once). */
+int prof_report_summary_form(int nranks);
+
 /* prof_report_write: collective over comm (the tool's communicator). Rank 0
  * creates a new directory from base (base, else base.1, base.2, ...: an
  * existing report is never touched); every rank writes its rows with
  * MPI-IO (MPIPROF_REPORT_WRITE, config.h), or rank 0 writes every file and
  * all ranks send it their rows (also when MPI-IO fails, said in the files'
- * notes). On failure rank 0 says why, once, and the application goes
+ * notes); in the summary form (ctx->summary), rank 0 writes its rows alone. On failure rank 0 says why, once, and the application goes
  * on. times: the phases so far; the message naming the directory gives
  * them all. Returns 0 when the report was written. */
 int prof_report_write(MPI_Comm comm, const struct prof_report_ctx *ctx,
                       const struct prof_rank_data *rd, const char *base, struct prof_finalize_times *times);
+
+#endif

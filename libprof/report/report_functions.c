@@ -1,6 +1,7 @@
 /* report_functions.c: functions.txt, one line per rank and MPI function the
  * rank called, largest time first, for the whole run; region_functions.txt,
- * the same per MPI_Pcontrol region, a region column last (cold). */
+ * the same per MPI_Pcontrol region, a region column last; in the summary
+ * form, functions.txt has one line per function over the ranks (cold). */
 #include <stdlib.h>
 #include "config.h"
 #include "report.h"
@@ -55,4 +56,30 @@ static void region_rows(struct prof_buf *b, const struct prof_report_ctx *ctx, c
 const struct prof_writer prof_report_functions = { .file = "functions.txt", .columns = write_columns, .rows = write_rows };
 const struct prof_writer prof_report_region_functions = {
     .file = "region_functions.txt", .columns = region_columns, .rows = region_rows, .wanted = prof_report_has_regions
+};
+
+/* The summary form: one line per MPI function called on any rank, most
+ * total time first; least, mean and most over the ranks that called it. */
+static const char *const spread_columns[] = { PROF_FUNCTIONS_SPREAD_COLUMNS(NAME) };
+
+static void spread_column_line(struct prof_buf *b, const struct prof_report_ctx *ctx)
+{
+    (void)ctx;
+    prof_report_column_line(b, spread_columns, (int)(sizeof spread_columns / sizeof spread_columns[0]));
+}
+
+static void spread_rows(struct prof_buf *b, const struct prof_report_ctx *ctx, const struct prof_rank_data *rd)
+{
+    (void)ctx;
+    for (int i = 0; i < rd->nfns; i++) {
+        const struct prof_fn_spread *f = &rd->fns[i];
+        prof_buf_printf(b, "%s %d %llu %.9f %.9f %d %.9f %.9f %d %llu %llu\n", prof_fn_name[f->fn], f->time.ranks,
+                        (unsigned long long)f->calls, f->time.sum, f->time.min, f->time.min_rank,
+                        f->time.sum / f->time.ranks, f->time.max, f->time.max_rank,
+                        (unsigned long long)f->bytes_sent, (unsigned long long)f->bytes_recv);
+    }
+}
+
+const struct prof_writer prof_report_functions_spread = {
+    .file = "functions.txt", .columns = spread_column_line, .rows = spread_rows, .merged = 1
 };

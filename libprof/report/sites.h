@@ -13,7 +13,7 @@ struct prof_site {
     int id;                     /* branch id, 1.. */
     int fn;
     int ranks;                  /* ranks that called it */
-    int max_rank;               /* the rank with the most time there */
+    int min_rank, max_rank;     /* the lowest rank with the least, and with the most time there */
     uint64_t calls, bytes_sent, bytes_recv;
     double time_s, min_s, max_s; /* sum, least and most over those ranks */
     char *site, *ancestors;     /* from the lowest rank that has the id */
@@ -21,8 +21,8 @@ struct prof_site {
 
 /* prof_sites_reduce: collective over comm. Combines every rank's branches
  * (ids 1..max over all ranks, each rank's ids distinct) with reductions in
- * chunks of PROF_SITES_CHUNK ids, and the site texts rank 0 lacks with one
- * gather; on rank 0 *out gets the sites sorted by total time (most first)
+ * chunks of PROF_SITES_CHUNK ids, and the site texts rank 0 lacks from
+ * the lowest rank that has each, one message per such rank; on rank 0 *out gets the sites sorted by total time (most first)
  * and *n their number; elsewhere *out = NULL, *n = 0. Rank 0 holds
  * O(sites), never O(ranks x sites). Returns 0, or -1 when out of memory
  * (on any rank; then *out = NULL everywhere). */

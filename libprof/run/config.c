@@ -3,6 +3,7 @@
  * the value and what is accepted; the option then keeps its default. */
 #define _GNU_SOURCE            /* FNM_CASEFOLD */
 #include <ctype.h>
+#include <limits.h>
 #include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,7 +27,7 @@ int prof_config_problems(void)
     return problems;
 }
 
-enum kind { STRING, DEPTH, SITES, FUNCS, BOOL, MODEL, SECONDS, SKEW, WRITE };
+enum kind { STRING, DEPTH, SITES, FUNCS, BOOL, MODEL, SECONDS, SKEW, WRITE, FORM };
 
 struct option {
     const char *name;
@@ -151,6 +152,16 @@ static int parse(const struct option *o, const char *v, unsigned char *enabled, 
             *(int *)o->dst = PROF_WRITE_PULL;
         else
             return -1;
+        return 0;
+    case FORM:
+        if (strcasecmp(v, "auto") == 0)
+            *(int *)o->dst = PROF_REPORT_SUMMARY_RANKS;
+        else if (strcasecmp(v, "ranks") == 0)
+            *(int *)o->dst = INT_MAX;
+        else if (strcasecmp(v, "summary") == 0)
+            *(int *)o->dst = 1;
+        else
+            return parse_count(v, INT_MAX, o->dst);
         return 0;
     case MODEL: {
         struct prof_model m;

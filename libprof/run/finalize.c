@@ -13,6 +13,7 @@
 #include "run.h"
 #include "shadow.h"
 #include "snapshot.h"
+#include "spread.h"
 #include "python.h"
 #include "via.h"
 #include "wait.h"
@@ -181,8 +182,9 @@ void prof_report_first_line(struct prof_report_ctx *ctx)
     localtime_r(&prof_run.start, &tm);
     strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%S", &tm);
     snprintf(ctx->first_line, sizeof ctx->first_line,
-             "# mpiprof %s command=\"%s\" ranks=%d start=%s clock=%s options=%s",
-             PACKAGE_VERSION, escaped(prof_run.command, command, sizeof command), prof_run.size, when,
+             "# mpiprof %s command=\"%s\" ranks=%d form=%s start=%s clock=%s options=%s",
+             PACKAGE_VERSION, escaped(prof_run.command, command, sizeof command), prof_run.size,
+             ctx->summary ? "summary" : "ranks", when,
              prof_clock_name(), prof_config.options[0] ? escaped(prof_config.options, options, sizeof options) : "-");
 }
 
@@ -214,6 +216,7 @@ void prof_finish(void)
     prof_modules_columns(&ctx);
     choose_columns(&ctx, &rd, &trouble);
     prof_modules_figures(&ctx, &rd, t_end);
+    ctx.summary = prof_report_summary_form(ctx.nranks);
     prof_report_first_line(&ctx);
 
     struct prof_finalize_times times = { .t_begin = t_begin };
@@ -236,9 +239,16 @@ void prof_finish(void)
     else
         prof_log_once("out of memory while combining call sites over the ranks; sites.txt lists none");
 
+    if (ctx.summary) {
+        uint64_t t0 = prof_clock_mono_ns();
+        prof_spread_reduce(prof_run.comm, &ctx, &rd);
+        times.how = PROF_WROTE_SUMMARY;
+        times.gather_ns = prof_clock_mono_ns() - t0;
+    }
+
     char base[4096];
     prof_report_base(base, sizeof base);
-    times.merge_ns = prof_clock_mono_ns() - t_begin - times.symbolize_ns;
+    times.merge_ns = prof_clock_mono_ns() - t_begin - times.symbolize_ns - times.gather_ns;
     if (prof_report_write(prof_run.comm, &ctx, &rd, base, &times) == 0 && prof_run.rank == 0)
         prof_partial_clean();       /* the complete report replaces the partial one */
     prof_branches_free(&branches);

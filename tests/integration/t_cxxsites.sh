@@ -29,7 +29,7 @@ check "branches.txt: ring::shift<double>'s caller is main (depth 2)" \
     awk -v want="main@$f:" '!/^#/ && $3 == "MPI_Sendrecv" && index($16, want) != 1 { bad = 1 } END { exit bad }' \
     "$work/rep/branches.txt"
 check "sites.txt: the same names" awk -v lambda="main::{lambda(double)#1}::operator()@$f:$(at lambda)" '
-    !/^#/ && $2 == "MPI_Bcast" && $12 == lambda { n++ } END { exit n != 1 }' "$work/rep/sites.txt"
+    !/^#/ && $2 == "MPI_Bcast" && $13 == lambda { n++ } END { exit n != 1 }' "$work/rep/sites.txt"
 check "no mangled name in any file" sh -c '! grep -l "_Z[A-Za-z0-9]" "$1"/*.txt "$1"/branches.human' - "$work/rep"
 if "$top_builddir/tools/mpiprof-report" show "$work/rep" > "$work/show.out" 2>&1; then
     check "mpiprof-report show: the lambda's site" grep -qF "main::{lambda(double)#1}::operator()@$f:$(at lambda)" "$work/show.out"

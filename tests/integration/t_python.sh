@@ -59,7 +59,7 @@ check "no site in mpi4py's or the interpreter's code" awk '
     !/^#/ && $3 ~ /^MPI_(Send|Recv|Irecv|Barrier|Sendrecv)$/ && $15 !~ /\.py:[0-9]+/ { print; bad = 1 }
     END { exit bad }' "$work/py/branches.txt"
 check "sites.txt names the Python lines" awk -v s="$(at worker thread)" '
-    !/^#/ && $2 == "MPI_Sendrecv" && $12 == s && $4 == 6 { n++ }
+    !/^#/ && $2 == "MPI_Sendrecv" && $13 == s && $4 == 6 { n++ }
     END { exit n != 1 }' "$work/py/sites.txt"
 check "mpiprof-report show lists them" sh -c \
     "'$top_builddir/tools/mpiprof-report' show --top 100 '$work/py' | grep -q 'MPI_Sendrecv $(at worker thread)'"

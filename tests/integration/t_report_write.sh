@@ -6,7 +6,7 @@
 # Checks:
 #   the same files; each as many lines, and the same bytes once what
 #   depends on the run's times is set aside: the first line (start time,
-#   options), decimal fields (seconds, percentages), max_rank, and the
+#   options), decimal fields (seconds, percentages), min_rank and max_rank, and the
 #   order of rows and matrix columns within one rank's rows (sorted by
 #   time); the rank of every row in the same place; waits.txt, whose rows
 #   (who waited for whom) follow the times, by its # lines;
@@ -35,7 +35,7 @@ mkdir "$work/data"
 # first column, rank, changes, and at each "mpiprof report rank" of
 # branches.human), then its fields as column=value sorted by column name
 # (matrix columns are ordered by time), decimals as T. The ranks named
-# for their time (max_rank, waits.txt's rank) are T too; runs of blanks
+# for their time (min_rank, max_rank, waits.txt's rank) are T too; runs of blanks
 # one (branches.human's widths follow the times). waits.txt's rows (who
 # waited for whom) follow the times: its # lines only.
 norm() {
@@ -47,7 +47,7 @@ norm() {
          /^mpiprof report rank / { sect++ }
          /^#/ { nc = NF - 1; for (i = 2; i <= NF; i++) col[i - 1] = $i; print sect, put($0); next }
          !rows { next }
-         nc == NF { for (i = 2; i <= NF; i++) if (col[i] == "rank" || col[i] == "max_rank") $i = "T"
+         nc == NF { for (i = 2; i <= NF; i++) if (col[i] ~ /^(rank|min_rank|max_rank)$/) $i = "T"
              if (col[1] == "rank" && $1 != prev) { sect++; prev = $1 }
              s = $1; for (i = 2; i <= NF; i++) s = s " " col[i] "=" $i; print sect, put(s); next }
          { print sect, $0 }' "$1" | sort -k1,1n -k2

@@ -1,8 +1,8 @@
 #!/bin/sh
 # t_sites.sh: sites.txt, one line per call site over all ranks. For mix on
 # 4 ranks, every site's ranks, calls and bytes are exactly the sums of its
-# branches.txt rows (and its time, least, mean, most and the rank of the
-# most agree with them to 1 us), sorted by total time, and the known sites
+# branches.txt rows (and its time, least, mean, most and the ranks of the
+# least and the most agree with them to 1 us), sorted by total time, and the known sites
 # have their known figures; for slowrank, the rank that waited is named.
 . "$top_srcdir/tests/integration/lib.sh"
 
@@ -19,7 +19,7 @@ awk '!/^#/ {
      }
      END { for (id in r) printf "%s %s %d %d %s %s %.0f %.0f %s %s %s\n", id, f[id], r[id], c[id], t[id], mn[id], s[id], v[id], site[id], anc[id], mx[id] }' \
     "$work/mix/branches.txt" | sort -n > "$work/from_branches"
-awk '!/^#/ { print $1, $2, $3, $4, $5, $6, $10, $11, $12, $13, $8 }' "$work/mix/sites.txt" | sort -n > "$work/from_sites"
+awk '!/^#/ { print $1, $2, $3, $4, $5, $6, $11, $12, $13, $14, $9 }' "$work/mix/sites.txt" | sort -n > "$work/from_sites"
 check "sites.txt: one line per branch id of branches.txt" \
     test "$(wc -l < "$work/from_sites")" -eq "$(wc -l < "$work/from_branches")" -a -s "$work/from_sites"
 awk '{ print $1, $2, $3, $4, $7, $8, $9, $10 }' "$work/from_branches" > "$work/expected"
@@ -30,16 +30,16 @@ check "sites.txt times (total, least, most) agree with branches.txt to 1 us" \
          function off(a, b) { return a - b > 1e-6 || b - a > 1e-6 }
          off($5, t[$1]) || off($6, mn[$1]) || off($11, mx[$1]) { bad = 1; print "id " $1 ": " $0 }
          END { exit bad }' "$work/from_branches" "$work/from_sites"
-check "sites.txt: mean is time / ranks, max_rank has the most time" \
+check "sites.txt: mean is time / ranks, min_rank has the least time, max_rank the most" \
     awk 'NR == FNR { if (!/^#/) tm[$2 " " $1] = $5; next }
          /^#/ { next }
-         { d = $7 - $5 / $3; if (d > 1e-9 || d < -1e-9 || tm[$1 " " $9] != $8) bad = 1 }
+         { d = $8 - $5 / $3; if (d > 1e-9 || d < -1e-9 || tm[$1 " " $10] != $9 || tm[$1 " " $7] != $6) bad = 1 }
          END { exit bad }' "$work/mix/branches.txt" "$work/mix/sites.txt"
 check "sites.txt: sorted by total time" \
     awk '!/^#/ { if (n++ && $5 > last) bad = 1; last = $5 } END { exit bad }' "$work/mix/sites.txt"
 # Known sites of mix.c (exact, see mix.c): the ring of blocking receives
 # and the Bcast of 100 ints from rank 0.
-awk '!/^#/ && ($12 == "main@mix.c:35" || $12 == "main@mix.c:141") { print $2, $3, $4, $10, $11, $12 }' \
+awk '!/^#/ && ($13 == "main@mix.c:35" || $13 == "main@mix.c:141") { print $2, $3, $4, $11, $12, $13 }' \
     "$work/mix/sites.txt" | sort > "$work/actual"
 printf '%s\n' "MPI_Bcast 4 4 400 1200 main@mix.c:141" "MPI_Recv 4 12 0 40404 main@mix.c:35" > "$work/expected"
 same_rows "sites.txt known sites of mix.c"
@@ -47,7 +47,7 @@ same_rows "sites.txt known sites of mix.c"
 # The slow rank: rank 1 waits 0.5 s for rank 0 in the one MPI_Sendrecv.
 [ "$MPI_FLAVOR" = mpich ] && np=2
 run "$np" "$launcher" -q -o "$work/slow" "$bin/slowrank" > /dev/null || fail "slowrank runs"
-awk '$2 == "MPI_Sendrecv" { print $3, $4, $9, $10, $11, ($8 >= 0.4), $12 }' "$work/slow/sites.txt" > "$work/actual"
+awk '$2 == "MPI_Sendrecv" { print $3, $4, $10, $11, $12, ($9 >= 0.4), $13 }' "$work/slow/sites.txt" > "$work/actual"
 echo "$np $np 1 $((4 * np)) $((4 * np)) 1 main@slowrank.c:16" > "$work/expected"
 same_rows "slowrank: MPI_Sendrecv site names rank 1 as max_rank (>= 0.4 s)"
 finish

@@ -30,7 +30,7 @@ sites via > "$work/actual"
 same_rows "--via +libviatest*: the user's lines, each with the library's two paths"
 check "--via: the other calls' sites unchanged" awk -v want="main@viaprog.c:" '
     !/^#/ && $3 == "MPI_Comm_size" && index($15, want) == 1 { n++ } END { exit n != 2 }' "$work/via/branches.txt"
-check "--via: sites.txt names the same sites" awk -v s="$loop(via_$raw)" '!/^#/ && $12 == s && $4 == 12 { n++ } END { exit n != 1 }' \
+check "--via: sites.txt names the same sites" awk -v s="$loop(via_$raw)" '!/^#/ && $13 == s && $4 == 12 { n++ } END { exit n != 1 }' \
     "$work/via/sites.txt"
 
 MPIPROF_VIA='libviatest*' run 2 "$launcher" -q --depth 2 -o "$work/via2" "$prog" > /dev/null || fail "viaprog with MPIPROF_VIA"

@@ -46,7 +46,7 @@ check "waits.txt: the column line" grep -qx \
     '# class caused_s waits ranks rank from_brid to_brid waited_at from_site to_site' "$work/bcast/waits.txt"
 # bcast: every non-root rank waited 10 times at one site, the Bcast's.
 check "waits.txt: late_broadcast waits, ranks and the site waited at" awk -v np=$np '
-    FILENAME ~ /sites.txt$/ { if ($2 == "MPI_Bcast" && $12 ~ /^round_of@known_waits.c:/) id = $1; next }
+    FILENAME ~ /sites.txt$/ { if ($2 == "MPI_Bcast" && $13 ~ /^round_of@known_waits.c:/) id = $1; next }
     $1 == "late_broadcast" && $5 == 0 { ok = $3 == 5 * (np - 1) && $4 == np - 1 && $8 == id && id }
     END { exit !ok }' "$work/bcast/sites.txt" "$work/bcast/waits.txt"
 check "waits.txt: the region's ends are branch ids of MPI_Comm_rank and MPI_Reduce" awk '
