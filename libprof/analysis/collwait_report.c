@@ -10,12 +10,6 @@
 #define NAME(c) #c,
 static const char *const columns[] = { PROF_COLLWAIT_COLUMNS(NAME) };
 
-static void write_columns(struct prof_buf *b, const struct prof_report_ctx *ctx)
-{
-    (void)ctx;
-    prof_report_column_line(b, columns, sizeof columns / sizeof columns[0]);
-}
-
 static void write_rows(struct prof_buf *b, const struct prof_report_ctx *ctx, const struct prof_rank_data *rd)
 {
     (void)ctx;
@@ -35,5 +29,5 @@ static void write_rows(struct prof_buf *b, const struct prof_report_ctx *ctx, co
 }
 
 const struct prof_writer prof_report_collwait = {
-    .file = "collwait.txt", .columns = write_columns, .rows = write_rows
+    .file = "collwait.txt", PROF_COLUMNS_OF(columns), .rows = write_rows
 };

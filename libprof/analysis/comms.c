@@ -153,12 +153,6 @@ static void finish(void)
 #define PROF_COMMS_COLUMNS(X) X(rank) X(comm) X(size) X(sends) X(bytes_sent) X(recvs) X(bytes_recv)
 static const char *const columns[] = { PROF_COMMS_COLUMNS(NAME) };
 
-static void write_columns(struct prof_buf *b, const struct prof_report_ctx *ctx)
-{
-    (void)ctx;
-    prof_report_column_line(b, columns, sizeof columns / sizeof columns[0]);
-}
-
 /* A communicator is named by MPI_Comm_get_name ("MPI_COMM_WORLD",
  * "MPI_COMM_SELF", or what the program set), else "comm<k>": the k-th
  * unnamed communicator this rank sent or received on. */
@@ -183,7 +177,7 @@ static void write_rows(struct prof_buf *b, const struct prof_report_ctx *ctx, co
 }
 
 static const struct prof_writer writer = {
-    .file = "comms.txt", .columns = write_columns, .rows = write_rows,
+    .file = "comms.txt", PROF_COLUMNS_OF(columns), .rows = write_rows,
 };
 
 const struct prof_module prof_mod_comms = {

@@ -12,12 +12,6 @@
 #define NAME(c) #c,
 static const char *const columns[] = { PROF_IO_COLUMNS(NAME) };
 
-static void write_columns(struct prof_buf *b, const struct prof_report_ctx *ctx)
-{
-    (void)ctx;
-    prof_report_column_line(b, columns, sizeof columns / sizeof columns[0]);
-}
-
 /* One row of the file f: who, what, calls, bytes, seconds, name. */
 static void row(struct prof_buf *b, const char *who, const struct prof_io_file *f, const char *what,
                 const char *what2, double calls, double bytes, double sec)
@@ -64,5 +58,5 @@ static void write_rows(struct prof_buf *b, const struct prof_report_ctx *ctx, co
 }
 
 const struct prof_writer prof_io_writer = {
-    .file = "io.txt", .columns = write_columns, .rows = write_rows,
+    .file = "io.txt", PROF_COLUMNS_OF(columns), .rows = write_rows,
 };

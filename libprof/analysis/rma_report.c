@@ -9,12 +9,6 @@
 #define NAME(c) #c,
 static const char *const columns[] = { PROF_RMA_COLUMNS(NAME) };
 
-static void write_columns(struct prof_buf *b, const struct prof_report_ctx *ctx)
-{
-    (void)ctx;
-    prof_report_column_line(b, columns, sizeof columns / sizeof columns[0]);
-}
-
 static int by_rank(const void *a, const void *b)
 {
     int32_t x = (*(struct prof_rma_target *const *)a)->rank, y = (*(struct prof_rma_target *const *)b)->rank;
@@ -55,5 +49,5 @@ static void write_rows(struct prof_buf *b, const struct prof_report_ctx *ctx, co
 }
 
 const struct prof_writer prof_rma_writer = {
-    .file = "rma.txt", .columns = write_columns, .rows = write_rows,
+    .file = "rma.txt", PROF_COLUMNS_OF(columns), .rows = write_rows,
 };

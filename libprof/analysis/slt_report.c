@@ -12,12 +12,6 @@
 #define NAME(c) #c,
 static const char *const columns[] = { PROF_SLT_COLUMNS(NAME) };
 
-static void write_columns(struct prof_buf *b, const struct prof_report_ctx *ctx)
-{
-    (void)ctx;
-    prof_report_column_line(b, columns, sizeof columns / sizeof columns[0]);
-}
-
 static void write_rows(struct prof_buf *b, const struct prof_report_ctx *ctx, const struct prof_rank_data *rd)
 {
     (void)ctx;
@@ -73,5 +67,5 @@ static int slt_on(const struct prof_report_ctx *ctx)
 }
 
 const struct prof_writer prof_report_slt = {
-    .file = "slt.txt", .columns = write_columns, .rows = write_rows, .wanted = slt_on
+    .file = "slt.txt", PROF_COLUMNS_OF(columns), .rows = write_rows, .wanted = slt_on
 };

@@ -157,12 +157,6 @@ int prof_waits_agree(struct prof_wait_charge **v, int n, double sec_per_tick)
     return 1;
 }
 
-static void write_columns(struct prof_buf *b, const struct prof_report_ctx *ctx)
-{
-    (void)ctx;
-    prof_report_column_line(b, columns, sizeof columns / sizeof columns[0]);
-}
-
 /* The text of call site id (0: the program's start). */
 static const char *site_of(const struct prof_rank_data *rd, int id)
 {
@@ -191,5 +185,5 @@ static void write_rows(struct prof_buf *b, const struct prof_report_ctx *ctx, co
 }
 
 const struct prof_writer prof_report_waits = {
-    .file = "waits.txt", .columns = write_columns, .rows = write_rows, .merged = 1
+    .file = "waits.txt", PROF_COLUMNS_OF(columns), .rows = write_rows, .merged = 1
 };

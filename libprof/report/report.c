@@ -38,6 +38,14 @@ void prof_report_column_line(struct prof_buf *b, const char *const *names, int n
     prof_buf_printf(b, "\n");
 }
 
+void prof_report_columns(struct prof_buf *b, const struct prof_report_ctx *ctx, const struct prof_writer *w)
+{
+    if (w->columns)
+        w->columns(b, ctx);
+    else
+        prof_report_column_line(b, w->names, w->nnames);
+}
+
 void prof_report_word(struct prof_buf *b, const char *s)
 {
     for (; *s; s++) {
@@ -246,7 +254,7 @@ static void head(struct prof_buf *b, const struct prof_report_ctx *ctx, const st
                  const char *note)
 {
     prof_buf_printf(b, "%s\n%s%s", ctx->first_line, ctx->notes, note);
-    w->columns(b, ctx);
+    prof_report_columns(b, ctx, w);
 }
 
 /* Rank 0: the files in dir, with their first lines. Returns 0, or -1 with

@@ -91,11 +91,14 @@ struct prof_report_ctx {
     int cols[PROF_FN_COUNT];           /* by total time over all ranks, largest first */
 };
 
-/* A report file: its name, its column line, its rows for one rank, and
+/* A report file: its name, its column line (names, nnames of them; or,
+ * when it depends on the run, columns), its rows for one rank, and
  * whether this run has one (NULL: always); merged: its rows are rank 0's,
  * over every rank, and it is in the summary form too. */
 struct prof_writer {
     const char *file;
+    const char *const *names;
+    int nnames;
     void (*columns)(struct prof_buf *b, const struct prof_report_ctx *ctx);
     void (*rows)(struct prof_buf *b, const struct prof_report_ctx *ctx, const struct prof_rank_data *rd);
     int (*wanted)(const struct prof_report_ctx *ctx);
@@ -155,6 +158,12 @@ extern const struct prof_writer prof_report_functions_spread; /* and functions.t
 
 /* prof_report_column_line: "# a b c\n" from a column list. */
 void prof_report_column_line(struct prof_buf *b, const char *const *names, int n);
+
+/* PROF_COLUMNS_OF: a writer's names and nnames from an array of names. */
+#define PROF_COLUMNS_OF(a) .names = (a), .nnames = (int)(sizeof(a) / sizeof(a)[0])
+
+/* prof_report_columns: writer w's column line. */
+void prof_report_columns(struct prof_buf *b, const struct prof_report_ctx *ctx, const struct prof_writer *w);
 
 /* prof_report_word: s as one field: backslash, whitespace and control
  * characters as \xHH. */
@@ -228,9 +237,9 @@ int prof_report_make_dir(const char *base, char *out, size_t outsz);
  * (said; the run goes on). prof_report_write tries the fallback too. */
 int prof_report_probe(void);
 
-/* prof_report_summary_form: collective over the tool's communicator. Whether the report has
- * the summary form: from MPIPROF_REPORT_FORM's number of ranks on (auto
- * when the ranks disagree, said once). */
+/* prof_report_summary_form: collective over the tool's communicator.
+ * Whether the report has the summary form: from MPIPROF_REPORT_FORM's
+ * number of ranks on (auto when the ranks disagree, said once). */
 int prof_report_summary_form(int nranks);
 
 /* prof_report_write: collective over comm (the tool's communicator). Rank 0
@@ -238,9 +247,10 @@ int prof_report_summary_form(int nranks);
  * existing report is never touched); every rank writes its rows with
  * MPI-IO (MPIPROF_REPORT_WRITE, config.h), or rank 0 writes every file and
  * all ranks send it their rows (also when MPI-IO fails, said in the files'
- * notes); in the summary form (ctx->summary), rank 0 writes its rows alone. On failure rank 0 says why, once, and the application goes
- * on. times: the phases so far; the message naming the directory gives
- * them all. Returns 0 when the report was written. */
+ * notes); in the summary form (ctx->summary), rank 0 writes its rows
+ * alone. On failure rank 0 says why, once, and the application goes on.
+ * times: the phases so far; the message naming the directory gives them
+ * all. Returns 0 when the report was written. */
 int prof_report_write(MPI_Comm comm, const struct prof_report_ctx *ctx,
                       const struct prof_rank_data *rd, const char *base, struct prof_finalize_times *times);
 

@@ -10,18 +10,6 @@ static const char *const columns[] = { PROF_BRANCHES_COLUMNS(NAME) "region" };
 #define NCOLUMNS ((int)(sizeof columns / sizeof columns[0]))
 static const char *const partner_columns[] = { PROF_PARTNERS_COLUMNS(NAME) };
 
-static void write_columns(struct prof_buf *b, const struct prof_report_ctx *ctx)
-{
-    (void)ctx;
-    prof_report_column_line(b, columns, NCOLUMNS - 1);
-}
-
-static void region_columns(struct prof_buf *b, const struct prof_report_ctx *ctx)
-{
-    (void)ctx;
-    prof_report_column_line(b, columns, NCOLUMNS);
-}
-
 static double avg(uint64_t bytes, uint64_t n)
 {
     return n ? (double)bytes / (double)n : 0.0;
@@ -98,9 +86,12 @@ static void region_rows(struct prof_buf *b, const struct prof_report_ctx *ctx, c
     rows_of(b, rd, 1);
 }
 
-const struct prof_writer prof_report_branches = { .file = "branches.txt", .columns = write_columns, .rows = write_rows };
+const struct prof_writer prof_report_branches = {
+    .file = "branches.txt", .names = columns, .nnames = NCOLUMNS - 1, .rows = write_rows
+};
 const struct prof_writer prof_report_region_branches = {
-    .file = "region_branches.txt", .columns = region_columns, .rows = region_rows, .wanted = prof_report_has_regions
+    .file = "region_branches.txt", .names = columns, .nnames = NCOLUMNS, .rows = region_rows,
+    .wanted = prof_report_has_regions
 };
 
 /* With late sender, partners.txt gets the send-late columns. */

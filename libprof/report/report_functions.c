@@ -10,18 +10,6 @@
 static const char *const columns[] = { PROF_FUNCTIONS_COLUMNS(NAME) "region" };
 #define NCOLUMNS ((int)(sizeof columns / sizeof columns[0]))
 
-static void write_columns(struct prof_buf *b, const struct prof_report_ctx *ctx)
-{
-    (void)ctx;
-    prof_report_column_line(b, columns, NCOLUMNS - 1);
-}
-
-static void region_columns(struct prof_buf *b, const struct prof_report_ctx *ctx)
-{
-    (void)ctx;
-    prof_report_column_line(b, columns, NCOLUMNS);
-}
-
 /* The rows of the figures per function fn, in region id (0: the whole
  * run, no region column). */
 static void rows_of(struct prof_buf *b, const struct prof_rank_data *rd, const struct prof_stats *fn, uint32_t id)
@@ -53,20 +41,17 @@ static void region_rows(struct prof_buf *b, const struct prof_report_ctx *ctx, c
         rows_of(b, rd, &rd->region_fn[(size_t)(id - 1) * PROF_FN_COUNT], (uint32_t)id);
 }
 
-const struct prof_writer prof_report_functions = { .file = "functions.txt", .columns = write_columns, .rows = write_rows };
+const struct prof_writer prof_report_functions = {
+    .file = "functions.txt", .names = columns, .nnames = NCOLUMNS - 1, .rows = write_rows
+};
 const struct prof_writer prof_report_region_functions = {
-    .file = "region_functions.txt", .columns = region_columns, .rows = region_rows, .wanted = prof_report_has_regions
+    .file = "region_functions.txt", .names = columns, .nnames = NCOLUMNS, .rows = region_rows,
+    .wanted = prof_report_has_regions
 };
 
 /* The summary form: one line per MPI function called on any rank, most
  * total time first; least, mean and most over the ranks that called it. */
 static const char *const spread_columns[] = { PROF_FUNCTIONS_SPREAD_COLUMNS(NAME) };
-
-static void spread_column_line(struct prof_buf *b, const struct prof_report_ctx *ctx)
-{
-    (void)ctx;
-    prof_report_column_line(b, spread_columns, (int)(sizeof spread_columns / sizeof spread_columns[0]));
-}
 
 static void spread_rows(struct prof_buf *b, const struct prof_report_ctx *ctx, const struct prof_rank_data *rd)
 {
@@ -81,5 +66,5 @@ static void spread_rows(struct prof_buf *b, const struct prof_report_ctx *ctx, c
 }
 
 const struct prof_writer prof_report_functions_spread = {
-    .file = "functions.txt", .columns = spread_column_line, .rows = spread_rows, .merged = 1
+    .file = "functions.txt", PROF_COLUMNS_OF(spread_columns), .rows = spread_rows, .merged = 1
 };

@@ -8,12 +8,6 @@
 #define NAME(c) #c,
 static const char *const columns[] = { PROF_REGIONS_COLUMNS(NAME) };
 
-static void write_columns(struct prof_buf *b, const struct prof_report_ctx *ctx)
-{
-    (void)ctx;
-    prof_report_column_line(b, columns, sizeof columns / sizeof columns[0]);
-}
-
 static void row(struct prof_buf *b, const struct prof_rank_data *rd, uint32_t id, uint64_t entries,
                 uint64_t elapsed, uint64_t mpi, uint64_t calls)
 {
@@ -56,5 +50,5 @@ int prof_report_has_regions(const struct prof_report_ctx *ctx)
 }
 
 const struct prof_writer prof_report_regions = {
-    .file = "regions.txt", .columns = write_columns, .rows = write_rows, .wanted = prof_report_has_regions
+    .file = "regions.txt", PROF_COLUMNS_OF(columns), .rows = write_rows, .wanted = prof_report_has_regions
 };

@@ -5,12 +5,6 @@
 #define NAME(c) #c,
 static const char *const columns[] = { PROF_SITES_COLUMNS(NAME) };
 
-static void write_columns(struct prof_buf *b, const struct prof_report_ctx *ctx)
-{
-    (void)ctx;
-    prof_report_column_line(b, columns, sizeof columns / sizeof columns[0]);
-}
-
 static void write_rows(struct prof_buf *b, const struct prof_report_ctx *ctx, const struct prof_rank_data *rd)
 {
     (void)ctx;
@@ -25,5 +19,5 @@ static void write_rows(struct prof_buf *b, const struct prof_report_ctx *ctx, co
 }
 
 const struct prof_writer prof_report_sites = {
-    .file = "sites.txt", .columns = write_columns, .rows = write_rows, .merged = 1
+    .file = "sites.txt", PROF_COLUMNS_OF(columns), .rows = write_rows, .merged = 1
 };

@@ -6,12 +6,6 @@
 #define NAME(c) #c,
 static const char *const columns[] = { PROF_SIZES_COLUMNS(NAME) };
 
-static void write_columns(struct prof_buf *b, const struct prof_report_ctx *ctx)
-{
-    (void)ctx;
-    prof_report_column_line(b, columns, sizeof columns / sizeof columns[0]);
-}
-
 static void write_rows(struct prof_buf *b, const struct prof_report_ctx *ctx, const struct prof_rank_data *rd)
 {
     (void)ctx;
@@ -31,4 +25,4 @@ static void write_rows(struct prof_buf *b, const struct prof_report_ctx *ctx, co
     }
 }
 
-const struct prof_writer prof_report_sizes = { .file = "sizes.txt", .columns = write_columns, .rows = write_rows };
+const struct prof_writer prof_report_sizes = { .file = "sizes.txt", PROF_COLUMNS_OF(columns), .rows = write_rows };

@@ -85,14 +85,6 @@ static void write_rows(struct prof_buf *b, const struct prof_report_ctx *ctx, co
 
 const struct prof_writer prof_report_summary = { .file = "summary.txt", .columns = write_columns, .rows = write_rows };
 
-/* The summary form: per figure, its total over the ranks ("-" for a
- * percentage), least and most with their ranks, and mean. */
-static void spread_columns(struct prof_buf *b, const struct prof_report_ctx *ctx)
-{
-    (void)ctx;
-    prof_report_column_line(b, spread_col, N(spread_col));
-}
-
 static void spread_rows(struct prof_buf *b, const struct prof_report_ctx *ctx, const struct prof_rank_data *rd)
 {
     const char *names[PROF_FIGURES_MAX];
@@ -112,5 +104,5 @@ static void spread_rows(struct prof_buf *b, const struct prof_report_ctx *ctx, c
 }
 
 const struct prof_writer prof_report_summary_spread = {
-    .file = "summary.txt", .columns = spread_columns, .rows = spread_rows, .merged = 1
+    .file = "summary.txt", PROF_COLUMNS_OF(spread_col), .rows = spread_rows, .merged = 1
 };

@@ -9,12 +9,6 @@
 #define NAME(c) #c,
 static const char *const columns[] = { PROF_THREADS_COLUMNS(NAME) };
 
-static void write_columns(struct prof_buf *b, const struct prof_report_ctx *ctx)
-{
-    (void)ctx;
-    prof_report_column_line(b, columns, sizeof columns / sizeof columns[0]);
-}
-
 static void write_rows(struct prof_buf *b, const struct prof_report_ctx *ctx, const struct prof_rank_data *rd)
 {
     (void)ctx;
@@ -37,4 +31,6 @@ static int several_threads(const struct prof_report_ctx *ctx)
     return ctx->threaded;
 }
 
-const struct prof_writer prof_report_threads = { .file = "threads.txt", .columns = write_columns, .rows = write_rows, .wanted = several_threads };
+const struct prof_writer prof_report_threads = {
+    .file = "threads.txt", PROF_COLUMNS_OF(columns), .rows = write_rows, .wanted = several_threads
+};

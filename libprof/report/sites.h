@@ -22,9 +22,10 @@ struct prof_site {
 /* prof_sites_reduce: collective over comm. Combines every rank's branches
  * (ids 1..max over all ranks, each rank's ids distinct) with reductions in
  * chunks of PROF_SITES_CHUNK ids, and the site texts rank 0 lacks from
- * the lowest rank that has each, one message per such rank; on rank 0 *out gets the sites sorted by total time (most first)
- * and *n their number; elsewhere *out = NULL, *n = 0. Rank 0 holds
- * O(sites), never O(ranks x sites). Returns 0, or -1 when out of memory
+ * the lowest rank that has each, one message per such rank; on rank 0
+ * *out gets the sites sorted by total time (most first) and *n their
+ * number; elsewhere *out = NULL, *n = 0. Rank 0 holds O(sites), never
+ * O(ranks) nor O(ranks x sites). Returns 0, or -1 when out of memory
  * (on any rank; then *out = NULL everywhere). */
 #define PROF_SITES_CHUNK 4096
 int prof_sites_reduce(MPI_Comm comm, const struct prof_branch *br, int nbr, double sec_per_tick,

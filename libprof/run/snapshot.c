@@ -169,7 +169,7 @@ static void table(struct prof_buf *out, const struct prof_writer *w, const struc
                   const struct prof_rank_data *rd)
 {
     prof_buf_printf(out, "@ %s\n", w->file);
-    w->columns(out, ctx);
+    prof_report_columns(out, ctx, w);
     w->rows(out, ctx, rd);
 }
 
