@@ -63,11 +63,11 @@ for np in $nps; do
                 *) how="-x MPIPROF_REPORT_FORM=ranks -x MPIPROF_REPORT_WRITE=$w" ;;
             esac
             # shellcheck disable=SC2086 # how: mpirun options
-            times=$(sites "$np" "$tmp/mem$np.$d.$i" -x LD_PRELOAD="$b/.libs/libmpiprof.so" -x MPIPROF_STACK_DEPTH="$d" \
+            times=$(sites "$np" "$tmp/mem$np.$d.$w.$i" -x LD_PRELOAD="$b/.libs/libmpiprof.so" -x MPIPROF_STACK_DEPTH="$d" \
                 $how -x MPIPROF_OUTPUT="$rep" 2>&1 |
                 sed -n 's/.*ranks\{0,1\}, \([0-9.]*\) s at MPI_Finalize: merge \([0-9.]*\), symbolize \([0-9.]*\), \(.*\), write \([0-9.]*\)).*/\1 \2 \3 \5 \4/p' |
                 awk '{ o = 0; if ($5 == "MPI-IO") o = $7; print $1, $2, $3, o, $NF, $4 }')
-            echo "$times $(peaks "$tmp/mem$np.$d.$i") $(cat "$rep"/* | wc -c)"
+            echo "$times $(peaks "$tmp/mem$np.$d.$w.$i") $(cat "$rep"/* | wc -c)"
             rm -rf "$rep"
         done | sort -n | awk -v d="$d" -v w="$w" -v np="$np" -v plain="$plain" '{ v[NR] = $0 } END {
             m = split(v[int((NR + 1) / 2)], t, " "); split(v[1], lo, " "); split(v[NR], hi, " "); split(plain, p, " ")
