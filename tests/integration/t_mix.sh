@@ -65,8 +65,8 @@ check "functions.txt: min <= mean <= max for every row" awk '
     { mean = $4 / $3; if ($5 < 0 || $5 > mean + 1e-9 || mean > $6 + 1e-9) { print "bad times: " $0; bad = 1 } }
     END { exit bad }' "$work/rep/functions.txt"
 check "functions.txt: column line" grep -qx '# rank function calls time_s min_s max_s bytes_sent bytes_recv' "$work/rep/functions.txt"
-check "header names the command and the rank count" \
-    grep -q "^# mpiprof [0-9.]* command=\"$mix $work/testsome\" ranks=$np start=" "$work/rep/summary.txt"
+check "header names the command, the rank count and the form" \
+    grep -q "^# mpiprof [0-9.]* command=\"$mix $work/testsome\" ranks=$np form=ranks start=" "$work/rep/summary.txt"
 
 # summary.txt agrees with functions.txt: calls, and compute = elapsed -
 # mpi - profiler (the first call's thread state: about 1 ms here, 40 ms
