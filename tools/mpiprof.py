@@ -49,7 +49,8 @@ class Report(dict):
     ...); files that are not there are not keys. Attributes: path; meta,
     the first header line's fields (version, command, ranks, start,
     clock, options); notes, the '# note:' lines; model, the fields of
-    model.txt's '# model:' line ({} without one); complete, whether
+    model.txt's '# model:' line (in the summary form, summary.txt's; {}
+    without one); complete, whether
     summary.txt ends with '# complete'. In the summary form (summary true,
     the header's form=summary), summary.txt and functions.txt hold figures
     over the ranks (one row per figure or function, min/mean/max and the
@@ -165,7 +166,7 @@ def read_report(path):
             rep.notes = [c[len("# note: "):] for c in comments if c.startswith("# note: ")]
             with open(file, encoding="utf-8", errors="replace") as f:
                 rep.complete = f.read().rstrip().endswith("# complete")
-        if name == "model.txt":
+        if name == "model.txt" or (name == "summary.txt" and rep.summary):
             for c in comments:
                 if c.startswith("# model: "):
                     rep.model = _header_fields(c)
@@ -450,11 +451,6 @@ def show(rep, top=10, rank=None, by="function", out=sys.stdout):
     if rep.model:
         p("%-16s %s: predicted speed-up %s (slowest real / slowest modelled elapsed)"
           % ("model", rep.model.get("model"), rep.model.get("predicted_speedup", "?")))
-    elif rep.summary and rank is None and "modelled_elapsed" in job:
-        model = re.search(r"(?:^|;)MODEL=([^;]*)", m.get("options", ""))
-        modelled = job["modelled_elapsed"][0]
-        p("%-16s %s: predicted speed-up %s (slowest real / slowest modelled elapsed)"
-          % ("model", model.group(1) if model else "?", "%.3f" % (job["elapsed"][0] / modelled) if modelled else "-"))
 
     causes = top_causes(rep, min(top, 5), rank)
     if causes is not None:

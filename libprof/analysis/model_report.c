@@ -11,9 +11,7 @@ static const char *const columns[] = { PROF_MODEL_COLUMNS(NAME) };
 
 static void write_columns(struct prof_buf *b, const struct prof_report_ctx *ctx)
 {
-    prof_buf_printf(b, "# model: %s real_elapsed_s=%.9f model_elapsed_s=%.9f predicted_speedup=%.3f\n",
-                    ctx->model_text, ctx->real_max, ctx->model_max,
-                    ctx->model_max > 0 ? ctx->real_max / ctx->model_max : 0.0);
+    prof_report_model_line(b, ctx);
     prof_report_column_line(b, columns, sizeof columns / sizeof columns[0]);
 }
 

@@ -46,6 +46,14 @@ void prof_report_columns(struct prof_buf *b, const struct prof_report_ctx *ctx, 
         prof_report_column_line(b, w->names, w->nnames);
 }
 
+void prof_report_model_line(struct prof_buf *b, const struct prof_report_ctx *ctx)
+{
+    if (ctx->model)
+        prof_buf_printf(b, "# model: %s real_elapsed_s=%.9f model_elapsed_s=%.9f predicted_speedup=%.3f\n",
+                        ctx->model_text, ctx->real_max, ctx->model_max,
+                        ctx->model_max > 0 ? ctx->real_max / ctx->model_max : 0.0);
+}
+
 void prof_report_word(struct prof_buf *b, const char *s)
 {
     for (; *s; s++) {

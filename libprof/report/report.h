@@ -165,6 +165,11 @@ void prof_report_column_line(struct prof_buf *b, const char *const *names, int n
 /* prof_report_columns: writer w's column line. */
 void prof_report_columns(struct prof_buf *b, const struct prof_report_ctx *ctx, const struct prof_writer *w);
 
+/* prof_report_model_line: with a model, "# model: MODEL real_elapsed_s=...
+ * model_elapsed_s=... predicted_speedup=...\n" (model.txt's, and the
+ * summary form's summary.txt's); nothing without one. */
+void prof_report_model_line(struct prof_buf *b, const struct prof_report_ctx *ctx);
+
 /* prof_report_word: s as one field: backslash, whitespace and control
  * characters as \xHH. */
 void prof_report_word(struct prof_buf *b, const char *s);

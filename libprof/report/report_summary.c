@@ -85,6 +85,15 @@ static void write_rows(struct prof_buf *b, const struct prof_report_ctx *ctx, co
 
 const struct prof_writer prof_report_summary = { .file = "summary.txt", .columns = write_columns, .rows = write_rows };
 
+/* The summary form: per figure, its total over the ranks ("-" for a
+ * percentage), least and most with their ranks, and mean; with a model,
+ * its line first (model.txt, which has it otherwise, is per rank). */
+static void spread_columns(struct prof_buf *b, const struct prof_report_ctx *ctx)
+{
+    prof_report_model_line(b, ctx);
+    prof_report_column_line(b, spread_col, N(spread_col));
+}
+
 static void spread_rows(struct prof_buf *b, const struct prof_report_ctx *ctx, const struct prof_rank_data *rd)
 {
     const char *names[PROF_FIGURES_MAX];
@@ -104,5 +113,5 @@ static void spread_rows(struct prof_buf *b, const struct prof_report_ctx *ctx, c
 }
 
 const struct prof_writer prof_report_summary_spread = {
-    .file = "summary.txt", PROF_COLUMNS_OF(spread_col), .rows = spread_rows, .merged = 1
+    .file = "summary.txt", .columns = spread_columns, .rows = spread_rows, .merged = 1
 };

@@ -9,6 +9,7 @@
 #   its summary.txt: a row per figure of the per-rank summary.txt, its
 #   mpi_calls total the functions' calls, its mpi_s total their time;
 #   sites.txt: the same rows in both forms, times and ranks aside.
+# With --model, summary.txt carries model.txt's '# model:' line.
 # slowrank (rank 1 waits 0.5 s in its MPI_Sendrecv): functions.txt and
 # summary.txt name rank 1 as the rank with the most MPI time, >= 0.4 s,
 # and another with the least, < 0.2 s.
@@ -70,6 +71,15 @@ check "slowrank: MPI_Sendrecv's most is rank 1's (>= 0.4 s), its least another r
 check "slowrank: summary.txt's mpi_s has its most on rank 1 (>= 0.4 s)" \
     awk '$1 == "mpi_s" { ok = $8 == 1 && $7 >= 0.4 && $5 != 1 } END { exit !ok }' "$work/slow/summary.txt"
 
+# A model: its line in summary.txt, with the slowest real and modelled
+# elapsed times of the figures' rows.
+MPIPROF_REPORT_FORM=summary run "$np" "$launcher" -q --model perfect -o "$work/model" "$bin/mix" > /dev/null ||
+    fail "mix runs (summary, --model perfect)"
+check "--model: summary.txt's '# model:' line has the most elapsed_s and model_elapsed_s of the rows" \
+    awk '/^# model: perfect,cpu=1 / { for (i = 4; i <= NF; i++) { split($i, kv, "="); m[kv[1]] = kv[2] } }
+         $1 == "elapsed_s" { e = $7 } $1 == "model_elapsed_s" { me = $7 }
+         END { exit !(e != "" && m["real_elapsed_s"] == e && m["model_elapsed_s"] == me) }' "$work/model/summary.txt"
+
 # A number of ranks, and a bad value.
 MPIPROF_REPORT_FORM=$np run "$np" "$launcher" -q -o "$work/n" "$bin/mix" > /dev/null || fail "mix runs (N = NP)"
 MPIPROF_REPORT_FORM=$((np + 1)) run "$np" "$launcher" -q -o "$work/n1" "$bin/mix" > /dev/null ||
@@ -100,6 +110,9 @@ if [ -n "${PYTHON:-}" ] && [ "$PYTHON" != : ] && "$PYTHON" -c 'import pandas, ma
     "$report" compare --format tsv "$work/ranks" "$work/sum" > "$work/cmp" 2> "$work/cmp.err" ||
         fail "compare runs (ranks against summary)"
     check "compare: says totals are compared" grep -q 'summary form: totals compared' "$work/cmp.err"
+    speedup=$(sed -n 's/^# model: .* predicted_speedup=\([0-9.]*\)$/\1/p' "$work/model/summary.txt")
+    check "show: the model's predicted speed-up ($speedup)" \
+        sh -c "'$report' show '$work/model' | grep -q '^model  *perfect,cpu=1: predicted speed-up $speedup '"
     check "compare: every function and call site in both, equal calls" \
         awk -F '\t' -v skip="$polling" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
             $c["kind"] != "job" && $c["function"] != skip { n++
