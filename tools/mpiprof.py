@@ -51,10 +51,10 @@ class Report(dict):
     clock, options); notes, the '# note:' lines; model, the fields of
     model.txt's '# model:' line (in the summary form, summary.txt's; {}
     without one); complete, whether summary.txt ends with '# complete'.
-    In the summary form (summary true,
-    the header's form=summary), summary.txt and functions.txt hold figures
-    over the ranks (one row per figure or function, min/mean/max and the
-    ranks of the extremes) and no file has a row per rank."""
+    In the summary form (summary true, the header's form=summary),
+    summary.txt and functions.txt hold figures over the ranks (one row per
+    figure or function, min/mean/max and the ranks of the extremes) and no
+    file has a row per rank."""
 
     def __init__(self, path):
         super().__init__()
