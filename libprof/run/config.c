@@ -71,6 +71,28 @@ static int parse_count(const char *v, long max, int *out)
     return 0;
 }
 
+/* The words an option accepts and what each stands for. */
+struct word {
+    const char *word;
+    int value;
+};
+static const struct word skews[] = { { "", 0 }, { "late", PROF_SKEW_LATE }, { "sent", PROF_SKEW_SENT } };
+static const struct word writes[] = {
+    { "auto", PROF_WRITE_AUTO }, { "collective", PROF_WRITE_COLLECTIVE }, { "pull", PROF_WRITE_PULL }
+};
+static const struct word forms[] = { { "auto", PROF_REPORT_SUMMARY_RANKS }, { "ranks", INT_MAX }, { "summary", 1 } };
+
+/* v as one of the n words w (in any case). */
+static int parse_word(const char *v, const struct word *w, size_t n, int *out)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcasecmp(v, w[i].word) == 0) {
+            *out = w[i].value;
+            return 0;
+        }
+    return -1;
+}
+
 /* 0 (none), or from 0.1 to 10^6 seconds. */
 static int parse_seconds(const char *v, double *out)
 {
@@ -134,35 +156,13 @@ static int parse(const struct option *o, const char *v, unsigned char *enabled, 
     case SECONDS:
         return parse_seconds(v, o->dst);
     case SKEW:
-        if (v[0] == '\0')
-            *(int *)o->dst = 0;
-        else if (strcasecmp(v, "late") == 0)
-            *(int *)o->dst = PROF_SKEW_LATE;
-        else if (strcasecmp(v, "sent") == 0)
-            *(int *)o->dst = PROF_SKEW_SENT;
-        else
-            return -1;
-        return 0;
+        return parse_word(v, skews, sizeof skews / sizeof skews[0], o->dst);
     case WRITE:
-        if (strcasecmp(v, "auto") == 0)
-            *(int *)o->dst = PROF_WRITE_AUTO;
-        else if (strcasecmp(v, "collective") == 0)
-            *(int *)o->dst = PROF_WRITE_COLLECTIVE;
-        else if (strcasecmp(v, "pull") == 0)
-            *(int *)o->dst = PROF_WRITE_PULL;
-        else
-            return -1;
-        return 0;
+        return parse_word(v, writes, sizeof writes / sizeof writes[0], o->dst);
     case FORM:
-        if (strcasecmp(v, "auto") == 0)
-            *(int *)o->dst = PROF_REPORT_SUMMARY_RANKS;
-        else if (strcasecmp(v, "ranks") == 0)
-            *(int *)o->dst = INT_MAX;
-        else if (strcasecmp(v, "summary") == 0)
-            *(int *)o->dst = 1;
-        else
-            return parse_count(v, INT_MAX, o->dst);
-        return 0;
+        if (parse_word(v, forms, sizeof forms / sizeof forms[0], o->dst) == 0)
+            return 0;
+        return parse_count(v, INT_MAX, o->dst);
     case MODEL: {
         struct prof_model m;
         if (prof_model_parse(v, &m) != 0 || strlen(v) >= o->size)
