@@ -347,17 +347,24 @@ static int oversubscribed(MPI_Comm comm)
     return any;
 }
 
+/* An option's value when every rank has the same, else its auto (said
+ * once when they differ). Collective. */
+static int agreed(int value, int automatic, const char *name)
+{
+    double v = value;
+    int same = prof_agree(&v, 1, NULL);
+    if (same == 0)
+        prof_log_once("MPIPROF_%s is not the same on every rank; using auto", name);
+    return same == 1 ? value : automatic;
+}
+
 /* Whether the rows go through MPI-IO (collective.c) rather than to rank 0
  * (gather.c): MPIPROF_REPORT_WRITE, the same on every rank (else auto,
  * said once); auto: from PROF_REPORT_COLLECTIVE_RANKS ranks on, on nodes
  * that are not oversubscribed. Collective. */
 static int use_mpiio(MPI_Comm comm, int nranks)
 {
-    double v = prof_config.report_write;
-    int same = prof_agree(&v, 1, NULL);
-    if (same == 0)
-        prof_log_once("MPIPROF_REPORT_WRITE is not the same on every rank; using auto");
-    int how = same == 1 ? prof_config.report_write : PROF_WRITE_AUTO;
+    int how = agreed(prof_config.report_write, PROF_WRITE_AUTO, "REPORT_WRITE");
     if (how == PROF_WRITE_AUTO)
         return nranks >= PROF_REPORT_COLLECTIVE_RANKS && !oversubscribed(comm);
     return how == PROF_WRITE_COLLECTIVE;
@@ -365,11 +372,7 @@ static int use_mpiio(MPI_Comm comm, int nranks)
 
 int prof_report_summary_form(int nranks)
 {
-    double v = prof_config.report_form;
-    int same = prof_agree(&v, 1, NULL);
-    if (same == 0)
-        prof_log_once("MPIPROF_REPORT_FORM is not the same on every rank; using auto");
-    return nranks >= (same == 1 ? prof_config.report_form : PROF_REPORT_SUMMARY_RANKS);
+    return nranks >= agreed(prof_config.report_form, PROF_REPORT_SUMMARY_RANKS, "REPORT_FORM");
 }
 
 /* The files of this report: the per-rank form's (the writers that this
