@@ -52,7 +52,7 @@ static uint64_t node_id(void)
     uint64_t h = 1469598103934665603ULL;
     for (const char *p = host; *p; p++)
         h = (h ^ (unsigned char)*p) * 1099511628211ULL;
-    h = (h ^ (unsigned char)prof_clock_use_tsc) * 1099511628211ULL;
+    h = (h ^ (unsigned char)prof_clock_tsc()) * 1099511628211ULL;
     return h ? h : 1;
 }
 

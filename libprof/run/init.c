@@ -125,7 +125,8 @@ void prof_start(int thread_level)
     }
     if (prof_run.rank == 0)
         prof_run.unwritable = prof_report_probe() != 0;
-    prof_clock_start();
+    if (prof_clock_start(prof_config.clock, prof_config.test_drift) != 0)
+        prof_log_local("MPIPROF_CLOCK=tsc: this processor has no invariant TSC; using CLOCK_MONOTONIC");
     prof_partial_start();
     memcpy(prof_fn_on, enabled, sizeof prof_fn_on);
     start_modules();
