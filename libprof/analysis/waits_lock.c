@@ -77,10 +77,7 @@ struct prof_waits_locks {
 void prof_waits_lock_window(int start)
 {
     if (start) {
-        if (PMPI_Win_create(lw.slot, sizeof lw.slot, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &lw.win) == MPI_SUCCESS)
-            PMPI_Win_set_errhandler(lw.win, MPI_ERRORS_RETURN);
-        else
-            lw.win = MPI_WIN_NULL;
+        lw.win = prof_own_win(lw.slot, sizeof lw.slot, 1, "lock contention (wait states)");
     } else if (lw.win != MPI_WIN_NULL) {
         PMPI_Win_free(&lw.win);
     }
