@@ -15,6 +15,7 @@
 #include "lock.h"
 #include "log.h"
 #include "module.h"
+#include "nodes.h"
 #include "prof.h"
 #include "report.h"
 #include "run.h"
@@ -500,7 +501,7 @@ static void icoll_started(const struct prof_ev_icoll *ev)
         /* the latest start of all ranks, or of this one and the lower ones
          * (a scan; an exclusive scan too: when this rank came last of
          * them it waited for none) */
-        p->in = (struct latest){ prof_clock(), prof_slt_node(), ci->rank, 0, mine };
+        p->in = (struct latest){ prof_sync_out(prof_clock()), prof_sync_node(), ci->rank, 0, mine };
         p->rq = malloc(sizeof *p->rq);
         if (p->rq &&
             (cls == PROF_WAIT_early_scan
@@ -543,18 +544,17 @@ static void req_done(const struct prof_ev_req *ev)
     prof_unlock(&nb.lock);
     if (!p)
         return;
-    uint64_t latest = 0;
+    uint64_t latest = 0, at = 0;
     struct prof_cause got = { -1, 0, 0, 0 };
     if (!p->n) {
-        if (PMPI_Wait(p->rq, MPI_STATUS_IGNORE) == MPI_SUCCESS && p->out.node == prof_slt_node() &&
-            p->out.who != p->in.who) {
-            latest = p->out.at;
+        if (PMPI_Wait(p->rq, MPI_STATUS_IGNORE) == MPI_SUCCESS && p->out.who != p->in.who &&
+            prof_sync_in(p->out.at, p->out.node, &latest)) {
             got = p->out.cause;
         }
     } else if (PMPI_Waitall(p->n, p->rq, MPI_STATUSES_IGNORE) == MPI_SUCCESS) {
         for (int i = 0; i < p->n; i++)
-            if (p->tok[i].node == prof_slt_node() && p->tok[i].at >= latest) {
-                latest = p->tok[i].at;
+            if (prof_sync_in(p->tok[i].at, p->tok[i].node, &at) && at >= latest) {
+                latest = at;
                 got = p->tok[i].cause;
             }
     }

@@ -51,6 +51,17 @@ int prof_clock_start(int ask, double drift_ppm);
 /* prof_clock_stop: end of the run; returns seconds per tick (>= 1 ms of
  * run is ensured so the ratio is accurate). */
 double prof_clock_stop(void);
+/* prof_clock_ns: ticks t as nanoseconds of this node's CLOCK_MONOTONIC (the
+ * drifted one under MPIPROF_TEST_DRIFT): the same for every process of the
+ * node, so that nodes' clocks can be set side by side (analysis/nodes.c).
+ * TSC ticks are converted with their ratio to CLOCK_MONOTONIC, measured
+ * afresh each time the run has doubled since the last (to microseconds of
+ * error after 2 ms, less as the run goes on). prof_clock_ticks: the
+ * inverse. Thread safe; cold (a token's send and arrival). */
+int64_t prof_clock_ns(uint64_t t);
+uint64_t prof_clock_ticks(int64_t ns);
+/* prof_clock_span: ns nanoseconds as ticks. */
+uint64_t prof_clock_span(uint64_t ns);
 /* prof_clock_tsc: 1 when the ticks are the TSC's (drifted or not). */
 int prof_clock_tsc(void);
 /* prof_clock_name: "tsc" or "monotonic", for the report header. */
