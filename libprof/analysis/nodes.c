@@ -64,6 +64,14 @@ int prof_sync_in(uint64_t at, uint64_t node, uint64_t *t)
     return 1;
 }
 
+int prof_sync_arrive(MPI_Comm comm, uint64_t t, uint64_t *latest)
+{
+    uint64_t node = prof_sync_node(), in[3] = { prof_sync_out(t), node, ~node }, out[3];
+    if (PMPI_Allreduce(in, out, 3, MPI_UINT64_T, MPI_MAX, comm) != MPI_SUCCESS)
+        return -1;
+    return out[1] == ~out[2] && prof_sync_in(out[0], out[1], latest);   /* one clock: the most node is the least */
+}
+
 uint64_t prof_sync_span(uint64_t d)
 {
     return nd.synced ? prof_clock_span(d) : d;
@@ -200,6 +208,8 @@ static int start(void)
     PMPI_Bcast(v, 2, MPI_INT, 0, nd.node);
     nd.index = v[0];
     nd.nnodes = v[1];
+    PMPI_Comm_size(nd.node, &local);
+    prof_run.oversubscribed = local > sysconf(_SC_NPROCESSORS_ONLN);
     if (all[1] && !all[2] && nd.nnodes > 1) {
         if (offsets(&nd.init) == 0)
             nd.synced = 1;

@@ -16,6 +16,7 @@
 #ifndef PROF_NODES_H
 #define PROF_NODES_H
 
+#include <mpi.h>
 #include <stdint.h>
 
 /* prof_sync_want: an analysis that compares times of different processes
@@ -35,6 +36,12 @@ uint64_t prof_sync_node(void);
  * else 0 (*t untouched). Thread safe. */
 uint64_t prof_sync_out(uint64_t t);
 int prof_sync_in(uint64_t at, uint64_t node, uint64_t *t);
+/* prof_sync_arrive: this process came to a point of comm at t (its
+ * ticks): in one MPI_Allreduce (a barrier's synchronization), when the last
+ * of comm's processes came, as this process's ticks in *latest: 1 when
+ * their clocks compare (one node, or the timeline), 0 when not, -1 when
+ * the reduction failed. Collective over comm. */
+int prof_sync_arrive(MPI_Comm comm, uint64_t t, uint64_t *latest);
 /* prof_sync_span: a span between two times on prof_sync_node's clock as
  * this process's ticks. */
 uint64_t prof_sync_span(uint64_t d);
