@@ -10,7 +10,9 @@
  * PINGS times (argv[2], default 1000), and so do rank 0 and rank 1 when
  * there are more than two ranks (the same node at 2 ranks a node); rank 0
  * prints "pingpong A B us U" per pair, U the median of 11 batches' one-way
- * time in microseconds, and checks every byte. Exits 1 on a wrong byte. */
+ * time in microseconds, and checks every byte. With argv[3] PEER and
+ * argv[4] MIB: then rank 0 sends rank PEER MIB messages of 1 MiB, checked
+ * there, and PEER prints "bulk 0 PEER MiB MIB". Exits 1 on a wrong byte. */
 #define _POSIX_C_SOURCE 200809L
 #include <mpi.h>
 #include <stdio.h>
@@ -63,6 +65,35 @@ static double pingpong(int rank, int a, int b, int pings)
     return bad ? -1 : t[BATCHES / 2];
 }
 
+/* bulk: rank 0 sends peer mib messages of 1 MiB; peer checks them.
+ * Returns 1 on a wrong byte. */
+static int bulk(int rank, int peer, int mib)
+{
+    enum { MIB = 1 << 20 };
+    unsigned char *b = malloc(MIB);
+    int bad = 0;
+
+    if (!b || (rank != 0 && rank != peer) || peer == 0) {
+        free(b);
+        return !b;
+    }
+    for (int m = 0; m < mib; m++) {
+        if (rank == 0) {
+            for (int i = 0; i < MIB; i++)
+                b[i] = (unsigned char)(i * 7 + m);
+            MPI_Send(b, MIB, MPI_BYTE, peer, 1, MPI_COMM_WORLD);
+        } else {
+            MPI_Recv(b, MIB, MPI_BYTE, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            for (int i = 0; i < MIB; i++)
+                bad |= b[i] != (unsigned char)(i * 7 + m);
+        }
+    }
+    if (rank == peer && !bad)
+        printf("bulk 0 %d MiB %d\n", peer, mib);
+    free(b);
+    return bad;
+}
+
 int main(int argc, char **argv)
 {
     char host[256], proc[MPI_MAX_PROCESSOR_NAME];
@@ -90,9 +121,11 @@ int main(int argc, char **argv)
         else if (rank == 0)
             printf("pingpong %d %d us %.2f\n", pairs[p][0], pairs[p][1], us * 1e6);
     }
+    if (argc > 4)
+        bad |= bulk(rank, atoi(argv[3]), atoi(argv[4]));
     fflush(stdout);
     if (bad)
-        fprintf(stderr, "nodeinfo: rank %d: a ping-pong byte came back wrong\n", rank);
+        fprintf(stderr, "nodeinfo: rank %d: a byte came back wrong\n", rank);
     MPI_Finalize();
     return bad;
 }

@@ -25,12 +25,18 @@
 #                    with -launcher ssh -launcher-exec the agent, -iface the
 #                    bridge, a hosts file of ADDRESS:K. Extra mpirun
 #                    arguments before the command: $NODES_MPIRUN_ARGS.
+#                    Open MPI also gets --bind-to none unless NODES_BIND=mpi
+#                    (see Binding below).
 #   nodes_down       Kill what still runs on the nodes, delete them, the
 #                    bridge and the slot. nodes_up makes the EXIT trap call
 #                    it (then remove lib.sh's $work unless KEEP is set, as
 #                    lib.sh's own trap does), so a test need not.
 #   nodes_name I, nodes_ip I, nodes_offset I
 #                    node I's host name, address, clock offset (seconds).
+#   nodes_exec I command...
+#                    run a command on node I, through the agent.
+#   nodes_bytes I    the bytes node I's link has carried so far, both ways
+#                    (its veth's counters): what went over the network.
 #
 # Variables. Set before nodes_up:
 #   NODES_OFFSETS    the nodes' CLOCK_MONOTONIC offsets in seconds, one
@@ -66,6 +72,17 @@
 # /etc/netns/NAMESPACE/hosts over /etc/hosts there); mpirun, in the root
 # namespace, is given the nodes' addresses, never their names, so the
 # machine's /etc/hosts is never written. The agent takes either.
+#
+# Binding. The nodes share this machine's cores, and each node's orted sees
+# all of them: Open MPI's default binding (to a core when a job has at most
+# 2 ranks) puts the one rank of node0 and the one rank of node1 both on
+# core 0, where each busy-polls in turn, a scheduler slice (~4 ms here) a
+# message (a 1-byte ping-pong between the nodes took 200 us or 4 ms one
+# way; with --bind-to none 4.5 us). A cluster's nodes have cores of their
+# own, so nodes_mpirun passes --bind-to none: no two nodes' ranks are tied
+# to one core, as on a cluster; at 2 ranks a node Open MPI binds to the
+# socket, which is the whole machine here, the same thing. NODES_BIND=mpi
+# keeps Open MPI's own binding (reproduces the 4 ms). Hydra binds nothing.
 #
 # By hand (as root, from a build tree): top_srcdir=... top_builddir=...
 # MPIRUN=/usr/bin/mpirun.openmpi MPI_FLAVOR=openmpi, then
@@ -136,6 +153,7 @@ _nodes_claim() {
 
 nodes_up() {
     local n=$1 i s off min up shift ns ip
+    nodes_down
     _nodes_refused || return $?
     s=$(_nodes_claim) || { echo "nodes_up: no free slot in $NODES_RUN" >&2; return 1; }
     NODES_SLOT=$s
@@ -208,6 +226,17 @@ nodes_up_or_skip() {
     [ $st -eq 0 ] || { echo "FAIL: nodes_up $*"; exit 99; }
 }
 
+nodes_exec() {
+    local i=$1
+    shift
+    "$NODES_AGENT" "$(nodes_name "$i")" "$@"
+}
+
+nodes_bytes() {
+    local d=/sys/class/net/mpn${NODES_SLOT}v$1/statistics
+    echo $(($(cat "$d/rx_bytes") + $(cat "$d/tx_bytes")))
+}
+
 nodes_down() {
     [ -n "$NODES_SLOT" ] || return 0
     _nodes_teardown "$NODES_SLOT"
@@ -235,6 +264,7 @@ nodes_mpirun() {
         set -- -launcher ssh -launcher-exec "$NODES_AGENT" -iface "$NODES_BRIDGE" -f "$hf" \
             -np "$np" ${NODES_MPIRUN_ARGS:-} "$@" ;;
     *)
+        [ "${NODES_BIND:-none}" = mpi ] || set -- --bind-to none "$@"
         set -- --hostfile "$hf" -np "$np" --mca plm_rsh_agent "$NODES_AGENT" --mca plm_rsh_no_tree_spawn 1 \
             --mca btl_tcp_if_include "$NODES_SUBNET" --mca oob_tcp_if_include "$NODES_SUBNET" \
             ${NODES_MPIRUN_ARGS:-} "$@" ;;

@@ -12,6 +12,10 @@
 # "bml: Using B btl for send to RANK", once for each peer it reaches) is
 # tcp for every peer on another node, vader (shared memory) for every
 # other peer on its node, both seen in each direction of the ping-pongs;
+# the bytes of a 16 MiB transfer from rank 0 to a rank of node1 cross
+# node0's link (its veth's counters: the network, which these MPIs use
+# over TCP; without each node's own boot_id MPICH's UCX took shared memory
+# between the nodes), and those of one within node0 do not;
 # the profiler runs there: mpiprof -o DIR writes a report of every rank.
 # Offsets of opposite signs (-1000 s and +1000 s) on the second layout.
 . "$top_srcdir/tests/integration/lib.sh"
@@ -64,6 +68,22 @@ layout() {
             END { for (s in seen) { print seen[s], s; if (s !~ /^(tcp between|vader within|self within)$/) bad = 1 }
                   exit bad || seen["tcp between"] < 2 || (k > 1 && seen["vader within"] < 2) }' "$work/verbose.out"
     fi
+
+    # 16 MiB between nodes cross node0's link; within node0 they do not.
+    mib=16 peers=$k
+    [ "$k" -gt 1 ] && peers="$k 1"
+    for peer in $peers; do
+        b=$(nodes_bytes 0)
+        nodes_mpirun "$k" "$np" "$prog" NODEINFO_VAR 1 "$peer" $mib > "$work/bulk.out" ||
+            fail "$lay: nodeinfo sending $mib MiB to rank $peer"
+        b=$(($(nodes_bytes 0) - b))
+        check "$lay: rank $peer received $mib MiB" grep -q "^bulk 0 $peer MiB $mib\$" "$work/bulk.out"
+        if [ "$peer" -ge "$k" ]; then
+            check "$lay: $mib MiB to rank $peer on node1: $b bytes crossed node0's link" test $b -ge $((mib << 20))
+        else
+            check "$lay: $mib MiB to rank $peer on node0: $b bytes crossed node0's link" test $b -lt $((mib << 18))
+        fi
+    done
 
     rm -rf "$work/rep"
     nodes_mpirun "$k" "$np" "$launcher" -q -o "$work/rep" "$prog" NODEINFO_VAR 20 > /dev/null ||
