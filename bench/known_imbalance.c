@@ -1,9 +1,9 @@
 /* known_imbalance.c: mpiprof-known imbalance [-k CALLS] [-d MS]: rank i
  * computes i x MS milliseconds before each of CALLS MPI_Allreduce calls, so
  * each call waits for the last rank: rank i's collective wait is
- * CALLS x (P - 1 - i) x MS ms (summary.txt coll_wait_s under
- * MPIPROF_EVAL_COLLECTIVE_WAIT), worked out from how long each rank's
- * computation actually took. */
+ * CALLS x (P - 1 - i) x MS ms (collwait.txt's wait_s of its MPI_Allreduce
+ * under MPIPROF_EVAL_COLLECTIVE_WAIT), worked out from how long each
+ * rank's computation actually took. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <mpi.h>
@@ -47,7 +47,11 @@ static int run(int argc, char **argv, int rank, int size)
         double last = 0;
         for (long k = 0; k < calls; k++)
             last += slowest[k];
-        known_line("imbalance", calls, delay, "summary.txt", "coll_wait_s");
+        /* its MPI_Allreduce's wait: the Reduce and Gather of the answer
+         * wait too, for microseconds on one node and milliseconds across
+         * nodes, as they really do */
+        known_line("imbalance", calls, delay, "collwait.txt", "wait_s");
+        printf(" function=MPI_Allreduce");
         for (int r = 0; r < size; r++)
             all[r] = last - all[r];
         known_list("values", size, NULL, all);

@@ -13,6 +13,7 @@
 #include "nodes.h"
 #include "report.h"
 #include "run.h"
+#include "wait.h"
 
 #define PINGS 10                     /* ping-pongs a pair of leaders makes; the shortest tells */
 #define BIAS ((uint64_t)1 << 62)     /* a time on the timeline travels as its ns plus BIAS: never negative */
@@ -135,17 +136,21 @@ static int measure(struct offset *o)
 }
 
 /* Every rank's offset, its leader's (collective over prof_run.comm): 0
- * when every leader measured one. */
+ * when every leader measured one. The other ranks of a node wait for it
+ * asleep (wait.h): polling, they would take the cores the leaders'
+ * ping-pongs need where a node has fewer cores than ranks. */
 static int offsets(struct offset *o)
 {
     int64_t v[4] = { 0, 0, 0, 0 };
-    if (nd.lead != MPI_COMM_NULL)
+    MPI_Request rq;
+    if (nd.lead != MPI_COMM_NULL) {
         v[3] = measure(o) == 0;
-    if (PMPI_Bcast(v + 3, 1, MPI_INT64_T, 0, nd.node) != MPI_SUCCESS)
-        v[3] = 0;
-    if (nd.lead != MPI_COMM_NULL)
         memcpy(v, o, sizeof *o);
-    PMPI_Bcast(v, 3, MPI_INT64_T, 0, nd.node);
+    }
+    if (PMPI_Ibcast(v, 4, MPI_INT64_T, 0, nd.node, &rq) == MPI_SUCCESS)
+        prof_wait(&rq);
+    else
+        v[3] = 0;
     int mine = (int)v[3], all = 0;
     if (PMPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, prof_run.comm) != MPI_SUCCESS || !all)
         return -1;

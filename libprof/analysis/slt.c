@@ -114,13 +114,21 @@ static struct {
 } slt = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 /* Token sends in flight: a ring; a slot is reused once its send completed
- * (a token is small: sent eagerly, complete at once in practice). */
+ * (a token is small: sent eagerly, complete at once in practice). The
+ * first token on a shadow to a process is waited for, as an MPI_Send of it
+ * would be: a transport that connects lazily (Open MPI's TCP between
+ * nodes) moves a new connection on only while the process is in an MPI
+ * call, so a token left to complete in the background could arrive a
+ * whole run late (a rank that computes between short calls), and its
+ * receiver, whose call waits for it (a rooted collective's root), wait
+ * for it as long. */
 #define POOL 256
 static struct {
     pthread_mutex_t lock;
     unsigned next;
     MPI_Request req[POOL];
     struct prof_token tok[POOL];
+    struct prof_hmap sent;     /* the (shadow, destination) pairs a token went to */
 } pool = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 /* The receive and send calls the hooks make: with MPI-4.0 the large-count
@@ -155,6 +163,11 @@ static void token_isend(MPI_Comm comm, int dst, int tag, uint64_t key, double se
     pool.tok[i] = (struct prof_token){ key, sent, prof_sync_out(prof_clock()), prof_sync_node(), reply, *cause, sync, 0, mark };
     if (PMPI_Isend(&pool.tok[i], (int)sizeof pool.tok[i], MPI_BYTE, dst, tag, comm, &pool.req[i]) != MPI_SUCCESS)
         pool.req[i] = MPI_REQUEST_NULL;
+    uint64_t pair = PROF_HKEY(comm) * 1099511628211ULL ^ ((uint64_t)(unsigned)dst + 1);
+    if (pool.req[i] != MPI_REQUEST_NULL && !prof_hmap_get(&pool.sent, pair)) {
+        PMPI_Wait(&pool.req[i], MPI_STATUS_IGNORE);
+        prof_hmap_put(&pool.sent, pair, &pool);
+    }
     prof_unlock(&pool.lock);
 }
 
@@ -1381,6 +1394,7 @@ static void finish(void)
     for (int i = 0; i < POOL; i++)
         if (pool.req[i] != MPI_REQUEST_NULL)
             PMPI_Request_free(&pool.req[i]);
+    prof_hmap_free(&pool.sent);
     prof_unlock(&pool.lock);
     prof_lock(&slt.lock);
     for (uint32_t i = 0; i < slt.reqs.cap; i++) {

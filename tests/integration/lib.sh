@@ -93,22 +93,25 @@ run_compare() {
     check "program output identical with and without the profiler" cmp "$work/plain.out" "$work/prof.out"
 }
 
-# within PCT FLOOR FILE.out REPORT: each rank's value in the
-# REPORT/summary.txt column named by the expect line (mpiprof-known) of
-# FILE.out is within max(PCT % of the expected value, FLOOR seconds) of it,
-# a row for each of the expect line's values.
+# within PCT FLOOR FILE.out REPORT: each rank's value in the REPORT file
+# and column named by the expect line (mpiprof-known) of FILE.out (summed
+# over the rank's rows, of its function= only when it names one) is within
+# max(PCT % of the expected value, FLOOR seconds) of it, a rank for each of
+# the expect line's values.
 within() {
     awk -v pct="$1" -v floor="$2" '
         FNR == NR { for (i = 1; i <= NF; i++) { split($i, kv, "=")
-                        if (kv[1] == "values") n = split(kv[2], v, ","); if (kv[1] == "column") col = kv[2] }
+                        if (kv[1] == "values") n = split(kv[2], v, ","); if (kv[1] == "column") col = kv[2]
+                        if (kv[1] == "function") fn = kv[2] }
                     next }
-        /^# rank/ { for (i = 1; i <= NF; i++) if ($i == col) c = i - 1; next }
-        /^#/ { next }
-        { got = $c; want = v[$1 + 1]; tol = want * pct / 100 < floor ? floor : want * pct / 100
-          d = got - want; if (d < 0) d = -d
-          printf "rank %d: %s %.4f, expected %.4f +- %.4f\n", $1, col, got, want, tol
-          if (d > tol) bad = 1; rows++ }
-        END { exit bad || !n || rows != n || !c }' "$3" "$4/summary.txt"
+        /^# rank/ { for (i = 1; i <= NF; i++) { if ($i == col) c = i - 1; if ($i == "function") f = i - 1 }; next }
+        /^#/ || (fn != "" && $f != fn) { next }
+        { if (!($1 in got)) rows++; got[$1] += $c }
+        END { for (r = 0; r < n && c; r++) { want = v[r + 1]; tol = want * pct / 100 < floor ? floor : want * pct / 100
+                  d = got[r] - want; if (d < 0) d = -d
+                  printf "rank %d: %s %.4f, expected %.4f +- %.4f\n", r, col, got[r], want, tol
+                  if (d > tol) bad = 1 }
+              exit bad || !n || rows != n || !c }' "$3" "$4/$(tr ' ' '\n' < "$3" | sed -n 's/^file=//p' | head -1)"
 }
 
 # truth_within PCT FLOOR FILE.out REPORT: each "truth rank=R site=F

@@ -83,6 +83,8 @@
 # to one core, as on a cluster; at 2 ranks a node Open MPI binds to the
 # socket, which is the whole machine here, the same thing. NODES_BIND=mpi
 # keeps Open MPI's own binding (reproduces the 4 ms). Hydra binds nothing.
+# With more ranks than cores, Open MPI gets mpi_yield_when_idle, as it sets
+# it itself on an oversubscribed node.
 #
 # By hand (as root, from a build tree): top_srcdir=... top_builddir=...
 # MPIRUN=/usr/bin/mpirun.openmpi MPI_FLAVOR=openmpi, then
@@ -265,6 +267,12 @@ nodes_mpirun() {
             -np "$np" ${NODES_MPIRUN_ARGS:-} "$@" ;;
     *)
         [ "${NODES_BIND:-none}" = mpi ] || set -- --bind-to none "$@"
+        # More ranks than this machine has cores: the nodes share them, so
+        # the machine is oversubscribed though no node is, and Open MPI,
+        # which yields when idle only where it knows it is, is told so
+        # (else its ranks poll each other off the cores, a scheduler slice a
+        # message between nodes, as on one node it would not).
+        [ "$np" -gt "$(nproc)" ] && set -- --mca mpi_yield_when_idle 1 "$@"
         set -- --hostfile "$hf" -np "$np" --mca plm_rsh_agent "$NODES_AGENT" --mca plm_rsh_no_tree_spawn 1 \
             --mca btl_tcp_if_include "$NODES_SUBNET" --mca oob_tcp_if_include "$NODES_SUBNET" \
             ${NODES_MPIRUN_ARGS:-} "$@" ;;

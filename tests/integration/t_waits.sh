@@ -89,7 +89,7 @@ done
 # in (1)); the last rank's floor as in t_collwait.sh (4 ms a call on MPICH).
 floor=0.010
 [ "$MPI_FLAVOR" = mpich ] && floor=0.020
-timed_within "--waits --collwait: coll_wait_s per rank within 20 % (floor $floor s)" 20 $floor \
+timed_within "--waits --collwait: MPI_Allreduce's wait_s per rank within 20 % (floor $floor s)" 20 $floor \
     $np "$work/imb.out" "$work/imb" "$launcher" -q --waits --collwait -o "$work/imb" "$known" imbalance -k 5 -d 40
 check "--waits --collwait: the imbalance's cause is the last rank's region" awk -v np=$np '
     $1 == "nxn" && $5 == np - 1 && $2 > 0.1 { ok = 1 } END { exit !ok }' "$work/imb/waits.txt"

@@ -1,0 +1,11 @@
+#!/bin/sh
+# nodes-mpirun.sh K -n NP command...: nodes_mpirun (nodes.sh) as a command,
+# for what takes an mpirun command (mpiprof-validate --mpirun
+# "nodes-mpirun.sh K"): NP ranks, K a node, on the simulated nodes a test
+# made with nodes_up (their NODES_* variables in the environment).
+. "$(dirname "$0")/nodes.sh"
+k=$1
+[ "$2" = -n ] || { echo "usage: nodes-mpirun.sh K -n NP command..." >&2; exit 2; }
+np=$3
+shift 3
+nodes_mpirun "$k" "$np" "$@"

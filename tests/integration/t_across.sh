@@ -1,0 +1,129 @@
+#!/bin/sh
+# t_across.sh: every time figure across nodes (issue 49). On 2 simulated
+# nodes (nodes.sh: TCP between them), their CLOCK_MONOTONIC 1000 s below
+# and 1000 s above this machine's (2000 s apart) and running 200 ppm slow
+# and 200 ppm fast (MPIPROF_CLOCK=monotonic, MPIPROF_TEST_DRIFT per node),
+# at 1 and 2 ranks a node (Open MPI; MPICH: skipped, below):
+#  - the known answers of mpiprof-validate that compare times of different
+#    ranks (late sender, late receiver, collective wait, every wait state
+#    of collectives and point-to-point) pass with their one-node
+#    tolerances; the one-sided ones too with Open MPI's osc pt2pt, and with
+#    its default osc, which cannot make the programs' windows between
+#    these nodes (MPI_ERR_WIN), they are NOT RUN with that reason;
+#  - nodes.txt names both nodes and their ranks, node 1's offset is the
+#    namespaces' -2000 s within its sync_error_s (and 1 ms), its drift
+#    +400 ppm within what two errors over the run allow;
+#  - the job never breaks: mix (no one-sided call) under every option
+#    prints what it prints without the profiler, a complete report.
+. "$top_srcdir/tests/integration/lib.sh"
+. "$top_srcdir/tests/integration/nodes.sh"
+
+# MPICH 4.0.2 over UCX 1.13's TCP transport (Debian 12) hangs in
+# MPI_Finalize, one run in 4 to 20 here, when ranks of different nodes
+# talked (UCX issue 8738: TCP stops progressing an endpoint that the other
+# rank still flushes; also without the profiler): its checks here would
+# fail by chance. mpiprof(1), Across nodes, gives their figures, measured.
+if [ "$MPI_FLAVOR" = mpich ]; then
+    echo "SKIP: MPICH 4.0 over UCX's TCP transport hangs in MPI_Finalize between nodes now and then (UCX issue 8738)"
+    exit 77
+fi
+
+NODES_OFFSETS="-1000 1000"
+nodes_up_or_skip 2
+NODES_ENV_0="MPIPROF_CLOCK=monotonic MPIPROF_TEST_DRIFT=-200"
+NODES_ENV_1="MPIPROF_CLOCK=monotonic MPIPROF_TEST_DRIFT=200"
+export NODES_ENV_0 NODES_ENV_1
+MPIPROF_LAUNCHER="$launcher" MPIPROF_BENCH="$top_builddir/bench"
+export MPIPROF_LAUNCHER MPIPROF_BENCH
+validate="$top_builddir/tools/mpiprof-validate"
+agent="$top_srcdir/tests/integration/nodes-mpirun.sh"
+
+times=late-sender,late-receiver,late-senders,late-senders-recv,imbalance,waits-barrier,waits-nxn,waits-bcast
+times=$times,waits-reduce,waits-scan,waits-order,waits-chain,waits-ssend,waits-issend,waits-rendezvous
+times=$times,waits-ibcast,waits-iallreduce,waits-iscan
+onesided=waits-fence,waits-latepost,waits-earlywait,waits-latecomplete,rma
+
+# across K NP LIST NAME [MPIRUN ARGS]: mpiprof-validate --only LIST at NP
+# ranks, K a node, alone on the machine (the run lock, as timed checks
+# hold it); its output in $work/v.K.NAME.out, the reports in
+# $work/v.K.NAME. A check that missed runs once more, as timed_within
+# does (a rank of a busy node woken late): $work/v.K.NAME.res holds the
+# lines of each check's last try.
+across() {
+    local k=$1 np=$2 list=$3 name=$4 again
+    shift 4
+    NODES_MPIRUN_ARGS="$*" with_lock -x "$validate" -np "$np" --mpirun "$agent $k" --only "$list" \
+        -o "$work/v.$k.$name" > "$work/v.$k.$name.out" 2>&1
+    cat "$work/v.$k.$name.out"
+    again=$(awk '!/^#/ && / FAIL$/ { print $1 }' "$work/v.$k.$name.out" | sort -u | tr '\n' ',' | sed 's/,$//')
+    cp "$work/v.$k.$name.out" "$work/v.$k.$name.res"
+    [ -n "$again" ] || return 0
+    echo "try 1 of 2 missed: $again"
+    NODES_MPIRUN_ARGS="$*" with_lock -x "$validate" -np "$np" --mpirun "$agent $k" --only "$again" \
+        -o "$work/v.$k.$name.again" > "$work/v.$k.$name.again.out" 2>&1
+    cat "$work/v.$k.$name.again.out"
+    awk -v again=",$again," 'FNR == NR { if (!/^#/ && !/ passed, / && index(again, "," $1 ",")) print; next }
+        !/^#/ && !/ passed, / && !index(again, "," $1 ",")' \
+        "$work/v.$k.$name.again.out" "$work/v.$k.$name.out" > "$work/v.$k.$name.res"
+}
+
+# passes WHAT FILE N: N checks ran (their last tries in FILE), every line PASS.
+passes() {
+    check "$1: every figure within its one-node tolerance" awk -v n="$3" '
+        /^#/ || / passed, / { next }
+        $NF == "PASS" { p++; seen[$1] = 1; next } { bad = 1 }
+        END { for (c in seen) k++; exit bad || !p || k != n }' "$2"
+}
+
+nchecks() { echo "$1" | tr ',' '\n' | wc -l; }
+
+for l in 1:2 2:4; do
+    k=${l%:*} np=${l#*:}
+    lay="2 nodes x $k rank(s)"
+    across "$k" "$np" "$times" times
+    passes "$lay: late sender, collective wait, wait states" "$work/v.$k.times.res" "$(nchecks "$times")"
+done
+
+# One-sided calls between the nodes: Open MPI 4.1's default component
+# refuses the programs' windows over TCP (so the checks are NOT RUN, with
+# the MPI's error); its pt2pt component runs them.
+across 1 2 "$onesided" default
+check "2 nodes x 1 rank, Open MPI's default osc: one-sided checks NOT RUN with the MPI's error, none failed" \
+    awk -v n="$(nchecks "$onesided")" '
+    / NOT RUN$/ { k++ } /^# [0-9]+ checks did not run, not a wrong figure: .*MPI_ERR_WIN/ { why = 1 }
+    $0 == "0 passed, 0 failed, " n " not run" { last = 1 }
+    END { exit k != n || !why || !last }' "$work/v.1.default.out"
+across 1 2 "$onesided" pt2pt --mca osc pt2pt
+passes "2 nodes x 1 rank, osc pt2pt: one-sided wait states" "$work/v.1.pt2pt.res" "$(nchecks "$onesided")"
+
+# nodes.txt of the late-sender run: both nodes, node 1 2000 s ahead of
+# node 0 and 400 ppm faster.
+nodes="$work/v.1.times/late-sender/nodes.txt"
+cat "$nodes"
+check "nodes.txt: node0 runs rank 0, node1 rank 1" \
+    test "$(awk '!/^#/ { printf "%s %s %s %s;", $1, $2, $3, $4 }' "$nodes")" = "0 node0 1 0;1 node1 1 1;"
+check "nodes.txt: node 1's offset is -2000 s within its sync_error_s + 1 ms" awk '
+    !/^#/ && $1 == 1 { d = $6 + 2000; if (d < 0) d = -d; printf "offset error %.6f s, bound %.6f s\n", d, $8
+                       exit !(d <= $8 + 0.001) }' "$nodes"
+run_s=$(awk '!/^#/ && $1 == 0 { print $2 }' "$work/v.1.times/late-sender/summary.txt")
+check "nodes.txt: node 1's drift is +400 ppm within two errors over the run (${run_s} s) + 50 ppm" awk -v s="$run_s" '
+    !/^#/ && $1 == 1 { d = $7 - 400; if (d < 0) d = -d; b = 2 * $8 / s * 1e6 + 50
+                       printf "drift %.1f ppm, off by %.1f, bound %.1f\n", $7, d, b; exit !(d <= b) }' "$nodes"
+
+# The job never breaks: every option on mix, over TCP, the MPI's defaults.
+mix="$top_builddir/tests/integration/mix"
+nodes_mpirun 1 2 "$mix" > "$work/plain.out" 2> "$work/plain.err" || fail "mix runs on the nodes without the profiler"
+for opts in "" --slt --waits --collwait "--model perfect" "--model lat=5,bw=1000" "--slt --waits --collwait --model perfect"; do
+    rm -rf "$work/mix"
+    # shellcheck disable=SC2086 # the options are words
+    nodes_mpirun 1 2 "$launcher" -q $opts -o "$work/mix" "$mix" > "$work/opt.out" 2> "$work/opt.err"
+    status=$?
+    if [ $status -eq 0 ] && cmp -s "$work/plain.out" "$work/opt.out" && tail -1 "$work/mix/summary.txt" | grep -qx '# complete'; then
+        ok "mpiprof ${opts:-(no option)} on 2 nodes: same output, complete report"
+    else
+        fail "mpiprof ${opts:-(no option)} on 2 nodes: status $status, output or report differs:"
+        cat "$work/opt.err"
+    fi
+done
+
+[ $failures -eq 0 ]
