@@ -26,7 +26,9 @@
 #                    bridge, a hosts file of ADDRESS:K. Extra mpirun
 #                    arguments before the command: $NODES_MPIRUN_ARGS.
 #                    Open MPI also gets --bind-to none unless NODES_BIND=mpi
-#                    (see Binding below).
+#                    (see Binding below). A run that has not ended after
+#                    $NODES_TIMEOUT seconds (default 300) is killed and
+#                    returns 124, with one line on stderr.
 #   nodes_down       Kill what still runs on the nodes, delete them, the
 #                    bridge and the slot. nodes_up makes the EXIT trap call
 #                    it (then remove lib.sh's $work unless KEEP is set, as
@@ -256,7 +258,7 @@ nodes_hostfile() {
 }
 
 nodes_mpirun() {
-    local k=$1 np=$2 hf
+    local k=$1 np=$2 hf st
     shift 2
     hf=$(nodes_hostfile "$k")
     case $MPI_FLAVOR in
@@ -270,9 +272,13 @@ nodes_mpirun() {
             ${NODES_MPIRUN_ARGS:-} "$@" ;;
     esac
     echo "+ $MPIRUN $*" >&2
+    set -- timeout -k 10 "${NODES_TIMEOUT:-300}" "$MPIRUN" "$@"
     if command -v with_lock > /dev/null 2>&1; then
-        with_lock -s "$MPIRUN" "$@"
+        with_lock -s "$@"
     else
-        "$MPIRUN" "$@"
+        "$@"
     fi
+    st=$?
+    [ $st -eq 124 ] && echo "nodes_mpirun: no end after ${NODES_TIMEOUT:-300} s, killed" >&2
+    return $st
 }
