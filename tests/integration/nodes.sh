@@ -100,17 +100,30 @@ nodes_ip() { echo "10.77.$NODES_SLOT.$(($1 + 1))"; }
 nodes_offset() { awk -v i="$1" '$1 == i { print $4 }' "$NODES_DIR/nodes"; }
 
 # _nodes_teardown S: delete slot S's namespaces (and what runs in them),
+# veths (at once: a namespace's own go only when the kernel gets to it),
 # bridge, /etc/netns entries and directory; quiet, whatever is left.
 _nodes_teardown() {
-    local s=$1 ns pids
+    local s=$1 ns pids v
     for ns in $(ip netns list 2> /dev/null | awk -v p="mpn$s-node" 'index($1, p) == 1 { print $1 }'); do
         pids=$(ip netns pids "$ns" 2> /dev/null)
         [ -n "$pids" ] && kill -KILL $pids 2> /dev/null
+        ip link del "mpn${s}v${ns#mpn$s-node}" 2> /dev/null
         ip netns del "$ns" 2> /dev/null
         rm -rf "/etc/netns/$ns"
     done
+    for v in $(ip -o link show 2> /dev/null | awk -F': ' -v p="mpn${s}v" 'index($2, p) == 1 { sub(/@.*/, "", $2); print $2 }'); do
+        ip link del "$v" 2> /dev/null
+    done
     ip link del "mpnbr$s" 2> /dev/null
     rm -rf "$NODES_RUN/$s"
+}
+
+# _nodes_id PID: the process's identity, "PID START" (its start time in
+# ticks since boot, so a reused PID is another process); nothing when it
+# is gone or a zombie (which kill -0 would call alive).
+_nodes_id() {
+    sed -n 's/^[0-9]* (.*) \([^ ]*\)\( [^ ]*\)\{18\} \([0-9]*\) .*/\1 \3/p' "/proc/$1/stat" 2> /dev/null |
+        awk -v p="$1" '$1 != "Z" && $1 != "X" { print p, $2 }'
 }
 
 # _nodes_refused: 0 when this machine can make the nodes, else 77 with
@@ -134,22 +147,31 @@ _nodes_refused() {
 }
 
 # _nodes_claim: print a free slot number, taken for this shell ($$), after
-# tearing down slots whose owner is gone.
+# tearing down every slot whose owner is gone (a test killed before its
+# trap ran), and the leftovers of one without a directory (killed while
+# nodes_up made it).
 _nodes_claim() {
     mkdir -p "$NODES_RUN" || return 1
     (
         flock 9 || exit 1
+        bridges=" $(ip -o link show type bridge 2> /dev/null | awk -F': ' '{ sub(/@.*/, "", $2); printf "%s ", $2 }')"
+        took=""
         for s in $(seq 0 63); do
             if [ -d "$NODES_RUN/$s" ]; then
+                # The owner as "PID START", or as "PID" (the first version).
                 owner=$(cat "$NODES_RUN/$s/owner" 2> /dev/null)
-                [ -n "$owner" ] && kill -0 "$owner" 2> /dev/null && continue
+                case $owner in
+                *" "*) [ "$(_nodes_id "${owner%% *}")" = "$owner" ] && continue ;;
+                ?*) [ -n "$(_nodes_id "$owner")" ] && continue ;;
+                esac
+                _nodes_teardown "$s"
+            elif [ "${bridges#* mpnbr$s }" != "$bridges" ]; then
                 _nodes_teardown "$s"
             fi
-            # Leftovers of a slot without a directory (a crash mid-setup).
-            ip link show "mpnbr$s" > /dev/null 2>&1 && _nodes_teardown "$s"
-            mkdir "$NODES_RUN/$s" && echo $$ > "$NODES_RUN/$s/owner" && echo "$s" && exit 0
+            [ -n "$took" ] && continue
+            mkdir "$NODES_RUN/$s" && _nodes_id $$ > "$NODES_RUN/$s/owner" && took=$s
         done
-        exit 1
+        [ -n "$took" ] && echo "$took"
     ) 9> "$NODES_RUN/lock"
 }
 
