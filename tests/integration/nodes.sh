@@ -51,8 +51,14 @@
 #                    run a command on node I, through the agent.
 #   nodes_bytes I    the bytes node I's link has carried so far, both ways
 #                    (its veth's counters): what went over the network.
+#   nodes_rate RATE [I...]
+#                    limit nodes I... (default all) to RATE (tc's units:
+#                    100mbit, 1gbit) each way, with tc's tbf at both ends
+#                    of their links (netem, for latency, is not in this
+#                    kernel); RATE off lifts it. NODES_RATE set before
+#                    nodes_up does it for every node.
 #
-# Variables. Set before nodes_up:
+# Variables. Set before nodes_up (NODES_RATE: see nodes_rate):
 #   NODES_OFFSETS    the nodes' CLOCK_MONOTONIC offsets in seconds, one
 #                    word per node (the last repeats for further nodes),
 #                    negative ones too; default 37 + 1000 s x node. The
@@ -279,6 +285,7 @@ nodes_up() {
         echo "$i $(nodes_name $i) $ip $off $ns" >> "$NODES_DIR/nodes"
         i=$((i + 1))
     done
+    [ -z "${NODES_RATE:-}" ] || nodes_rate "$NODES_RATE" || { nodes_down; return 1; }
     return 0
 }
 
@@ -299,6 +306,22 @@ nodes_exec() {
 nodes_bytes() {
     local d=/sys/class/net/mpn${NODES_SLOT}v$1/statistics
     echo $(($(cat "$d/rx_bytes") + $(cat "$d/tx_bytes")))
+}
+
+nodes_rate() {
+    local rate=$1 i
+    shift
+    [ $# -gt 0 ] || set -- $(awk '{ print $1 }' "$NODES_DIR/nodes")
+    for i in "$@"; do
+        if [ "$rate" = off ]; then
+            ip netns exec "mpn$NODES_SLOT-node$i" tc qdisc del dev eth0 root 2> /dev/null
+            tc qdisc del dev "mpn${NODES_SLOT}v$i" root 2> /dev/null
+        else
+            ip netns exec "mpn$NODES_SLOT-node$i" tc qdisc replace dev eth0 root tbf rate "$rate" burst 64kb latency 100ms &&
+            tc qdisc replace dev "mpn${NODES_SLOT}v$i" root tbf rate "$rate" burst 64kb latency 100ms ||
+                { echo "nodes_rate: tc refuses rate $rate on node $i" >&2; return 1; }
+        fi
+    done
 }
 
 nodes_down() {

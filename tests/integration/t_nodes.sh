@@ -15,7 +15,9 @@
 # the bytes of a 16 MiB transfer from rank 0 to a rank of node1 cross
 # node0's link (its veth's counters: the network, which these MPIs use
 # over TCP; without each node's own boot_id MPICH's UCX took shared memory
-# between the nodes), and those of one within node0 do not;
+# between the nodes), and those of one within node0 do not; with the
+# nodes' links limited to 100 Mbit/s (nodes_rate) the transfer takes at
+# least the time that rate allows;
 # the profiler runs there: mpiprof -o DIR writes a report of every rank.
 # Offsets of opposite signs (-1000 s and +1000 s) on the second layout.
 . "$top_srcdir/tests/integration/lib.sh"
@@ -99,13 +101,24 @@ layout() {
         nrun "$work/bulk.out" "$k" "$np" "$prog" NODEINFO_VAR 1 "$peer" $mib ||
             fail "$lay: nodeinfo sending $mib MiB to rank $peer"
         b=$(($(nodes_bytes 0) - b))
-        check "$lay: rank $peer received $mib MiB" grep -q "^bulk 0 $peer MiB $mib\$" "$work/bulk.out"
+        check "$lay: rank $peer received $mib MiB" grep -q "^bulk 0 $peer MiB $mib s " "$work/bulk.out"
         if [ "$peer" -ge "$k" ]; then
             check "$lay: $mib MiB to rank $peer on node1: $b bytes crossed node0's link" test $b -ge $((mib << 20))
         else
             check "$lay: $mib MiB to rank $peer on node0: $b bytes crossed node0's link" test $b -lt $((mib << 18))
         fi
     done
+
+    # At 100 Mbit/s between the nodes (nodes_rate), 16 MiB take at least
+    # 16 x 8 x 1.048576 / 100 = 1.34 s (less tbf's 64 KiB burst); checked
+    # 10 % lower. A lower bound only: a busy machine can make it longer.
+    if [ "$k" -eq 1 ]; then
+        nodes_rate 100mbit || fail "$lay: nodes_rate 100mbit"
+        nrun "$work/bulk.out" "$k" "$np" "$prog" NODEINFO_VAR 1 1 $mib || fail "$lay: nodeinfo at 100 Mbit/s"
+        nodes_rate off
+        check "$lay: $mib MiB at 100 Mbit/s took at least 1.2 s" \
+            awk '$1 == "bulk" { print "took " $7 " s"; t = $7 } END { exit !(t >= 1.2) }' "$work/bulk.out"
+    fi
 
     clean=$work/rep nrun "$work/prof.out" "$k" "$np" "$launcher" -q -o "$work/rep" "$prog" NODEINFO_VAR 20 ||
         fail "$lay: nodeinfo under the profiler"
