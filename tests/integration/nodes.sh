@@ -108,9 +108,12 @@
 #
 # Seen here. MPICH 4.0's ch4:ucx over TCP between the nodes now and then
 # never returns from MPI_Finalize (one rank spinning in UCX progress, the
-# other blocked in the PMI barrier): 1 run in 20 of a plain program on a
-# loaded machine, 3 to 7 in 20 under the profiler (never on one node);
-# hence NODES_TIMEOUT. Open MPI's rsh launcher now and then prints
+# other blocked in the PMI barrier): nodeinfo 1 run in 20 on a loaded
+# machine, 3 to 7 in 20 under the profiler; a 2-rank program whose rank 1
+# sends rank 0 1 KiB and whose rank 0 enters MPI_Finalize 300 ms after
+# rank 1, 5 to 9 in 12 (with a barrier before MPI_Finalize 2 in 12;
+# UCX_TLS=tcp,self or UCX_NET_DEVICES=eth0 do not help; on one node 0 in
+# 12); hence NODES_TIMEOUT. Open MPI's rsh launcher now and then prints
 # "plm:rsh: Warning: setpgid(...) failed in parent with errno=Permission
 # denied(13)" on stderr: the agent had already started (the child sets its
 # process group itself; harmless).
