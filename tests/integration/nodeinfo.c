@@ -12,7 +12,8 @@
  * prints "pingpong A B us U" per pair, U the median of 11 batches' one-way
  * time in microseconds, and checks every byte. With argv[3] PEER and
  * argv[4] MIB: then rank 0 sends rank PEER MIB messages of 1 MiB, checked
- * there, and PEER prints "bulk 0 PEER MiB MIB". Exits 1 on a wrong byte. */
+ * there, and PEER prints "bulk 0 PEER MiB MIB s T", T the seconds from
+ * before its first receive to after its last. Exits 1 on a wrong byte. */
 #define _POSIX_C_SOURCE 200809L
 #include <mpi.h>
 #include <stdio.h>
@@ -72,6 +73,7 @@ static int bulk(int rank, int peer, int mib)
     enum { MIB = 1 << 20 };
     unsigned char *b = malloc(MIB);
     int bad = 0;
+    double t0 = mono();
 
     if (!b || (rank != 0 && rank != peer) || peer == 0) {
         free(b);
@@ -89,7 +91,7 @@ static int bulk(int rank, int peer, int mib)
         }
     }
     if (rank == peer && !bad)
-        printf("bulk 0 %d MiB %d\n", peer, mib);
+        printf("bulk 0 %d MiB %d s %.6f\n", peer, mib, mono() - t0);
     free(b);
     return bad;
 }

@@ -35,6 +35,12 @@ set -- $line "$*"
 index=$1 name=$2 offset=$4 ns=$5 cmd=$6
 
 eval "extra=\${NODES_ENV_$index:-}"
+for w in $extra; do
+    case $w in
+    [A-Za-z_]*=*) ;;
+    *) echo "$me: NODES_ENV_$index: '$w' is not VAR=value" >&2; exit 255 ;;
+    esac
+done
 # shellcheck disable=SC2086
 exec env $extra ip netns exec "$ns" \
     unshare --uts --time --fork --monotonic="$offset" --boottime="$offset" \

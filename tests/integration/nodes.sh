@@ -2,16 +2,24 @@
 # item 1). A cluster on this one machine, as root: each node is a network
 # namespace with a veth into one bridge of the root namespace (TCP between
 # nodes, shared memory within a node), and every process started on a node
-# also gets the node's own host name (a UTS namespace) and its own
-# CLOCK_MONOTONIC (a time namespace, CLOCK_BOOTTIME offset the same). The
-# MPI is launched as on a cluster: mpirun stays in the root namespace and
-# starts its daemons (Open MPI's orted, Hydra's proxies) on the nodes
-# through the rsh agent nodes-rsh.sh, which enters the node's namespaces.
+# also gets the node's own host name (a UTS namespace), its own
+# CLOCK_MONOTONIC (a time namespace, CLOCK_BOOTTIME offset the same) and
+# its own /proc/sys/kernel/random/boot_id (bound over it in the node's
+# mount namespace: UCX, under MPICH, takes two processes with one boot_id
+# for one host and would join the nodes by shared memory). The TSC and
+# CLOCK_REALTIME are not offset: one machine's. The MPI is launched as on
+# a cluster: mpirun stays in the root namespace and starts its daemons
+# (Open MPI's orted, Hydra's proxies) on the nodes through the rsh agent
+# nodes-rsh.sh, which enters the node's namespaces with the environment of
+# mpirun (as a cluster's shared home and login scripts give every node the
+# same), plus the node's own NODES_ENV_I.
 #
-#   nodes_up N       N nodes node0..node(N-1). Returns 0; 77 where the
-#                    machine refuses (not root, no ip/unshare/flock, no
+#   nodes_up N       N nodes node0..node(N-1), 1 <= N <= 253 (first
+#                    nodes_down of those this shell had). Returns 0; 77 where
+#                    the machine refuses (not root, no ip/unshare/flock, no
 #                    network or time namespaces), the reason in $NODES_WHY;
-#                    another status on an error (printed).
+#                    another status on an error (printed). Takes about
+#                    1 s for 16 nodes, 2 s for 64.
 #   nodes_up_or_skip N
 #                    nodes_up, and on 77 one line "SKIP: ..." and exit 77.
 #   nodes_mpirun K NP command...
@@ -26,19 +34,31 @@
 #                    bridge, a hosts file of ADDRESS:K. Extra mpirun
 #                    arguments before the command: $NODES_MPIRUN_ARGS.
 #                    Open MPI also gets --bind-to none unless NODES_BIND=mpi
-#                    (see Binding below).
+#                    (see Binding below). A run that has not ended after
+#                    $NODES_TIMEOUT seconds (default 300) is killed, with
+#                    every process on the nodes, and returns 124, with one
+#                    line on stderr.
 #   nodes_down       Kill what still runs on the nodes, delete them, the
 #                    bridge and the slot. nodes_up makes the EXIT trap call
 #                    it (then remove lib.sh's $work unless KEEP is set, as
-#                    lib.sh's own trap does), so a test need not.
+#                    lib.sh's own trap does), so a test need not; a test
+#                    that sets an EXIT trap of its own after nodes_up calls
+#                    nodes_down in it.
 #   nodes_name I, nodes_ip I, nodes_offset I
-#                    node I's host name, address, clock offset (seconds).
+#                    node I's host name, address, clock offset (seconds,
+#                    as applied: NODES_SHIFT included).
 #   nodes_exec I command...
 #                    run a command on node I, through the agent.
 #   nodes_bytes I    the bytes node I's link has carried so far, both ways
 #                    (its veth's counters): what went over the network.
+#   nodes_rate RATE [I...]
+#                    limit nodes I... (default all) to RATE (tc's units:
+#                    100mbit, 1gbit) each way, with tc's tbf at both ends
+#                    of their links (netem, for latency, is not in this
+#                    kernel); RATE off lifts it. NODES_RATE set before
+#                    nodes_up does it for every node.
 #
-# Variables. Set before nodes_up:
+# Variables. Set before nodes_up (NODES_RATE: see nodes_rate):
 #   NODES_OFFSETS    the nodes' CLOCK_MONOTONIC offsets in seconds, one
 #                    word per node (the last repeats for further nodes),
 #                    negative ones too; default 37 + 1000 s x node. The
@@ -49,6 +69,8 @@
 #                    between nodes, which are what a cluster has, stay as
 #                    asked ($NODES_SHIFT says by how much).
 # Set at any time (the agent reads them when mpirun launches):
+#   NODES_TIMEOUT    seconds after which nodes_mpirun kills a run (300).
+#   NODES_MPIRUN_ARGS, NODES_BIND: see nodes_mpirun.
 #   NODES_ENV_I      "VAR=value ..." (values without blanks): added to the
 #                    environment of everything started on node I, so that
 #                    nodes can differ (MPIPROF_TEST_DRIFT per node). A
@@ -66,8 +88,8 @@
 # Names. Two tests may run at once (make -j2): each nodes_up takes a free
 # slot S (0-63) under a lock, its own subnet 10.77.S.0/24, bridge mpnbrS,
 # namespaces mpnS-nodeI, veths mpnSvI, so nothing collides; a slot whose
-# owner died without nodes_down is torn down and reused by the next
-# nodes_up. Host names are node0, node1, ... in every slot: they live in the
+# owner (its PID and start time in NODES_DIR/owner) is gone without
+# nodes_down is torn down by the next nodes_up. Host names are node0, node1, ... in every slot: they live in the
 # nodes' own UTS namespaces. They resolve on the nodes (ip netns exec binds
 # /etc/netns/NAMESPACE/hosts over /etc/hosts there); mpirun, in the root
 # namespace, is given the nodes' addresses, never their names, so the
@@ -86,6 +108,18 @@
 # With more ranks than cores, Open MPI gets mpi_yield_when_idle, as it sets
 # it itself on an oversubscribed node.
 #
+# Seen here. MPICH 4.0's ch4:ucx over TCP between the nodes now and then
+# never returns from MPI_Finalize (one rank spinning in UCX progress, the
+# other blocked in the PMI barrier): nodeinfo 1 run in 20 on a loaded
+# machine, 3 to 7 in 20 under the profiler; a 2-rank program whose rank 1
+# sends rank 0 1 KiB and whose rank 0 enters MPI_Finalize 300 ms after
+# rank 1, 5 to 9 in 12 (with a barrier before MPI_Finalize 2 in 12;
+# UCX_TLS=tcp,self or UCX_NET_DEVICES=eth0 do not help; on one node 0 in
+# 12); hence NODES_TIMEOUT. Open MPI's rsh launcher now and then prints
+# "plm:rsh: Warning: setpgid(...) failed in parent with errno=Permission
+# denied(13)" on stderr: the agent had already started (the child sets its
+# process group itself; harmless).
+#
 # By hand (as root, from a build tree): top_srcdir=... top_builddir=...
 # MPIRUN=/usr/bin/mpirun.openmpi MPI_FLAVOR=openmpi, then
 # . tests/integration/lib.sh; . tests/integration/nodes.sh; nodes_up 2;
@@ -99,18 +133,44 @@ nodes_name() { echo "node$1"; }
 nodes_ip() { echo "10.77.$NODES_SLOT.$(($1 + 1))"; }
 nodes_offset() { awk -v i="$1" '$1 == i { print $4 }' "$NODES_DIR/nodes"; }
 
-# _nodes_teardown S: delete slot S's namespaces (and what runs in them),
-# bridge, /etc/netns entries and directory; quiet, whatever is left.
-_nodes_teardown() {
-    local s=$1 ns pids
-    for ns in $(ip netns list 2> /dev/null | awk -v p="mpn$s-node" 'index($1, p) == 1 { print $1 }'); do
+# _nodes_ns S: slot S's namespaces.
+_nodes_ns() {
+    ip netns list 2> /dev/null | awk -v p="mpn$1-node" 'index($1, p) == 1 { print $1 }'
+}
+
+# _nodes_kill S: kill every process on slot S's nodes.
+_nodes_kill() {
+    local ns pids
+    for ns in $(_nodes_ns "$1"); do
         pids=$(ip netns pids "$ns" 2> /dev/null)
         [ -n "$pids" ] && kill -KILL $pids 2> /dev/null
+    done
+}
+
+# _nodes_teardown S: delete slot S's namespaces (and what runs in them),
+# veths (at once: a namespace's own go only when the kernel gets to it),
+# bridge, /etc/netns entries and directory; quiet, whatever is left.
+_nodes_teardown() {
+    local s=$1 ns v
+    _nodes_kill "$s"
+    for ns in $(_nodes_ns "$s"); do
+        ip link del "mpn${s}v${ns#mpn$s-node}" 2> /dev/null
         ip netns del "$ns" 2> /dev/null
         rm -rf "/etc/netns/$ns"
     done
+    for v in $(ip -o link show 2> /dev/null | awk -F': ' -v p="mpn${s}v" 'index($2, p) == 1 { sub(/@.*/, "", $2); print $2 }'); do
+        ip link del "$v" 2> /dev/null
+    done
     ip link del "mpnbr$s" 2> /dev/null
-    rm -rf "$NODES_RUN/$s"
+    rm -rf "${NODES_RUN:?}/$s"
+}
+
+# _nodes_id PID: the process's identity, "PID START" (its start time in
+# ticks since boot, so a reused PID is another process); nothing when it
+# is gone or a zombie (which kill -0 would call alive).
+_nodes_id() {
+    sed -n 's/^[0-9]* (.*) \([^ ]*\)\( [^ ]*\)\{18\} \([0-9]*\) .*/\1 \3/p' "/proc/$1/stat" 2> /dev/null |
+        awk -v p="$1" '$1 != "Z" && $1 != "X" { print p, $2 }'
 }
 
 # _nodes_refused: 0 when this machine can make the nodes, else 77 with
@@ -134,28 +194,41 @@ _nodes_refused() {
 }
 
 # _nodes_claim: print a free slot number, taken for this shell ($$), after
-# tearing down slots whose owner is gone.
+# tearing down every slot whose owner is gone (a test killed before its
+# trap ran), and the leftovers of one without a directory (killed while
+# nodes_up made it).
 _nodes_claim() {
     mkdir -p "$NODES_RUN" || return 1
     (
         flock 9 || exit 1
+        bridges=" $(ip -o link show type bridge 2> /dev/null | awk -F': ' '{ sub(/@.*/, "", $2); printf "%s ", $2 }')"
+        took=""
         for s in $(seq 0 63); do
             if [ -d "$NODES_RUN/$s" ]; then
+                # The owner as "PID START", or as "PID" (the first version).
                 owner=$(cat "$NODES_RUN/$s/owner" 2> /dev/null)
-                [ -n "$owner" ] && kill -0 "$owner" 2> /dev/null && continue
+                case $owner in
+                *" "*) [ "$(_nodes_id "${owner%% *}")" = "$owner" ] && continue ;;
+                ?*) [ -n "$(_nodes_id "$owner")" ] && continue ;;
+                esac
+                _nodes_teardown "$s"
+            elif [ "${bridges#* mpnbr$s }" != "$bridges" ]; then
                 _nodes_teardown "$s"
             fi
-            # Leftovers of a slot without a directory (a crash mid-setup).
-            ip link show "mpnbr$s" > /dev/null 2>&1 && _nodes_teardown "$s"
-            mkdir "$NODES_RUN/$s" && echo $$ > "$NODES_RUN/$s/owner" && echo "$s" && exit 0
+            [ -n "$took" ] && continue
+            mkdir "$NODES_RUN/$s" && _nodes_id $$ > "$NODES_RUN/$s/owner" && took=$s
         done
-        exit 1
+        [ -n "$took" ] && echo "$took"
     ) 9> "$NODES_RUN/lock"
 }
 
 nodes_up() {
-    local n=$1 i s off min up shift ns ip
+    local n=$1 i s off min up lift ns ip
     nodes_down
+    case $n in
+    '' | *[!0-9]*) n=0 ;;
+    esac
+    [ "$n" -ge 1 ] && [ "$n" -le 253 ] || { echo "nodes_up: N must be 1 to 253, not '$1'" >&2; return 2; }
     _nodes_refused || return $?
     s=$(_nodes_claim) || { echo "nodes_up: no free slot in $NODES_RUN" >&2; return 1; }
     NODES_SLOT=$s
@@ -169,7 +242,7 @@ nodes_up() {
     trap 'exit 130' INT TERM HUP
 
     # Offsets: as asked, all raised alike if the lowest would take a
-    # node's clock below 0 (plus a margin for the run's own length).
+    # node's clock below 10 s.
     i=0
     : > "$NODES_DIR/offsets"
     set -- ${NODES_OFFSETS:-}
@@ -180,9 +253,9 @@ nodes_up() {
     done
     up=$(awk '{ printf "%d", $1 }' /proc/uptime)
     min=$(sort -n "$NODES_DIR/offsets" | head -1)
-    shift=0
-    [ $((up + min)) -lt 10 ] && shift=$((10 - up - min))
-    NODES_SHIFT=$shift
+    lift=0
+    [ $((up + min)) -lt 10 ] && lift=$((10 - up - min))
+    NODES_SHIFT=$lift
     export NODES_SHIFT
 
     {
@@ -201,7 +274,7 @@ nodes_up() {
     while [ "$i" -lt "$n" ]; do
         ns=mpn$s-node$i
         ip=$(nodes_ip $i)
-        off=$(($(sed -n "$((i + 1))p" "$NODES_DIR/offsets") + shift))
+        off=$(($(sed -n "$((i + 1))p" "$NODES_DIR/offsets") + lift))
         {
             ip netns add "$ns" &&
             ip link add "mpn${s}v$i" type veth peer name "mpn${s}p$i" &&
@@ -217,6 +290,7 @@ nodes_up() {
         echo "$i $(nodes_name $i) $ip $off $ns" >> "$NODES_DIR/nodes"
         i=$((i + 1))
     done
+    [ -z "${NODES_RATE:-}" ] || nodes_rate "$NODES_RATE" || { nodes_down; return 1; }
     return 0
 }
 
@@ -239,6 +313,22 @@ nodes_bytes() {
     echo $(($(cat "$d/rx_bytes") + $(cat "$d/tx_bytes")))
 }
 
+nodes_rate() {
+    local rate=$1 i
+    shift
+    [ $# -gt 0 ] || set -- $(awk '{ print $1 }' "$NODES_DIR/nodes")
+    for i in "$@"; do
+        if [ "$rate" = off ]; then
+            ip netns exec "mpn$NODES_SLOT-node$i" tc qdisc del dev eth0 root 2> /dev/null
+            tc qdisc del dev "mpn${NODES_SLOT}v$i" root 2> /dev/null
+        else
+            ip netns exec "mpn$NODES_SLOT-node$i" tc qdisc replace dev eth0 root tbf rate "$rate" burst 64kb latency 100ms &&
+            tc qdisc replace dev "mpn${NODES_SLOT}v$i" root tbf rate "$rate" burst 64kb latency 100ms ||
+                { echo "nodes_rate: tc refuses rate $rate on node $i" >&2; return 1; }
+        fi
+    done
+}
+
 nodes_down() {
     [ -n "$NODES_SLOT" ] || return 0
     _nodes_teardown "$NODES_SLOT"
@@ -258,7 +348,7 @@ nodes_hostfile() {
 }
 
 nodes_mpirun() {
-    local k=$1 np=$2 hf
+    local k=$1 np=$2 hf st
     shift 2
     hf=$(nodes_hostfile "$k")
     case $MPI_FLAVOR in
@@ -278,9 +368,16 @@ nodes_mpirun() {
             ${NODES_MPIRUN_ARGS:-} "$@" ;;
     esac
     echo "+ $MPIRUN $*" >&2
+    set -- timeout -k 10 "${NODES_TIMEOUT:-300}" "$MPIRUN" "$@"
     if command -v with_lock > /dev/null 2>&1; then
-        with_lock -s "$MPIRUN" "$@"
+        with_lock -s "$@"
     else
-        "$MPIRUN" "$@"
+        "$@"
     fi
+    st=$?
+    if [ $st -eq 124 ]; then
+        echo "nodes_mpirun: no end after ${NODES_TIMEOUT:-300} s, killed with what ran on the nodes" >&2
+        _nodes_kill "$NODES_SLOT"
+    fi
+    return $st
 }
