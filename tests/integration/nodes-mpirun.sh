@@ -3,7 +3,9 @@
 # for what takes an mpirun command (mpiprof-validate --mpirun
 # "nodes-mpirun.sh K"): NP ranks, K a node, on the simulated nodes a test
 # made with nodes_up (their NODES_* variables in the environment).
+slot=${NODES_SLOT:?no simulated nodes: run nodes_up first}
 . "$(dirname "$0")/nodes.sh"
+NODES_SLOT=$slot
 k=$1
 [ "$2" = -n ] || { echo "usage: nodes-mpirun.sh K -n NP command..." >&2; exit 2; }
 np=$3
