@@ -3,10 +3,11 @@ and check it (t_html.sh).
 
     html-check.py PAGE SHOT.png [JS]
 
-Parses PAGE as XML (the page is well-formed XML as well as HTML: a parse
-error is an error of the page) and checks each inline SVG picture: the
+Parses PAGE with html5lib in strict mode (the HTML5 parsing algorithm:
+any parse error is an error of the page) and as XML (the page is
+well-formed XML as well as HTML), and checks each inline SVG picture: the
 SVG namespace, width, height and viewBox, only elements of the SVG that
-the page draws. Then chromium (--remote-debugging-pipe: the DevTools
+the page draws, numbers where coordinates go. Then chromium (--remote-debugging-pipe: the DevTools
 protocol over file descriptors 3 and 4, NUL-terminated JSON messages)
 loads PAGE from the file system with the network off, collects every
 console error, uncaught exception and log entry of level error, measures
@@ -15,7 +16,7 @@ included), evaluates the JavaScript expression JS and saves a screenshot of
 the whole page in SHOT.png. Prints one JSON object: errors (list of
 strings), load_ms, svgs, bytes, value (JS's value). Exit 0 when it ran
 (the caller checks the object), 2 on usage, 3 when chromium cannot be run.
-Standard library only.
+Standard library and html5lib (Debian's python3-html5lib).
 """
 
 import base64
@@ -31,6 +32,8 @@ import tempfile
 import time
 import xml.etree.ElementTree as ET
 
+import html5lib
+
 SVG = "{http://www.w3.org/2000/svg}"
 SVG_TAGS = {"svg", "title", "rect", "text", "line", "g", "path"}
 
@@ -41,6 +44,11 @@ def static_errors(path):
     text = open(path, encoding="utf-8").read()
     if not text.startswith("<!DOCTYPE html>\n"):
         errors.append("page: no '<!DOCTYPE html>' first line")
+    parser = html5lib.HTMLParser(strict=True)
+    try:
+        parser.parse(text)
+    except html5lib.html5parser.ParseError as e:
+        errors.append("page: HTML parse error: %s" % e)
     try:
         root = ET.fromstring(re.sub(r"^<!DOCTYPE html>\n", "", text))
     except ET.ParseError as e:
@@ -79,7 +87,7 @@ class Browser:
             ["sh", "-c", 'exec 3<&%d 4>&%d %d<&- %d>&-; exec "$@"' % (to_child, from_child, to_child, from_child),
              "sh", exe, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
              "--disable-background-networking", "--disable-component-update", "--disable-sync",
-             "--disable-dev-shm-usage", "--no-proxy-server", "--proxy-server=127.0.0.1:9",
+             "--disable-dev-shm-usage", "--proxy-server=127.0.0.1:9",
              "--user-data-dir=" + self.profile, "--remote-debugging-pipe", "--window-size=1300,900",
              "about:blank"],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=open(os.environ.get("HTML_CHECK_LOG", os.devnull), "w"),

@@ -4,7 +4,8 @@
 # states, late sender, collective wait, the model), rmaio (one-sided and
 # MPI-IO), mix in the summary form, a comparison of two mix runs, a partial
 # report and a synthetic report of 64 ranks x 1,000 call sites. Checks:
-#   each page: well-formed (parsed as XML), its SVG pictures valid,
+#   each page: valid HTML (html5lib's strict parse) and well-formed XML,
+#         its SVG pictures valid,
 #         loaded by headless chromium (html-check.py) with no console
 #         error, no exception and nothing fetched; a screenshot of each
 #         and the page kept in tests/html/ of the build tree (artifacts);
@@ -21,12 +22,12 @@
 #         nothing on stdout, no file written (and no temporary left);
 #   64 ranks x 1,000 sites: the page under 5 MB, loaded in under 2 s;
 #         the figures of 256 ranks printed (mpiprof-report(1) states them).
-# Skipped (77) without mpirun, Python 3 with pandas, or chromium
+# Skipped (77) without mpirun, Python 3 with pandas and html5lib, or chromium
 # (./quickstart installs them).
 . "$top_srcdir/tests/integration/lib.sh"
 
-[ -n "${PYTHON:-}" ] && [ "$PYTHON" != : ] && "$PYTHON" -c 'import pandas' 2> /dev/null ||
-    { echo "SKIP: no Python 3 with pandas (python3-pandas)"; exit 77; }
+[ -n "${PYTHON:-}" ] && [ "$PYTHON" != : ] && "$PYTHON" -c 'import pandas, html5lib' 2> /dev/null ||
+    { echo "SKIP: no Python 3 with pandas and html5lib (python3-pandas, python3-html5lib)"; exit 77; }
 command -v chromium > /dev/null || { echo "SKIP: no chromium (apt-get install chromium)"; exit 77; }
 PYTHONDONTWRITEBYTECODE=1                # no __pycache__ in the source tree
 export PYTHONDONTWRITEBYTECODE
