@@ -61,8 +61,8 @@ static volatile int keep_frames;     /* work after each nested call: no tail cal
  * when it is invariant. */
 static int uses_tsc(void)
 {
-    prof_clock_start();
-    return prof_clock_use_tsc;
+    prof_clock_start(PROF_CLOCK_AUTO, 0);
+    return prof_clock_tsc();
 }
 
 static __attribute__((noinline)) void loop_pingpong(long n)

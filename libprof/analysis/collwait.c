@@ -1,12 +1,16 @@
-/* collwait.c: the collective-wait module: a barrier before each blocking
- * collective, timed into the call's record (cold: only with
- * MPIPROF_EVAL_COLLECTIVE_WAIT; a barrier costs far more than the shadow
- * lookup of windows and files). */
+/* collwait.c: the collective-wait module: before each blocking collective
+ * the processes synchronize as in a barrier (one MPI_Allreduce of their
+ * arrivals, nodes.h: prof_sync_arrive) and the part of it before the last
+ * one came is the call's wait, in its record; the synchronization's own
+ * latency is the collective's cost (cold: only with
+ * MPIPROF_EVAL_COLLECTIVE_WAIT; it costs far more than the shadow lookup of
+ * windows and files). */
 #include "agree.h"
 #include "collwait.h"
 #include "fn_table.h"
 #include "log.h"
 #include "module.h"
+#include "nodes.h"
 #include "prof.h"
 #include "report.h"
 #include "run.h"
@@ -33,6 +37,7 @@ static int start(void)
     if (prof_collwait_same_colls("collective wait", 0) != 0)
         return -1;
     prof_collwait_on = 1;
+    prof_sync_want();    /* the arrivals of different nodes compared */
     return 0;
 }
 
@@ -43,13 +48,14 @@ static void coll_enter(const struct prof_ev_coll *ev)
     MPI_Comm comm = prof_shadow_coll_comm(ev);
     if (comm == MPI_COMM_NULL)
         return;
-    uint64_t t = prof_clock();
-    if (PMPI_Barrier(comm) != MPI_SUCCESS)
+    uint64_t t = prof_clock(), latest = 0;
+    int known = prof_sync_arrive(comm, t, &latest);
+    if (known < 0)
         return;
-    uint64_t dt = prof_clock() - t;
+    uint64_t t1 = prof_clock();
     struct prof_record *r = prof_call_record(ev->c);
     r->s.sync_calls++;
-    r->s.sync_ticks += dt;
+    r->s.sync_ticks += known ? prof_waits_before(latest, t, t1) : t1 - t;
 }
 
 static void columns(struct prof_report_ctx *ctx)

@@ -36,7 +36,7 @@ double prof_model_transfer(uint64_t bytes)
  * profiler's own ratio is known only at the end of the run). */
 static double calibrate(void)
 {
-    if (!prof_clock_use_tsc)
+    if (!prof_clock_tsc())
         return 1e-9;
     struct timespec ts = { 0, 20000000 };
     uint64_t m0 = prof_clock_mono_ns(), t0 = prof_clock();

@@ -68,11 +68,8 @@ static struct {
 void prof_model_locks(int start)
 {
     if (start) {
-        if (PMPI_Win_create(locks.clock, sizeof locks.clock, sizeof(double), MPI_INFO_NULL, MPI_COMM_WORLD,
-                            &locks.win) == MPI_SUCCESS)
-            PMPI_Win_set_errhandler(locks.win, MPI_ERRORS_RETURN);
-        else
-            locks.win = MPI_WIN_NULL;
+        locks.win = prof_own_win(locks.clock, sizeof locks.clock, sizeof(double),
+                                 "the model of passive-target epochs (locks held)");
     } else if (locks.win != MPI_WIN_NULL) {
         PMPI_Win_free(&locks.win);
     }

@@ -2,6 +2,7 @@
  * (hmap.h) under one mutex, and the shadow module that follows the
  * handles' life (events.h) when an analysis needs shadows. Cold: only
  * the analyses that need shadows use it. */
+#include <stdio.h>
 #include <stdlib.h>
 #include "collwait.h"
 #include "hmap.h"
@@ -10,6 +11,8 @@
 #include "model.h"
 #include "module.h"
 #include "prof.h"
+#include "report.h"
+#include "run.h"
 #include "shadow.h"
 #include "slt.h"
 #include "waits.h"
@@ -216,6 +219,41 @@ int prof_win_number(MPI_Comm comm, int *lacks, unsigned *number)
     return 0;
 }
 
+/* What is off for want of the profiler's own window, and why: the
+ * report's notes. */
+static char off[1024];
+
+MPI_Win prof_own_win(void *base, MPI_Aint size, int disp_unit, const char *what)
+{
+    MPI_Win win = MPI_WIN_NULL;
+    int rc = PMPI_Win_create(base, size, disp_unit, MPI_INFO_NULL, prof_run.comm, &win);
+    int ok = rc == MPI_SUCCESS, all = 0;
+    if (PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, prof_run.comm) != MPI_SUCCESS)
+        all = 0;
+    if (all) {
+        PMPI_Win_set_errhandler(win, MPI_ERRORS_RETURN);
+        return win;
+    }
+    /* A window made on some processes only cannot be freed (collective over
+     * all of them): it is left. */
+    char why[MPI_MAX_ERROR_STRING] = "on another rank";
+    int len = 0;
+    if (!ok)
+        PMPI_Error_string(rc, why, &len);
+    prof_log_once("the MPI cannot make the profiler's own window (%s); %s is off", why, what);
+    size_t n = strlen(off);
+    snprintf(off + n, sizeof off - n,
+             "# note: %s is off: the MPI could not make the profiler's own window (%s)\n", what, why);
+    return MPI_WIN_NULL;
+}
+
+static void figures(struct prof_report_ctx *ctx, struct prof_rank_data *rd, uint64_t t_end)
+{
+    (void)rd, (void)t_end;
+    size_t n = strlen(ctx->notes);
+    snprintf(ctx->notes + n, sizeof ctx->notes - n, "%s", off);
+}
+
 /* --- the shadow module: communicators (late sender and the model's
  * tokens), windows (collective wait's and the model's fences) and files
  * (collective wait's barriers) ------------------------------------------ */
@@ -283,4 +321,5 @@ const struct prof_module prof_mod_shadow = {
     .file_opened = file_opened,
     .file_closing = file_closing,
     .file_closed = handle_freed,
+    .figures = figures,
 };

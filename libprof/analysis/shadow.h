@@ -76,6 +76,15 @@ void prof_comm_world_ranks(MPI_Comm comm, int **ranks, int *n);
  * when they could not agree. */
 int prof_win_number(MPI_Comm comm, int *lacks, unsigned *number);
 
+/* prof_own_win: a window of the profiler's own over every process of
+ * MPI_COMM_WORLD (base, size bytes, disp_unit), made on the tool's
+ * communicator with errors returned; MPI_WIN_NULL on every process when the
+ * MPI cannot make it there (Open MPI 4.1's default one-sided component over
+ * TCP between nodes): then rank 0 says in one line that what (e.g. "lock
+ * contention") is off, and the report says so in a note. Collective over
+ * MPI_COMM_WORLD; cold (MPI_Init). */
+MPI_Win prof_own_win(void *base, MPI_Aint size, int disp_unit, const char *what);
+
 /* prof_shadow_each: fn on every shadow of kind (under the map's lock: fn
  * must not add or free shadows). */
 void prof_shadow_each(enum prof_shadow_kind kind, void (*fn)(struct prof_shadow *));

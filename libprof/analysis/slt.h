@@ -76,8 +76,8 @@ void prof_slt_named(struct prof_branch *v, int n);
 
 /* What a token carries: the sender's call site (its record key, 0 if
  * unknown), the sender's modelled clock at the send (model.h; < 0 if
- * unknown), the sender's clock (prof_clock) at the send with the node
- * whose clock that is (0: none), the reply the sender's model waits for
+ * unknown), the sender's time at the send as it travels (nodes.h:
+ * prof_sync_out) with the clock it is on (prof_sync_node), the reply the sender's model waits for
  * (model_reply.c: its tag plus 1; 0: none), the cause the sender passes
  * on and whether the send was a synchronous one (waits.h). */
 struct prof_token {
@@ -93,14 +93,14 @@ struct prof_token {
                               a nonblocking synchronous send's notice id */
 };
 
-/* prof_token_sent_at: when the sender of t sent it on this process's
- * clock: its own clock when it is on this node (one clock), else arrived,
- * when it arrived here (the stuttering method). */
+/* prof_token_sent_at: when the sender of t sent it, on this process's
+ * clock: from the sender's time, on this node (one clock) or on the nodes'
+ * common timeline (nodes.h), so that a receiver that was descheduled while
+ * the token arrived (more processes than cores) does not count that as the
+ * sender's lateness; else arrived, when it arrived here (MPInside's
+ * stuttering method). */
 uint64_t prof_token_sent_at(const struct prof_token *t, uint64_t arrived);
 
-/* prof_slt_node: this process's node (its host and clock kind hashed; 0:
- * unknown): processes of one node read one clock. */
-uint64_t prof_slt_node(void);
 
 /* prof_token_send_cause: a token carrying cause and mark to dst with tag on
  * comm (the pool's; its send completes in the background);

@@ -15,6 +15,7 @@
 #include "lock.h"
 #include "log.h"
 #include "module.h"
+#include "nodes.h"
 #include "prof.h"
 #include "report.h"
 #include "run.h"
@@ -188,9 +189,40 @@ void prof_waits_charge_rank(int cls, int waiter, uint64_t key, const struct prof
         charge_of(cls, waiter, key, cause, ticks);
 }
 
-/* The all-to-all shapes: a barrier, then which rank came last (the one
- * that waited least; the lowest rank of equals) and the cause it passes
- * on, in one reduction whose time is the profiler's, not the call's. */
+/* The latest start of an all-to-all shape, in one reduction (nonblocking
+ * for a nonblocking collective): its time and clock as prof_sync_out and
+ * prof_sync_node give them (0: the ranks' clocks cannot be compared), rank
+ * and cause. */
+struct latest {
+    uint64_t at, node;
+    int32_t who, pad;
+    struct prof_cause cause;
+};
+
+static MPI_Datatype latest_type = MPI_DATATYPE_NULL;
+static MPI_Op latest_op = MPI_OP_NULL;
+
+static void pick_latest(void *in, void *inout, int *len, MPI_Datatype *type)
+{
+    (void)type;
+    const struct latest *a = in;
+    struct latest *b = inout;
+    for (int i = 0; i < *len; i++) {
+        uint64_t node = a[i].node == b[i].node ? b[i].node : 0;
+        if (a[i].at > b[i].at || (a[i].at == b[i].at && a[i].who < b[i].who))
+            b[i] = a[i];
+        b[i].node = node;
+    }
+}
+
+/* The all-to-all shapes: which rank came last, when, and the cause it
+ * passes on, in one reduction in place of a barrier: a rank's wait is the
+ * part of it before the last one came (the reduction's own latency, tens
+ * of microseconds to milliseconds between nodes, is the collective's cost,
+ * not waiting); the last waited for none. Where the ranks' clocks cannot
+ * be compared (nodes whose clocks were not set on one timeline), the rank
+ * that spent least in it came last, and the others waited all of theirs:
+ * that second reduction's time is the profiler's, not the call's. */
 struct last {
     double w;
     int32_t who, pad;
@@ -213,19 +245,26 @@ static void pick(void *in, void *inout, int *len, MPI_Datatype *type)
 static uint64_t all_shapes(struct prof_call *c, MPI_Comm comm, int rank, uint64_t t, const struct prof_cause *mine,
                            struct prof_record *r, struct prof_cause *got)
 {
-    if (PMPI_Barrier(comm) != MPI_SUCCESS)
+    struct latest in = { prof_sync_out(t), prof_sync_node(), rank, 0, *mine }, out;
+    if (PMPI_Allreduce(&in, &out, 1, latest_type, latest_op, comm) != MPI_SUCCESS)
         return 0;
-    uint64_t t1 = prof_clock(), dt = t1 - t;
+    uint64_t t1 = prof_clock(), dt = t1 - t, latest = 0;
     r->s.sync_calls++;
+    if (prof_sync_in(out.at, out.node, &latest)) {
+        uint64_t w = out.who == rank ? 0 : prof_waits_before(latest, t, t1);
+        r->s.sync_ticks += w;
+        *got = out.cause;
+        return w;
+    }
     r->s.sync_ticks += dt;
-    struct last in = { (double)dt, rank, 0, *mine }, out;
-    int ok = PMPI_Allreduce(&in, &out, 1, last_type, last_op, comm) == MPI_SUCCESS;
+    struct last least = { (double)dt, rank, 0, *mine }, most;
+    int ok = PMPI_Allreduce(&least, &most, 1, last_type, last_op, comm) == MPI_SUCCESS;
     uint64_t t2 = prof_clock();
     c->t0 += t2 - t1;
     c->th->profiler += t2 - t1;
-    if (!ok || out.who == rank)
+    if (!ok || most.who == rank)
         return 0;
-    *got = out.cause;
+    *got = most.cause;
     return dt;
 }
 
@@ -385,31 +424,6 @@ static void reqs_waited(const struct prof_ev_wait *ev)
 /* --- nonblocking collectives: tokens at the start (icoll_started), the
  * wait in the call that completes the request (req_done) --------------- */
 
-/* The latest start of a nonblocking all-to-all shape, in one nonblocking
- * reduction: its clock and node (0: the ranks were on several nodes, whose
- * clocks cannot be compared), rank and cause. */
-struct latest {
-    uint64_t at, node;
-    int32_t who, pad;
-    struct prof_cause cause;
-};
-
-static MPI_Datatype latest_type = MPI_DATATYPE_NULL;
-static MPI_Op latest_op = MPI_OP_NULL;
-
-static void pick_latest(void *in, void *inout, int *len, MPI_Datatype *type)
-{
-    (void)type;
-    const struct latest *a = in;
-    struct latest *b = inout;
-    for (int i = 0; i < *len; i++) {
-        uint64_t node = a[i].node == b[i].node ? b[i].node : 0;
-        if (a[i].at > b[i].at || (a[i].at == b[i].at && a[i].who < b[i].who))
-            b[i] = a[i];
-        b[i].node = node;
-    }
-}
-
 /* A nonblocking collective started, not completed: its class and what
  * tells when the others came (n token receives into tok, or the
  * reduction's request rq[0] into out). */
@@ -500,7 +514,7 @@ static void icoll_started(const struct prof_ev_icoll *ev)
         /* the latest start of all ranks, or of this one and the lower ones
          * (a scan; an exclusive scan too: when this rank came last of
          * them it waited for none) */
-        p->in = (struct latest){ prof_clock(), prof_slt_node(), ci->rank, 0, mine };
+        p->in = (struct latest){ prof_sync_out(prof_clock()), prof_sync_node(), ci->rank, 0, mine };
         p->rq = malloc(sizeof *p->rq);
         if (p->rq &&
             (cls == PROF_WAIT_early_scan
@@ -543,18 +557,17 @@ static void req_done(const struct prof_ev_req *ev)
     prof_unlock(&nb.lock);
     if (!p)
         return;
-    uint64_t latest = 0;
+    uint64_t latest = 0, at = 0;
     struct prof_cause got = { -1, 0, 0, 0 };
     if (!p->n) {
-        if (PMPI_Wait(p->rq, MPI_STATUS_IGNORE) == MPI_SUCCESS && p->out.node == prof_slt_node() &&
-            p->out.who != p->in.who) {
-            latest = p->out.at;
+        if (PMPI_Wait(p->rq, MPI_STATUS_IGNORE) == MPI_SUCCESS && p->out.who != p->in.who &&
+            prof_sync_in(p->out.at, p->out.node, &latest)) {
             got = p->out.cause;
         }
     } else if (PMPI_Waitall(p->n, p->rq, MPI_STATUSES_IGNORE) == MPI_SUCCESS) {
         for (int i = 0; i < p->n; i++)
-            if (p->tok[i].node == prof_slt_node() && p->tok[i].at >= latest) {
-                latest = p->tok[i].at;
+            if (prof_sync_in(p->tok[i].at, p->tok[i].node, &at) && at >= latest) {
+                latest = at;
                 got = p->tok[i].cause;
             }
     }

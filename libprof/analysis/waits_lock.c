@@ -25,10 +25,12 @@
  * Not seen: MPI_Win_lock_all epochs; waits in the one-sided calls and
  * flushes between (an implementation that takes the lock there, or only in
  * MPI_Win_unlock after a later epoch's unlock started); holders on other
- * nodes; an unprofiled unlock's release is when it returned. Cost: per
+ * nodes whose clocks are not on one timeline (nodes.h); an unprofiled
+ * unlock's release is when it returned. Cost: per
  * MPI_Win_unlock one exclusive epoch on the target (a get, a flush, a
  * put). */
 #include <stdlib.h>
+#include "nodes.h"
 #include "prof.h"
 #include "run.h"
 #include "shadow.h"
@@ -41,7 +43,7 @@
 /* An epoch that locked a window of the slot. */
 struct epoch {
     uint64_t at;                           /* its release: when its MPI_Win_unlock started (0: none), */
-    uint64_t node;                         /* on which node's clock (prof_slt_node), */
+    uint64_t node;                         /* on which clock (prof_sync_node): its times are prof_sync_out's, */
     int32_t rank, type;                    /* by which process (of MPI_COMM_WORLD), its lock type, */
     uint64_t lock_key, lock_t0, lock_t1;   /* its MPI_Win_lock (key 0: not profiled), */
     uint64_t unlock_key, unlock_t1;        /* its MPI_Win_unlock (from at), */
@@ -77,10 +79,7 @@ struct prof_waits_locks {
 void prof_waits_lock_window(int start)
 {
     if (start) {
-        if (PMPI_Win_create(lw.slot, sizeof lw.slot, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &lw.win) == MPI_SUCCESS)
-            PMPI_Win_set_errhandler(lw.win, MPI_ERRORS_RETURN);
-        else
-            lw.win = MPI_WIN_NULL;
+        lw.win = prof_own_win(lw.slot, sizeof lw.slot, 1, "lock contention (wait states)");
     } else if (lw.win != MPI_WIN_NULL) {
         PMPI_Win_free(&lw.win);
     }
@@ -178,16 +177,18 @@ static void match(struct slot *s, struct epoch *mine, struct charge *own, struct
     }
 }
 
-/* A wait worked out: charged to this thread's call or to another rank's. */
+/* A wait worked out (on the clock of prof_sync_node, as this process's
+ * ticks): charged to this thread's call or to another rank's. */
 static void charge(const struct charge *c)
 {
     for (int i = 0; i < 2; i++) {
-        if (!c->key[i] || !c->ticks[i])
+        uint64_t ticks = prof_sync_span(c->ticks[i]);
+        if (!c->key[i] || !ticks)
             continue;
         if (c->rank == prof_run.rank)
-            prof_waits_charge(PROF_WAIT_lock_contention, c->key[i], &c->cause, c->ticks[i]);
+            prof_waits_charge(PROF_WAIT_lock_contention, c->key[i], &c->cause, ticks);
         else
-            prof_waits_charge_rank(PROF_WAIT_lock_contention, c->rank, c->key[i], &c->cause, c->ticks[i]);
+            prof_waits_charge_rank(PROF_WAIT_lock_contention, c->rank, c->key[i], &c->cause, ticks);
     }
 }
 
@@ -202,8 +203,9 @@ void prof_waits_unlocked(struct prof_waits_locks *l, const struct prof_ev_epoch 
     if (c->rc != MPI_SUCCESS || world == MPI_UNDEFINED)
         return;
     uint64_t now = prof_clock(), key = prof_call_key(c);
-    struct epoch mine = { c->th ? c->t0 : now, prof_slt_node(), prof_run.rank, h.type, h.key, h.t0, h.t1,
-                          key, now, 0, prof_waits_carried(key) };
+    struct epoch mine = { prof_sync_out(c->th ? c->t0 : now), prof_sync_node(), prof_run.rank, h.type, h.key,
+                          prof_sync_out(h.t0), prof_sync_out(h.t1), key, prof_sync_out(now), 0,
+                          prof_waits_carried(key) };
     struct charge own = { .rank = -1 }, other[RING];
     int n = 0;
     struct slot s;

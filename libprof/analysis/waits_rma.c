@@ -26,6 +26,7 @@
  * takes part, profiled or not (the partners must meet), only profiled ones
  * are charged. */
 #include <stdlib.h>
+#include "nodes.h"
 #include "prof.h"
 #include "shadow.h"
 #include "slt.h"
@@ -107,12 +108,12 @@ static void start(MPI_Comm comm, struct prof_waits_win *w, const struct prof_ev_
 
 static void complete(MPI_Comm comm, struct prof_waits_win *w, const struct prof_ev_epoch *ev)
 {
-    uint64_t latest = 0, now = prof_clock();
+    uint64_t latest = 0, at = 0, now = prof_clock();
     struct prof_cause got = PROF_CAUSE_NONE;
     if (w->rq && PMPI_Waitall(w->nstart, w->rq, MPI_STATUSES_IGNORE) == MPI_SUCCESS)
         for (int i = 0; i < w->nstart; i++)
-            if (w->start[i] != MPI_UNDEFINED && w->tok[i].node == prof_slt_node() && w->tok[i].at >= latest) {
-                latest = w->tok[i].at;
+            if (w->start[i] != MPI_UNDEFINED && prof_sync_in(w->tok[i].at, w->tok[i].node, &at) && at >= latest) {
+                latest = at;
                 got = w->tok[i].cause;
             }
     drop_posts(w);
@@ -126,7 +127,7 @@ static void complete(MPI_Comm comm, struct prof_waits_win *w, const struct prof_
     struct prof_cause mine = prof_waits_carried(key);
     for (int i = 0; i < w->nstart; i++)
         if (w->start[i] != MPI_UNDEFINED) {
-            prof_token_send_cause(comm, w->start[i], TAG_DONE, &mine, w->last_op);
+            prof_token_send_cause(comm, w->start[i], TAG_DONE, &mine, w->last_op ? prof_sync_out(w->last_op) : 0);
             prof_token_send_cause(comm, w->start[i], TAG_LAST, w->last_op ? &w->last_cause : &mine, 0);
         }
 }
@@ -137,16 +138,18 @@ static void waited(MPI_Comm comm, struct prof_waits_win *w, const struct prof_ev
 {
     if (ev->flag && !*ev->flag)
         return;
-    uint64_t now = prof_clock(), latest = 0, last_op = 0;
+    uint64_t now = prof_clock(), latest = 0, at = 0, last_op = 0;
     struct prof_cause done = PROF_CAUSE_NONE, last = PROF_CAUSE_NONE;
     for (int i = 0; i < w->npost; i++) {
         struct prof_token d, l;
         if (w->post[i] == MPI_UNDEFINED || prof_token_recv_full(comm, w->post[i], TAG_DONE, &d) != 0 ||
             prof_token_recv_full(comm, w->post[i], TAG_LAST, &l) != 0)
             continue;
-        if (d.node == prof_slt_node() && d.at >= latest) {
-            latest = d.at;
-            last_op = d.mark;
+        if (prof_sync_in(d.at, d.node, &at) && at >= latest) {
+            latest = at;
+            last_op = 0;
+            if (d.mark)
+                prof_sync_in(d.mark, d.node, &last_op);
             done = d.cause;
             last = l.cause;
         }

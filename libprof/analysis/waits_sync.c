@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include "answers.h"
 #include "lock.h"
+#include "nodes.h"
 #include "prof.h"
 #include "run.h"
 #include "slt.h"
@@ -153,8 +154,9 @@ static int settle(struct sync *s, int current)
     take(s);
     if (!s->key || !s->noticed)
         return 0;
-    uint64_t posted = s->got.mark;
-    uint64_t w = s->got.node == prof_slt_node() && s->t1 >= posted ? prof_waits_before(posted, s->t0, s->t1) : 0;
+    uint64_t posted = 0;
+    uint64_t w = prof_sync_in(s->got.mark, s->got.node, &posted) && s->t1 >= posted
+                     ? prof_waits_before(posted, s->t0, s->t1) : 0;
     if (w && current)
         prof_waits_charge(PROF_WAIT_late_receiver, s->key, &s->got.cause, w);
     else if (w)
@@ -227,7 +229,8 @@ void prof_waits_sync_poll(void)
 
 void prof_waits_notify(MPI_Comm reply, int src, uint64_t id, uint64_t posted, const struct prof_cause *cause)
 {
-    struct prof_token tok = { id, -1, prof_clock(), prof_slt_node(), 0, *cause, 0, 0, posted };
+    struct prof_token tok = { id, -1, prof_sync_out(prof_clock()), prof_sync_node(), 0, *cause, 0, 0,
+                              prof_sync_out(posted) };
     if (id && reply != MPI_COMM_NULL)
         prof_answer_send(reply, src, TAG_NOTICE, &tok, (int)sizeof tok);
 }

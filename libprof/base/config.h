@@ -23,10 +23,12 @@
     X(PARTIAL,              partial,              BOOL,   "1", "0/1, no/yes, off/on, false/true") \
     X(REPORT_WRITE,         report_write,         WRITE,  "auto", "auto (MPI-IO from " PROF_STR(PROF_REPORT_COLLECTIVE_RANKS) " ranks on, unless oversubscribed), collective (every rank writes its rows with MPI-IO) or pull (rank 0 receives each rank's rows in turn)") \
     X(REPORT_FORM,          report_form,          FORM,   "auto", "auto (the summary form from " PROF_STR(PROF_REPORT_SUMMARY_RANKS) " ranks on), ranks (files with a row per rank), summary (figures over the ranks only) or a number of ranks N from which the summary form is used") \
+    X(CLOCK,                clock,                CLOCK,  "auto", "auto (the invariant TSC where the processor has one, else CLOCK_MONOTONIC), tsc or monotonic") \
     X(CHECK,                check,                BOOL,   "0", "0/1, no/yes, off/on, false/true") \
     X(PRELOAD,              preload,              STRING, "",  "the path of libmpiprof.so (read by the launcher only)") \
     X(LAUNCHED,             launched,             STRING, "",  "PID:FILE (set by the launcher only)") \
-    X(TEST_SKEW,            test_skew,            SKEW,   "",  "late (halves every late-sender wait) or sent (doubles MPI_Send's bytes_sent in functions.txt): a deliberately wrong profiler, for testing mpiprof-validate")
+    X(TEST_SKEW,            test_skew,            SKEW,   "",  "late (halves every late-sender wait) or sent (doubles MPI_Send's bytes_sent in functions.txt): a deliberately wrong profiler, for testing mpiprof-validate") \
+    X(TEST_DRIFT,           test_drift,           PPM,    "0", "a drift in ppm from -10000 to 10000 (0: none): this process's clock runs that much fast or slow, as another node's does, for testing")
 
 #define PROF_MAX_DEPTH 32
 /* MPIPROF_REPORT_WRITE=auto: the report files are written with MPI-IO
@@ -44,6 +46,7 @@
 #define PROF_STR(x) PROF_STR_(x)
 #define PROF_STR_(x) #x
 #define PROF_MAX_SITES_LIMIT 1000000
+#define PROF_MAX_DRIFT_PPM 10000
 
 struct prof_config {
     char output[4096];
@@ -62,9 +65,11 @@ struct prof_config {
     int report_write;     /* REPORT_WRITE: PROF_WRITE_AUTO, _COLLECTIVE or _PULL */
     int report_form;      /* REPORT_FORM: the summary form from this many ranks on (ranks: INT_MAX) */
     char preload[4096];
+    int clock;            /* CLOCK: PROF_CLOCK_AUTO, _ASK_TSC or _ASK_MONOTONIC (core/clock.h) */
     bool check;           /* CHECK: the launcher's check process (run/check.c) */
     char launched[4200];  /* LAUNCHED: the launcher's mark (run/launched.c) */
     int test_skew;        /* TEST_SKEW: PROF_SKEW_LATE or _SENT; 0 when unset */
+    double test_drift;    /* TEST_DRIFT: ppm */
     char options[1024];   /* "NAME=value;..." of the variables set, for report headers */
 };
 

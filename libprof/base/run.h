@@ -17,6 +17,7 @@ struct prof_run {
     char app[256];             /* basename of the program, for the default directory */
     int unwritable;            /* rank 0: the report directory could not be made at MPI_Init (said) */
     char partial_dir[4096];    /* the partial report's directory, made at MPI_Init (snapshot.h), or empty */
+    int oversubscribed;        /* this node runs more ranks than it has processors online (nodes.c) */
 };
 
 extern struct prof_run prof_run;

@@ -1,7 +1,9 @@
 /* clock.h: the profiler's clock, read twice per wrapped call (hot).
- * Invariant TSC where the CPU has one (rdtsc, ~40 ns on this VM), otherwise
- * CLOCK_MONOTONIC. Ticks are converted to seconds once, at finalize, with
- * the ratio measured over the whole run (clock.c). */
+ * MPIPROF_CLOCK: the invariant TSC where the CPU has one (rdtsc), otherwise
+ * CLOCK_MONOTONIC, or the one asked for. Ticks are converted to seconds
+ * once, at finalize, with the ratio measured over the whole run (clock.c).
+ * MPIPROF_TEST_DRIFT (tests only) makes the clock run fast or slow by a
+ * given ppm, as another node's clock does; it costs a call per read. */
 #ifndef PROF_CLOCK_H
 #define PROF_CLOCK_H
 
@@ -11,7 +13,13 @@
 #include <x86intrin.h>
 #endif
 
-extern int prof_clock_use_tsc;
+/* What prof_clock reads: the TSC, CLOCK_MONOTONIC, or either drifted
+ * (prof_clock_drifted). */
+enum prof_clock_kind { PROF_CLOCK_TSC, PROF_CLOCK_MONOTONIC, PROF_CLOCK_DRIFTED };
+extern int prof_clock_kind;
+
+/* MPIPROF_CLOCK's values. */
+enum { PROF_CLOCK_AUTO, PROF_CLOCK_ASK_TSC, PROF_CLOCK_ASK_MONOTONIC };
 
 static inline uint64_t prof_clock_mono_ns(void)
 {
@@ -20,21 +28,42 @@ static inline uint64_t prof_clock_mono_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* prof_clock_drifted: the clock with MPIPROF_TEST_DRIFT's drift. */
+uint64_t prof_clock_drifted(void);
+
 /* prof_clock: current time in ticks (TSC cycles or nanoseconds). */
 static inline uint64_t prof_clock(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
-    if (prof_clock_use_tsc)
+    if (prof_clock_kind == PROF_CLOCK_TSC)
         return __rdtsc();
 #endif
-    return prof_clock_mono_ns();
+    if (prof_clock_kind == PROF_CLOCK_MONOTONIC)
+        return prof_clock_mono_ns();
+    return prof_clock_drifted();
 }
 
-/* prof_clock_start: choose the clock and remember the start of the run. */
-void prof_clock_start(void);
+/* prof_clock_start: choose the clock (ask: PROF_CLOCK_AUTO, _ASK_TSC or
+ * _ASK_MONOTONIC; drift_ppm: MPIPROF_TEST_DRIFT, 0 for none) and remember
+ * the start of the run. Returns -1 when the TSC was asked for and this CPU
+ * has no invariant one (CLOCK_MONOTONIC is used), else 0. */
+int prof_clock_start(int ask, double drift_ppm);
 /* prof_clock_stop: end of the run; returns seconds per tick (>= 1 ms of
  * run is ensured so the ratio is accurate). */
 double prof_clock_stop(void);
+/* prof_clock_ns: ticks t as nanoseconds of this node's CLOCK_MONOTONIC (the
+ * drifted one under MPIPROF_TEST_DRIFT): the same for every process of the
+ * node, so that nodes' clocks can be set side by side (analysis/nodes.c).
+ * TSC ticks are converted with their ratio to CLOCK_MONOTONIC, measured
+ * afresh each time the run has doubled since the last (to microseconds of
+ * error after 2 ms, less as the run goes on). prof_clock_ticks: the
+ * inverse. Thread safe; cold (a token's send and arrival). */
+int64_t prof_clock_ns(uint64_t t);
+uint64_t prof_clock_ticks(int64_t ns);
+/* prof_clock_span: ns nanoseconds as ticks. */
+uint64_t prof_clock_span(uint64_t ns);
+/* prof_clock_tsc: 1 when the ticks are the TSC's (drifted or not). */
+int prof_clock_tsc(void);
 /* prof_clock_name: "tsc" or "monotonic", for the report header. */
 const char *prof_clock_name(void);
 

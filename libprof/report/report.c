@@ -329,21 +329,16 @@ static int open_report(const struct prof_report_ctx *ctx, const char **base, cha
     return 0;
 }
 
-/* Whether some node runs more ranks of comm than it has processors online
- * (collective). There the MPI's collectives poll, each of their rounds a
- * turn of every rank on the cores, and MPI-IO's opens and writes take
- * seconds where the pull, whose ranks sleep while they wait (wait.h),
- * takes tenths (mpiprof(1), MEMORY AND SCALE). */
+/* Whether some node runs more ranks than it has processors online
+ * (collective over comm; prof_run.oversubscribed, nodes.c). There the
+ * MPI's collectives poll, each of their rounds a turn of every rank on the
+ * cores, and MPI-IO's opens and writes take seconds where the pull, whose
+ * ranks sleep while they wait (wait.h), takes tenths (mpiprof(1), MEMORY
+ * AND SCALE). */
 static int oversubscribed(MPI_Comm comm)
 {
-    MPI_Comm node;
-    int local = 1, over, any;
-    if (PMPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) == MPI_SUCCESS) {
-        PMPI_Comm_size(node, &local);
-        PMPI_Comm_free(&node);
-    }
-    over = local > sysconf(_SC_NPROCESSORS_ONLN);
-    PMPI_Allreduce(&over, &any, 1, MPI_INT, MPI_MAX, comm);
+    int any = 0;
+    PMPI_Allreduce(&prof_run.oversubscribed, &any, 1, MPI_INT, MPI_MAX, comm);
     return any;
 }
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include "clock.h"
 #include "config.h"
 #include "fn_table.h"
 #include "log.h"
@@ -27,7 +28,7 @@ int prof_config_problems(void)
     return problems;
 }
 
-enum kind { STRING, DEPTH, SITES, FUNCS, BOOL, MODEL, SECONDS, SKEW, WRITE, FORM };
+enum kind { STRING, DEPTH, SITES, FUNCS, BOOL, MODEL, SECONDS, SKEW, WRITE, FORM, CLOCK, PPM };
 
 struct option {
     const char *name;
@@ -80,6 +81,9 @@ static const struct word skews[] = { { "", 0 }, { "late", PROF_SKEW_LATE }, { "s
 static const struct word writes[] = {
     { "auto", PROF_WRITE_AUTO }, { "collective", PROF_WRITE_COLLECTIVE }, { "pull", PROF_WRITE_PULL }
 };
+static const struct word clocks[] = {
+    { "auto", PROF_CLOCK_AUTO }, { "tsc", PROF_CLOCK_ASK_TSC }, { "monotonic", PROF_CLOCK_ASK_MONOTONIC }
+};
 static const struct word forms[] = { { "auto", PROF_REPORT_SUMMARY_RANKS }, { "ranks", INT_MAX }, { "summary", 1 } };
 
 /* v as one of the n words w (in any case). */
@@ -101,6 +105,17 @@ static int parse_seconds(const char *v, double *out)
     if (end == v || *end != '\0' || !(s == 0 || (s >= 0.1 && s <= 1e6)))
         return -1;
     *out = s;
+    return 0;
+}
+
+/* A number of ppm, within PROF_MAX_DRIFT_PPM either way. */
+static int parse_ppm(const char *v, double *out)
+{
+    char *end;
+    double p = strtod(v, &end);
+    if (end == v || *end != '\0' || !(p >= -PROF_MAX_DRIFT_PPM && p <= PROF_MAX_DRIFT_PPM))
+        return -1;
+    *out = p;
     return 0;
 }
 
@@ -159,6 +174,10 @@ static int parse(const struct option *o, const char *v, unsigned char *enabled, 
         return parse_word(v, skews, sizeof skews / sizeof skews[0], o->dst);
     case WRITE:
         return parse_word(v, writes, sizeof writes / sizeof writes[0], o->dst);
+    case CLOCK:
+        return parse_word(v, clocks, sizeof clocks / sizeof clocks[0], o->dst);
+    case PPM:
+        return parse_ppm(v, o->dst);
     case FORM:
         if (parse_word(v, forms, sizeof forms / sizeof forms[0], o->dst) == 0)
             return 0;

@@ -123,9 +123,13 @@ void prof_start(int thread_level)
         prof_log_local("cannot create the tool's communicator; not profiling");
         return;
     }
+    /* The profiler's own calls on it return their errors: a window or file
+     * the MPI cannot make there turns off what needs it, never the job. */
+    PMPI_Comm_set_errhandler(prof_run.comm, MPI_ERRORS_RETURN);
     if (prof_run.rank == 0)
         prof_run.unwritable = prof_report_probe() != 0;
-    prof_clock_start();
+    if (prof_clock_start(prof_config.clock, prof_config.test_drift) != 0)
+        prof_log_local("MPIPROF_CLOCK=tsc: this processor has no invariant TSC; using CLOCK_MONOTONIC");
     prof_partial_start();
     memcpy(prof_fn_on, enabled, sizeof prof_fn_on);
     start_modules();

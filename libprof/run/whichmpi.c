@@ -98,11 +98,10 @@ void prof_whichmpi_check(void)
     prof_log_once("this mpiprof is built for %s, but the program runs %s%s; use an mpiprof built for %s "
                   "(configure --with-mpicc=%s); stopped before MPI_Init", built_for->name, other.family->name,
                   number, other.family->name, other.family->mpicc);
-    /* As the launcher's stop(): the other ranks exit later, so that an
-     * mpirun that ends the job when one process exits (Open MPI) does not
-     * end rank 0's before it said why. */
-    if (rank > 0)
-        sleep(5);
+    /* As the launcher's stop(): only rank 0 ends with the status; the
+     * others exit 0 at once (Open MPI's mpirun, aborting the job at rank
+     * 0's exit, hangs on a process it started after that which then exits
+     * non-zero). */
     fflush(NULL);
-    _exit(2);
+    _exit(rank > 0 ? 0 : 2);
 }

@@ -46,6 +46,12 @@ one_message nosuch "^mpiprof: unknown variable MPIPROF_NOSUCH (value '1') ignore
 one_message model "^mpiprof: MPIPROF_MODEL='warp9' is not valid; expected perfect, .*; using the default (no model)\$" \
     MPIPROF_MODEL=warp9
 check "the header lists no option that was refused" grep -q " options=OUTPUT=$work/model\$" "$work/model/summary.txt"
+# MPIPROF_CLOCK=monotonic (and --clock): the header names the clock.
+one_message mono "^mpiprof: report written to" MPIPROF_CLOCK=monotonic
+check "MPIPROF_CLOCK=monotonic: clock=monotonic in the header" grep -q " clock=monotonic options=OUTPUT=$work/mono;CLOCK=monotonic\$" "$work/mono/summary.txt"
+with_lock -s "$MPIRUN" -np "$np" "$launcher" -q --clock monotonic -o "$work/clockflag" "$mix" > /dev/null 2>&1
+check "--clock monotonic: clock=monotonic in every file's header" \
+    test "$(grep -l ' clock=monotonic options=.*CLOCK=monotonic' "$work/clockflag"/*.txt | wc -l)" -eq "$(ls "$work/clockflag"/*.txt | wc -l)"
 check "a refused model: no model.txt" test ! -e "$work/model/model.txt"
 
 # An unwritable report directory (below a regular file: even root cannot):

@@ -1,6 +1,7 @@
 #!/bin/sh
 # t_launcher.sh: mpiprof --help/--version, flags mapped onto MPIPROF_*
-# variables and LD_PRELOAD, and bad usage: one line on stderr, exit 2.
+# variables and LD_PRELOAD, and bad usage: one line on stderr, exit 2, also
+# under mpirun at 32 ranks.
 . "$top_srcdir/tests/integration/lib.sh"
 
 check "--help exits 0 and shows the usage" sh -c "'$launcher' --help | grep -q '^Usage: mpirun -np N mpiprof'"
@@ -50,4 +51,33 @@ bad "flag without its value" "option '-o' needs a value" "$launcher" -o
 bad "no program" "no program to run" "$launcher" --slt
 bad "library missing" "cannot read the profiling library '/nonexistent/libmpiprof.so'" \
     env MPIPROF_PRELOAD=/nonexistent/libmpiprof.so "$launcher" echo run
+
+# A mistake under mpirun at a size where Open MPI's mpirun (4.1) is still
+# starting ranks when rank 0's launcher exits: with the other ranks exiting
+# 2 (five seconds later, or at once) it hung until killed, then segfaulted
+# in PMIx_Finalize (issue 49). The job ends at once, with status 2, one
+# line, nothing written. 32 ranks oversubscribed (MPICH's mpirun busy-polls:
+# 4); the bound is generous for a loaded 2-core machine, where it takes 2 to
+# 6 s, and a hang is cut at 40 s.
+big=32
+[ "$MPI_FLAVOR" = mpich ] && big=4
+mix="$top_builddir/tests/integration/mix"
+for mistake in "--bogus|unknown option '--bogus'" "--model perfekt|--model 'perfekt' is not valid"; do
+    flag=${mistake%%|*}
+    said=${mistake#*|}
+    rm -rf "$work/bigjob" "$work/bigjob".*
+    start=$(date +%s)
+    with_lock -s timeout -k 5 40 "$MPIRUN" -np $big "$launcher" -o "$work/bigjob" $flag "$mix" \
+        < /dev/null > "$work/big.out" 2> "$work/big.err"
+    status=$?
+    took=$(($(date +%s) - start))
+    lines=$(grep -c '^mpiprof: ' "$work/big.err")
+    if [ "$status" -eq 2 ] && [ "$lines" -eq 1 ] && grep -q "^mpiprof: $said" "$work/big.err" &&
+       [ "$took" -lt 20 ] && [ ! -s "$work/big.out" ] && ! ls -d "$work/bigjob"* > /dev/null 2>&1; then
+        ok "$flag on $big ranks: status 2 in $took s, one line, nothing written"
+    else
+        fail "$flag on $big ranks: status $status in $took s (bound 20), $lines mpiprof lines, written: $(ls -d "$work/bigjob"* 2> /dev/null), stderr:"
+        head -20 "$work/big.err"
+    fi
+done
 finish

@@ -1,7 +1,7 @@
 #!/bin/sh
 # t_report_form.sh: the summary form of the report (MPIPROF_REPORT_FORM,
 # issue 37). mix on NP ranks (4; MPICH 2) in both forms:
-#   the summary form has summary.txt, functions.txt and sites.txt only,
+#   the summary form has summary.txt, functions.txt, nodes.txt and sites.txt only,
 #   its header says form=summary, the per-rank form's form=ranks;
 #   its functions.txt: per function exactly the ranks, calls and bytes
 #   that the per-rank form's rows sum to, mean = time / ranks, least <=
@@ -29,8 +29,15 @@ form() { sed -n '1s/.* form=\([a-z]*\) .*/\1/p' "$1/summary.txt"; }
 
 MPIPROF_REPORT_FORM=ranks run "$np" "$launcher" -q -o "$work/ranks" "$bin/mix" > /dev/null || fail "mix runs (ranks)"
 MPIPROF_REPORT_FORM=summary run "$np" "$launcher" -q -o "$work/sum" "$bin/mix" > /dev/null || fail "mix runs (summary)"
-check "the summary form: summary.txt, functions.txt and sites.txt only" \
-    test "$(ls "$work/sum" | tr '\n' ' ')" = "functions.txt sites.txt summary.txt "
+check "the summary form: summary.txt, functions.txt, nodes.txt and sites.txt only" \
+    test "$(ls "$work/sum" | tr '\n' ' ')" = "functions.txt nodes.txt sites.txt summary.txt "
+check "nodes.txt on one node: one row, its host, every rank, no offsets" \
+    test "$(awk '!/^#/ { print $1, $2, $3, $4, $6, $7, $8 }' "$work/ranks/nodes.txt")" = "0 $(hostname) $np 0-$((np - 1)) - - -"
+check "nodes.txt: the node's mpi_s is the ranks' sum in summary.txt" \
+    awk '!/^#/ && FILENAME ~ /summary/ { s += $3 } !/^#/ && FILENAME ~ /nodes/ { n = $5 }
+         END { d = s - n; exit !(d < 1e-6 && d > -1e-6 && n > 0) }' "$work/ranks/summary.txt" "$work/ranks/nodes.txt"
+check "nodes.txt: the same in both forms, times aside" \
+    test "$(awk '!/^#/ { $5 = "t"; print }' "$work/sum/nodes.txt")" = "$(awk '!/^#/ { $5 = "t"; print }' "$work/ranks/nodes.txt")"
 check "the headers say form=summary and form=ranks" test "$(form "$work/sum") $(form "$work/ranks")" = "summary ranks"
 check "the summary form is complete" sh -c "tail -n 1 '$work/sum/summary.txt' | grep -qx '# complete'"
 

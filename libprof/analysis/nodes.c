@@ -1,0 +1,327 @@
+/* nodes.c: the nodes module (nodes.h), always on: at MPI_Init a
+ * communicator per node and one of its leaders, and, when an analysis
+ * wants it on several nodes, the leaders' clock offsets; at MPI_Finalize
+ * the offsets again (the drift) and nodes.txt. Cold, but for prof_sync_out
+ * and prof_sync_in (a token's send and arrival). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "clock.h"
+#include "log.h"
+#include "module.h"
+#include "nodes.h"
+#include "report.h"
+#include "run.h"
+
+#define PINGS 10                     /* ping-pongs a pair of leaders makes; the shortest tells */
+#define BIAS ((uint64_t)1 << 62)     /* a time on the timeline travels as its ns plus BIAS: never negative */
+enum { TAG_PING = 1, TAG_OFFSET = 2 };
+
+/* A clock offset: how many ns the timeline is ahead of a node's clock, how
+ * far off that may be (half the shortest round trip of each pair of
+ * leaders on the way from the first node), and when it was measured (the
+ * node's clock, ns). */
+struct offset {
+    int64_t off, err, at;
+};
+
+static struct {
+    uint64_t hash;                   /* host name and clock kind */
+    char host[64];
+    int want;                        /* an analysis asked for the timeline */
+    int synced;                      /* the ranks' times travel on the timeline */
+    MPI_Comm node, lead;             /* this node's processes; the leaders (MPI_COMM_NULL but there) */
+    int index, nnodes;               /* this node's number (its leader's among the leaders), how many */
+    struct offset init, fin;         /* at MPI_Init and at MPI_Finalize */
+    struct row *rows;                /* rank 0, at MPI_Finalize: nodes.txt's rows */
+} nd = { .node = MPI_COMM_NULL, .lead = MPI_COMM_NULL };
+
+void prof_sync_want(void)
+{
+    nd.want = 1;
+}
+
+uint64_t prof_sync_node(void)
+{
+    return nd.synced ? PROF_SYNC_COMMON : nd.hash;
+}
+
+uint64_t prof_sync_out(uint64_t t)
+{
+    return nd.synced ? (uint64_t)(prof_clock_ns(t) + nd.init.off) + BIAS : t;
+}
+
+int prof_sync_in(uint64_t at, uint64_t node, uint64_t *t)
+{
+    if (node == nd.hash) {
+        *t = at;
+        return 1;
+    }
+    if (node != PROF_SYNC_COMMON || !nd.synced)
+        return 0;
+    *t = prof_clock_ticks((int64_t)(at - BIAS) - nd.init.off);
+    return 1;
+}
+
+int prof_sync_arrive(MPI_Comm comm, uint64_t t, uint64_t *latest)
+{
+    uint64_t node = prof_sync_node(), in[3] = { prof_sync_out(t), node, ~node }, out[3];
+    if (PMPI_Allreduce(in, out, 3, MPI_UINT64_T, MPI_MAX, comm) != MPI_SUCCESS)
+        return -1;
+    return out[1] == ~out[2] && prof_sync_in(out[0], out[1], latest);   /* one clock: the most node is the least */
+}
+
+uint64_t prof_sync_span(uint64_t d)
+{
+    return nd.synced ? prof_clock_span(d) : d;
+}
+
+/* FNV-1a of the host name and the clock kind: processes with the same
+ * read one clock. Never 0 (unknown) or PROF_SYNC_COMMON. */
+static uint64_t node_hash(const char *host)
+{
+    uint64_t h = 1469598103934665603ULL;
+    for (const char *p = host; *p; p++)
+        h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+    h = (h ^ (unsigned char)prof_clock_tsc()) * 1099511628211ULL;
+    return h > PROF_SYNC_COMMON ? h : 2;
+}
+
+static int64_t now_ns(void)
+{
+    return prof_clock_ns(prof_clock());
+}
+
+/* The leaders' offsets to the first one's clock (collective over
+ * nd.lead): in round k, each leader r < k that knows its offset pairs
+ * with leader r + k, takes the midpoint of the shortest of PINGS round
+ * trips against the time r + k read in it, and sends r + k its offset.
+ * 0, or -1 when a message failed. */
+static int measure(struct offset *o)
+{
+    int r = 0, n = 0, ok = 1;
+    PMPI_Comm_rank(nd.lead, &r);
+    PMPI_Comm_size(nd.lead, &n);
+    *o = (struct offset){ 0, 0, now_ns() };
+    for (int k = 1; k < n; k <<= 1) {
+        if (r < k && r + k < n) {
+            int64_t best = INT64_MAX, mid = 0, theirs = 0;
+            for (int i = 0; i < PINGS; i++) {
+                int64_t t1 = now_ns();
+                ok &= PMPI_Send(NULL, 0, MPI_BYTE, r + k, TAG_PING, nd.lead) == MPI_SUCCESS &&
+                      PMPI_Recv(&theirs, 1, MPI_INT64_T, r + k, TAG_PING, nd.lead, MPI_STATUS_IGNORE) == MPI_SUCCESS;
+                int64_t t2 = now_ns();
+                if (t2 - t1 < best) {
+                    best = t2 - t1;
+                    mid = t1 + best / 2 - theirs;
+                }
+            }
+            int64_t v[2] = { o->off + mid, o->err + best / 2 + 1 };
+            ok &= PMPI_Send(v, 2, MPI_INT64_T, r + k, TAG_OFFSET, nd.lead) == MPI_SUCCESS;
+        } else if (r >= k && r < 2 * k) {
+            for (int i = 0; i < PINGS; i++) {
+                ok &= PMPI_Recv(NULL, 0, MPI_BYTE, r - k, TAG_PING, nd.lead, MPI_STATUS_IGNORE) == MPI_SUCCESS;
+                int64_t mine = now_ns();
+                ok &= PMPI_Send(&mine, 1, MPI_INT64_T, r - k, TAG_PING, nd.lead) == MPI_SUCCESS;
+            }
+            int64_t v[2] = { 0, 0 };
+            ok &= PMPI_Recv(v, 2, MPI_INT64_T, r - k, TAG_OFFSET, nd.lead, MPI_STATUS_IGNORE) == MPI_SUCCESS;
+            o->off = v[0];
+            o->err = v[1];
+        }
+    }
+    return ok ? 0 : -1;
+}
+
+/* Every rank's offset, its leader's (collective over prof_run.comm): 0
+ * when every leader measured one. */
+static int offsets(struct offset *o)
+{
+    int64_t v[4] = { 0, 0, 0, 0 };
+    if (nd.lead != MPI_COMM_NULL)
+        v[3] = measure(o) == 0;
+    if (PMPI_Bcast(v + 3, 1, MPI_INT64_T, 0, nd.node) != MPI_SUCCESS)
+        v[3] = 0;
+    if (nd.lead != MPI_COMM_NULL)
+        memcpy(v, o, sizeof *o);
+    PMPI_Bcast(v, 3, MPI_INT64_T, 0, nd.node);
+    int mine = (int)v[3], all = 0;
+    if (PMPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, prof_run.comm) != MPI_SUCCESS || !all)
+        return -1;
+    /* The leader's offset, measured at its time at: here, on the same
+     * clock, the same offset. */
+    *o = (struct offset){ v[0], v[1], v[2] };
+    return 0;
+}
+
+/* This process's node: the processes that share its memory and its
+ * clock (a host name or clock kind of their own sets a process apart). */
+static int split_node(void)
+{
+    MPI_Comm shm;
+    uint64_t h[2] = { nd.hash, ~nd.hash }, low[2] = { 0, 0 };
+    if (PMPI_Comm_split_type(prof_run.comm, MPI_COMM_TYPE_SHARED, prof_run.rank, MPI_INFO_NULL, &shm) !=
+        MPI_SUCCESS)
+        return -1;
+    int rc = PMPI_Comm_split(shm, (int)(nd.hash & 0x7fffffff), prof_run.rank, &nd.node);
+    PMPI_Comm_free(&shm);
+    if (rc != MPI_SUCCESS)
+        return -1;
+    return PMPI_Allreduce(h, low, 2, MPI_UINT64_T, MPI_MIN, nd.node) == MPI_SUCCESS && low[0] == nd.hash &&
+                   ~low[1] == nd.hash ? 0 : -1;
+}
+
+static void free_comms(void)
+{
+    if (nd.lead != MPI_COMM_NULL)
+        PMPI_Comm_free(&nd.lead);
+    if (nd.node != MPI_COMM_NULL)
+        PMPI_Comm_free(&nd.node);
+}
+
+static int start(void)
+{
+    char host[256] = "";
+    if (gethostname(host, sizeof host - 1) != 0 || !host[0])
+        strcpy(host, "-");
+    snprintf(nd.host, sizeof nd.host, "%s", host);
+    nd.hash = node_hash(host);
+    int ok = split_node() == 0, local = 1;
+    if (ok)
+        PMPI_Comm_rank(nd.node, &local);
+    if (PMPI_Comm_split(prof_run.comm, local ? MPI_UNDEFINED : 0, prof_run.rank, &nd.lead) != MPI_SUCCESS)
+        ok = 0;
+    /* Every rank found its node, and whether every one wants the timeline. */
+    int mine[3] = { !ok, nd.want, !nd.want }, all[3] = { 1, 0, 0 };
+    if (PMPI_Allreduce(mine, all, 3, MPI_INT, MPI_MAX, prof_run.comm) != MPI_SUCCESS || all[0]) {
+        prof_log_once("cannot tell the ranks' nodes apart; no nodes.txt, and times from other processes are "
+                      "compared at their arrival");
+        free_comms();
+        return -1;
+    }
+    int v[2] = { 0, 0 };
+    if (nd.lead != MPI_COMM_NULL) {
+        PMPI_Comm_rank(nd.lead, &v[0]);
+        PMPI_Comm_size(nd.lead, &v[1]);
+    }
+    PMPI_Bcast(v, 2, MPI_INT, 0, nd.node);
+    nd.index = v[0];
+    nd.nnodes = v[1];
+    PMPI_Comm_size(nd.node, &local);
+    prof_run.oversubscribed = local > sysconf(_SC_NPROCESSORS_ONLN);
+    if (all[1] && !all[2] && nd.nnodes > 1) {
+        if (offsets(&nd.init) == 0)
+            nd.synced = 1;
+        else
+            prof_log_once("cannot measure the nodes' clock offsets; times from other nodes are compared at "
+                          "their arrival");
+    }
+    return 0;
+}
+
+/* --- at MPI_Finalize: the offsets again, and nodes.txt ------------------- */
+
+#define NODE_RANKS 160
+struct row {
+    int ranks;                       /* how many */
+    char list[NODE_RANKS];           /* which: "0-3,8", cut with "..." */
+    char host[64];
+    double mpi_s;                    /* their MPI time */
+    struct offset init, fin;
+};
+
+/* The ranks of this node's members (leader), as ranges. */
+static void rank_list(const int *world, int n, char *list)
+{
+    size_t len = 0;
+    list[0] = '\0';
+    for (int i = 0; i < n; i++) {
+        int j = i;
+        while (j + 1 < n && world[j + 1] == world[j] + 1)
+            j++;
+        char part[32];
+        int k = j > i ? snprintf(part, sizeof part, "%s%d-%d", i ? "," : "", world[i], world[j])
+                      : snprintf(part, sizeof part, "%s%d", i ? "," : "", world[i]);
+        if (len + (size_t)k + 4 > NODE_RANKS) {
+            strcpy(list + len, ",...");
+            return;
+        }
+        strcpy(list + len, part);
+        len += (size_t)k;
+        i = j;
+    }
+}
+
+static void figures(struct prof_report_ctx *ctx, struct prof_rank_data *rd, uint64_t t_end)
+{
+    (void)ctx, (void)t_end;
+    if (nd.synced && offsets(&nd.fin) != 0)
+        nd.fin = (struct offset){ 0, -1, 0 };
+    int n = 0;
+    PMPI_Comm_size(nd.node, &n);
+    int *world = malloc((size_t)n * sizeof *world);
+    double mpi = (double)rd->mpi_ticks * rd->sec_per_tick, sum = 0;
+    PMPI_Reduce(&mpi, &sum, 1, MPI_DOUBLE, MPI_SUM, 0, nd.node);
+    int me = world ? prof_run.rank : -1;
+    PMPI_Gather(&me, 1, MPI_INT, world, 1, MPI_INT, 0, nd.node);
+    if (nd.lead != MPI_COMM_NULL) {
+        struct row mine = { .ranks = n, .mpi_s = sum, .init = nd.init, .fin = nd.fin };
+        snprintf(mine.host, sizeof mine.host, "%s", nd.host);
+        if (world)
+            rank_list(world, n, mine.list);
+        else
+            strcpy(mine.list, "-");
+        if (prof_run.rank == 0)
+            nd.rows = calloc((size_t)nd.nnodes, sizeof *nd.rows);
+        /* rank 0 is the first leader; without memory it takes in nothing */
+        int room = prof_run.rank != 0 || nd.rows, all = 0;
+        PMPI_Allreduce(&room, &all, 1, MPI_INT, MPI_MIN, nd.lead);
+        if (all)
+            PMPI_Gather(&mine, (int)sizeof mine, MPI_BYTE, nd.rows, (int)sizeof mine, MPI_BYTE, 0, nd.lead);
+        else
+            prof_log_local("out of memory for nodes.txt's rows; it has none");
+    }
+    free(world);
+    free_comms();
+}
+
+#define NAME(c) #c,
+#define PROF_NODES_COLUMNS(X) \
+    X(node) X(host) X(ranks) X(rank_list) X(mpi_s) X(offset_s) X(drift_ppm) X(sync_error_s)
+static const char *const columns[] = { PROF_NODES_COLUMNS(NAME) };
+
+/* A node's offset to the first node's clock at MPI_Init, its drift from
+ * there to MPI_Finalize, and the larger error bound of the two; "-" where
+ * the clocks were not synchronized. */
+static void write_rows(struct prof_buf *b, const struct prof_report_ctx *ctx, const struct prof_rank_data *rd)
+{
+    (void)ctx, (void)rd;
+    for (int i = 0; nd.rows && i < nd.nnodes; i++) {
+        const struct row *r = &nd.rows[i];
+        prof_buf_printf(b, "%d ", i);
+        prof_report_word(b, r->host);
+        prof_buf_printf(b, " %d %s %.9f", r->ranks, r->list, r->mpi_s);
+        if (!nd.synced) {
+            prof_buf_printf(b, " - - -\n");
+            continue;
+        }
+        prof_buf_printf(b, " %.9f", (double)r->init.off * 1e-9);
+        if (r->fin.err < 0 || r->fin.at <= r->init.at)
+            prof_buf_printf(b, " - %.9f\n", (double)r->init.err * 1e-9);
+        else
+            prof_buf_printf(b, " %.3f %.9f\n", (double)(r->init.off - r->fin.off) * 1e6 / (double)(r->fin.at - r->init.at),
+                            (double)(r->init.err > r->fin.err ? r->init.err : r->fin.err) * 1e-9);
+    }
+}
+
+static const struct prof_writer writer = {
+    .file = "nodes.txt", PROF_COLUMNS_OF(columns), .rows = write_rows, .merged = 1,
+};
+
+const struct prof_module prof_mod_nodes = {
+    .name = "nodes",
+    .start = start,
+    .figures = figures,
+    .writer = &writer,
+};

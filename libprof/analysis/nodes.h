@@ -1,0 +1,49 @@
+/* nodes.h: which node each process runs on, and the nodes' clocks set on
+ * one timeline (the nodes module, nodes.c; cold but for prof_sync_out and
+ * prof_sync_in, which a token's send and arrival call).
+ *
+ * Processes of one node (one host name and clock kind) read one clock.
+ * Across nodes the clocks are apart by hours (CLOCK_MONOTONIC and the TSC
+ * count from each node's boot) and drift by ppm, so a time one process
+ * sends another is comparable only once both are on a common timeline:
+ * when an analysis asked for it (prof_sync_want, in its start) and the job
+ * runs on several nodes, MPI_Init measures each node's offset to the first
+ * node's clock, by the minimum round trip of ping-pongs between node
+ * leaders in a binomial tree (ceil(log2(nodes)) rounds), and MPI_Finalize
+ * measures it again (the drift, in nodes.txt). A time on the timeline is
+ * the node's CLOCK_MONOTONIC nanoseconds (clock.h, prof_clock_ns) plus its
+ * offset at MPI_Init. */
+#ifndef PROF_NODES_H
+#define PROF_NODES_H
+
+#include <mpi.h>
+#include <stdint.h>
+
+/* prof_sync_want: an analysis that compares times of different processes
+ * asks for the nodes' clocks on one timeline (in its start; MPI_Init). */
+void prof_sync_want(void);
+
+/* prof_sync_node: the clock a time this process sends is on: its node's
+ * (a hash of its host name and clock kind, never 0 or PROF_SYNC_COMMON)
+ * or, once the nodes are synchronized, PROF_SYNC_COMMON, the timeline. */
+#define PROF_SYNC_COMMON 1
+uint64_t prof_sync_node(void);
+
+/* prof_sync_out: this process's time t (prof_clock ticks) as it travels
+ * to another process, on prof_sync_node's clock. prof_sync_in: a time at
+ * that another process sent, on clock node, as this process's ticks in *t:
+ * 1 when the two can be compared (one node, or both on the timeline),
+ * else 0 (*t untouched). Thread safe. */
+uint64_t prof_sync_out(uint64_t t);
+int prof_sync_in(uint64_t at, uint64_t node, uint64_t *t);
+/* prof_sync_arrive: this process came to a point of comm at t (its
+ * ticks): in one MPI_Allreduce (a barrier's synchronization), when the last
+ * of comm's processes came, as this process's ticks in *latest: 1 when
+ * their clocks compare (one node, or the timeline), 0 when not, -1 when
+ * the reduction failed. Collective over comm. */
+int prof_sync_arrive(MPI_Comm comm, uint64_t t, uint64_t *latest);
+/* prof_sync_span: a span between two times on prof_sync_node's clock as
+ * this process's ticks. */
+uint64_t prof_sync_span(uint64_t d);
+
+#endif

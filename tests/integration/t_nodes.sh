@@ -1,0 +1,99 @@
+#!/bin/sh
+# t_nodes.sh: the simulated nodes of nodes.sh (issue 49 item 1), with
+# nodeinfo.c, at 2 nodes x 1 rank and 2 nodes x 2 ranks (MPICH, which
+# busy-polls: 2 nodes x 1 rank only). Every rank's gethostname and
+# MPI_Get_processor_name are its node's name (ranks fill node0 first); the
+# variable given to one node only (NODES_ENV_I) reaches that node's ranks
+# and no other; CLOCK_MONOTONIC read right after a barrier, less the
+# node's configured offset, is the same on every rank within 50 ms (so
+# ranks of a node share a clock and nodes differ by the offsets); a
+# 1-byte ping-pong between nodes (and within one) returns every byte;
+# Open MPI's own account of its transports (btl_base_verbose: a rank's
+# "bml: Using B btl for send to RANK", once for each peer it reaches) is
+# tcp for every peer on another node, vader (shared memory) for every
+# other peer on its node, both seen in each direction of the ping-pongs;
+# the bytes of a 16 MiB transfer from rank 0 to a rank of node1 cross
+# node0's link (its veth's counters: the network, which these MPIs use
+# over TCP; without each node's own boot_id MPICH's UCX took shared memory
+# between the nodes), and those of one within node0 do not;
+# the profiler runs there: mpiprof -o DIR writes a report of every rank.
+# Offsets of opposite signs (-1000 s and +1000 s) on the second layout.
+. "$top_srcdir/tests/integration/lib.sh"
+. "$top_srcdir/tests/integration/nodes.sh"
+
+prog="$top_builddir/tests/integration/nodeinfo"
+unset NODEINFO_VAR
+
+# layout K NP OFFSETS: NP ranks, K a node, on NP/K nodes with these offsets.
+layout() {
+    local k=$1 np=$2 n=$(($2 / $1)) i st
+    NODES_OFFSETS=$3
+    nodes_up "$n"
+    st=$?
+    [ $st -eq 77 ] && { echo "SKIP: $NODES_WHY"; exit 77; }
+    [ $st -eq 0 ] || { fail "nodes_up $n"; return 1; }
+    i=0
+    while [ $i -lt "$n" ]; do
+        eval "NODES_ENV_$i=NODEINFO_VAR=on-node$i"
+        export "NODES_ENV_$i"
+        i=$((i + 1))
+    done
+    lay="$n nodes x $k rank(s), offsets $(awk '{ printf "%s%s", sep, $4; sep = "," }' "$NODES_DIR/nodes") s"
+
+    nodes_mpirun "$k" "$np" "$prog" NODEINFO_VAR 20 > "$work/info.out" || fail "$lay: nodeinfo runs"
+    cat "$work/info.out"
+    # Each rank: its node's host name twice, its node's variable, its
+    # clock less its node's offset (base); all bases within 50 ms.
+    check "$lay: host names, per-node variable and clock offsets of every rank" \
+        awk -v k="$k" -v np="$np" '
+        FNR == NR { off[$2] = $4; next }
+        $1 == "rank" { node = "node" int($2 / k); rows++
+            if ($4 != node || $6 != node) { print "rank " $2 ": host " $4 ", processor " $6 ", not " node; bad = 1 }
+            if ($10 != "on-" node) { print "rank " $2 ": NODEINFO_VAR=" $10 ", not on-" node; bad = 1 }
+            base = $8 - off[node]; if (rows == 1 || base < lo) lo = base; if (rows == 1 || base > hi) hi = base }
+        END { printf "clock less offset: spread %.6f s over %d ranks\n", hi - lo, rows
+              exit bad || rows != np || hi - lo > 0.05 }' "$NODES_DIR/nodes" "$work/info.out"
+    check "$lay: ping-pong between nodes" grep -q "^pingpong 0 $k us " "$work/info.out"
+
+    # Open MPI's transports: tcp between nodes, vader within one.
+    if [ "$MPI_FLAVOR" = openmpi ]; then
+        NODES_MPIRUN_ARGS="--mca btl_base_verbose 100" nodes_mpirun "$k" "$np" "$prog" NODEINFO_VAR 1 \
+            > "$work/verbose.out" 2>&1 || fail "$lay: nodeinfo with btl_base_verbose"
+        check "$lay: tcp between nodes, vader within one (btl_base_verbose)" \
+            awk -v k="$k" '
+            / mca: bml: Using [a-z0-9]+ btl for send to / {
+                from = $1; sub(/^\[/, "", from); sub(/:.*/, "", from)
+                to = $10; sub(/.*\],/, "", to); sub(/\]$/, "", to); to = "node" int(to / k)
+                seen[$5 " " (from == to ? "within" : "between")]++ }
+            END { for (s in seen) { print seen[s], s; if (s !~ /^(tcp between|vader within|self within)$/) bad = 1 }
+                  exit bad || seen["tcp between"] < 2 || (k > 1 && seen["vader within"] < 2) }' "$work/verbose.out"
+    fi
+
+    # 16 MiB between nodes cross node0's link; within node0 they do not.
+    mib=16 peers=$k
+    [ "$k" -gt 1 ] && peers="$k 1"
+    for peer in $peers; do
+        b=$(nodes_bytes 0)
+        nodes_mpirun "$k" "$np" "$prog" NODEINFO_VAR 1 "$peer" $mib > "$work/bulk.out" ||
+            fail "$lay: nodeinfo sending $mib MiB to rank $peer"
+        b=$(($(nodes_bytes 0) - b))
+        check "$lay: rank $peer received $mib MiB" grep -q "^bulk 0 $peer MiB $mib\$" "$work/bulk.out"
+        if [ "$peer" -ge "$k" ]; then
+            check "$lay: $mib MiB to rank $peer on node1: $b bytes crossed node0's link" test $b -ge $((mib << 20))
+        else
+            check "$lay: $mib MiB to rank $peer on node0: $b bytes crossed node0's link" test $b -lt $((mib << 18))
+        fi
+    done
+
+    rm -rf "$work/rep"
+    nodes_mpirun "$k" "$np" "$launcher" -q -o "$work/rep" "$prog" NODEINFO_VAR 20 > /dev/null ||
+        fail "$lay: nodeinfo under the profiler"
+    check "$lay: the report has $np ranks" \
+        awk -v np="$np" '!/^#/ { n++; r[$1] = 1 } END { for (i = 0; i < np; i++) if (!(i in r)) exit 1; exit n != np }' \
+        "$work/rep/summary.txt"
+    nodes_down
+}
+
+layout 1 2 "37 1037"
+[ "$MPI_FLAVOR" = mpich ] || layout 2 4 "-1000 1000"
+finish
