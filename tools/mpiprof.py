@@ -24,7 +24,8 @@ import pandas as pd
 # The tables of a report: file name -> key in Report (the name without .txt).
 TABLES = ("summary.txt", "functions.txt", "matrix.time", "matrix.calls", "matrix.bytes",
           "branches.txt", "partners.txt", "threads.txt", "sites.txt", "sizes.txt",
-          "slt.txt", "collwait.txt", "waits.txt", "model.txt", "rma.txt", "io.txt", "regions.txt")
+          "slt.txt", "collwait.txt", "waits.txt", "model.txt", "rma.txt", "io.txt", "regions.txt",
+          "nodes.txt")
 
 # Summary columns of the analyses: column -> (compare/show name, how ranks combine).
 ANALYSES = (("send_late_s", "late sender", "sum"),

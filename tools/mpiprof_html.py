@@ -145,7 +145,13 @@ def rank_bars(rep):
     frame = pd.DataFrame({"compute": list(compute), "mpi": list(s["mpi_s"] - wait), "waiting": list(wait)},
                          index=ranks)
     group = max(1, math.ceil(len(ranks) / MAX_BARS))
-    if group > 1:
+    by_node = node_of_rank(rep) if group > 1 else None
+    if by_node:
+        names = {k: "node %d (%s, ranks %s)" % (k, h, rl) for k, h, rl in
+                 zip(rep["nodes"]["node"], rep["nodes"]["host"], rep["nodes"]["rank_list"])}
+        frame = frame.groupby([by_node[r] for r in ranks]).mean()
+        group = 1
+    elif group > 1:
         frame = frame.groupby([r // group for r in ranks]).mean()
     n = len(frame)
     width, left, top, plot_h = 900, 60, 30, 200
@@ -154,7 +160,7 @@ def rank_bars(rep):
     body = [_legend(left, 16, [("compute", COLORS["compute"]), ("MPI", COLORS["mpi"]),
                                ("waiting (late sender, collective)", COLORS["waiting"])])]
     for k, (idx, row) in enumerate(frame.iterrows()):
-        who = "rank %d" % idx if group == 1 else "ranks %d-%d (mean)" % (idx * group, min(idx * group + group, len(ranks)) - 1)
+        who = names[idx] + " (mean)" if by_node else "rank %d" % idx if group == 1 else "ranks %d-%d (mean)" % (idx * group, min(idx * group + group, len(ranks)) - 1)
         y = top + plot_h
         for part in ("compute", "mpi", "waiting"):
             h = plot_h * row[part] / vmax
@@ -164,12 +170,30 @@ def rank_bars(rep):
     step = max(1, math.ceil(n / 32))
     for k in range(0, n, step):
         body.append(_text(left + (k + 0.5) * bar, top + plot_h + 12, str(frame.index[k] * group), "middle", 9))
+    axis = "rank" if group == 1 else "ranks, in groups of %d (the mean of each group)" % group
     body.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#333"/>' % (left, top + plot_h, width - 10, top + plot_h))
     body.append(_text(left - 4, top + 8, "%.3g s" % vmax, "end"))
     body.append(_text(left - 4, top + plot_h, "0", "end"))
-    body.append(_text((left + width) / 2, top + plot_h + 26, "rank" if group == 1 else
-                      "ranks, in groups of %d (the mean of each group)" % group, "middle"))
+    body.append(_text((left + width) / 2, top + plot_h + 26, "node (the mean of its ranks)" if by_node else axis,
+                      "middle"))
     return _svg(width, top + plot_h + 32, "".join(body), "time per rank: compute, MPI, waiting")
+
+
+def node_of_rank(rep):
+    """rank -> node from nodes.txt's rank lists (ranges such as 0-3,8),
+    when there is more than one node and no list was cut; else None."""
+    n = rep.get("nodes")
+    if n is None or len(n) < 2 or "rank_list" not in n.columns:
+        return None
+    out = {}
+    for node, ranks in zip(n["node"], n["rank_list"].astype(str)):
+        if ranks.endswith("..."):
+            return None
+        for part in ranks.split(","):
+            lo, _, hi = part.partition("-")
+            for r in range(int(lo), int(hi or lo) + 1):
+                out[r] = node
+    return out if len(out) == rep.ranks else None
 
 
 def _viridis(t):
@@ -277,7 +301,9 @@ def _label(sites, brid, function="?"):
 
 def header(rep, who=""):
     m = rep.meta
-    nodes = m.get("nodes", "not recorded")
+    n = rep.get("nodes")
+    nodes = "not recorded" if n is None else "%d: %s" % (len(n), "; ".join(
+        "%s ranks %s" % (h, rl) for h, rl in zip(n["host"], n["rank_list"])))
     rows = [("report", rep.path), ("command", m.get("command", "?")), ("ranks", str(rep.ranks)),
             ("nodes", nodes), ("form", m.get("form", "ranks")), ("options", m.get("options", "-")),
             ("clock", m.get("clock", "?")), ("start", m.get("start", "?")),
@@ -517,6 +543,12 @@ def report_body(rep, tables):
         t = _grouped_table("t-io", io_, ["name", "what"], ["calls", "bytes", "time_s"], "io.txt, summed over ranks")
         tables.append(t)
         sec.append(("io", "MPI-IO", t.html()))
+    if rep.get("nodes") is not None:
+        raw = mpiprof.read_table(os.path.join(rep.path, "nodes.txt"), typed=False)[0]
+        t = Table("t-nodes", [(c, "t" if c in ("host", "rank_list") else "n") for c in raw.columns],
+                  raw.values.tolist(), "nodes.txt: the ranks of each node, their MPI time, the node's clock")
+        tables.append(t)
+        sec.append(("nodes", "Nodes", t.html()))
     regions = mpiprof.regions_over_ranks(rep)
     if regions is not None:
         rows = [[r["region"], fmt(r["ranks"], "%d"), fmt(r["entries"], "%d"), fmt(r["elapsed_s"], "%.9f"),

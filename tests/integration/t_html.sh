@@ -21,7 +21,8 @@
 #         directory that does not exist: status 2, one line on stderr,
 #         nothing on stdout, no file written (and no temporary left);
 #   64 ranks x 1,000 sites: the page under 5 MB, loaded in under 2 s;
-#         the figures of 256 ranks printed (mpiprof-report(1) states them).
+#         the figures of 256 ranks printed (mpiprof-report(1) states them),
+#         on 4 nodes (nodes.txt): a bar per node; the nodes in the header.
 # Skipped (77) without mpirun, Python 3 with pandas and html5lib, or chromium
 # (./quickstart installs them).
 . "$top_srcdir/tests/integration/lib.sh"
@@ -175,6 +176,10 @@ check "refused: no page and no temporary file written" \
 # --- large reports ---------------------------------------------------------------
 for n in 64 256; do
     synthetic "$work/big$n" $n 1000 "step@syn.c:20;main@syn.c:5"
+    # 256 ranks on 4 nodes of 64 (nodes.txt): a bar per node.
+    [ $n = 256 ] && awk 'BEGIN { print "# mpiprof 0.1.0 command=\"./synthetic\" ranks=256"
+        print "# node host ranks rank_list mpi_s offset_s drift_ppm sync_error_s"
+        for (k = 0; k < 4; k++) printf "%d n%d 64 %d-%d 1.000000000 - - -\n", k, k, 64 * k, 64 * k + 63 }' > "$work/big$n/nodes.txt"
     start=$(date +%s.%N)
     page big$n "$work/big$n"
     secs=$(echo "$start $(date +%s.%N)" | awk '{ printf "%.1f", $2 - $1 }')
@@ -185,5 +190,10 @@ check "64 ranks x 1,000 sites: the page is $(wc -c < "$shots/big64.html") bytes 
 check "64 ranks x 1,000 sites: loaded in $(sed 's/.*"load_ms": \([0-9.]*\).*/\1/' "$work/big64.json") ms (< 2 s)" \
     awk -v ms="$(sed 's/.*"load_ms": \([0-9.]*\).*/\1/' "$work/big64.json")" 'BEGIN { exit !(ms > 0 && ms < 2000) }'
 functions_match big64 "$work/big64"
+check "256 ranks on 4 nodes: the header names them, a bar per node (3 parts each), none per rank" \
+    sh -c 'grep -q "<th>nodes</th><td>4: n0 ranks 0-63; n1 ranks 64-127; n2 ranks 128-191; n3 ranks 192-255</td>" "$1" &&
+        test "$(grep -o "<title>node [0-3] (n[0-3], ranks [0-9-]*) (mean): [a-zA-Z]*" "$1" | sort -u | wc -l)" = 12 &&
+        ! grep -q "<title>rank [0-9]*: compute" "$1"' - "$shots/big256.html"
+check "mix: nodes.txt's table" grep -q "id=\"t-nodes\"" "$shots/mix.html"
 
 finish
