@@ -24,7 +24,8 @@ import pandas as pd
 # The tables of a report: file name -> key in Report (the name without .txt).
 TABLES = ("summary.txt", "functions.txt", "matrix.time", "matrix.calls", "matrix.bytes",
           "branches.txt", "partners.txt", "threads.txt", "sites.txt", "sizes.txt",
-          "slt.txt", "collwait.txt", "waits.txt", "model.txt", "rma.txt", "io.txt", "regions.txt")
+          "slt.txt", "collwait.txt", "waits.txt", "model.txt", "rma.txt", "io.txt", "regions.txt",
+          "nodes.txt")
 
 # Summary columns of the analyses: column -> (compare/show name, how ranks combine).
 ANALYSES = (("send_late_s", "late sender", "sum"),
@@ -116,9 +117,10 @@ def _typed(name, col):
     return col
 
 
-def read_table(path):
+def read_table(path, typed=True):
     """One report file: (DataFrame with typed columns, its '#' lines before
-    the rows). The columns are named by the last of those lines."""
+    the rows). The columns are named by the last of those lines. Not TYPED:
+    every column the text of the file."""
     comments, rows = [], []
     with open(path, encoding="utf-8", errors="replace") as f:
         for line in f:
@@ -136,7 +138,7 @@ def read_table(path):
                              % (path, len(row.split()), len(columns), row.strip()))
     df = pd.read_csv(io.StringIO("".join(rows)), delim_whitespace=True, header=None, names=columns,
                      index_col=False, dtype=str, na_filter=False)
-    for name in columns:
+    for name in columns if typed else ():
         df[name] = _typed(name, df[name])
     return df, comments
 
@@ -607,6 +609,33 @@ def compare(a, b, per_rank=True):
     return out[cols], skipped
 
 
+COMPARE_TITLES = {"job": "Job (elapsed and modelled elapsed: slowest rank; the rest summed over ranks)",
+                  "function": "MPI functions, summed over ranks, by |B-A|",
+                  "site": "Call sites (function site < callers), summed over ranks, by |B-A|"}
+
+
+def compare_headers(per_rank):
+    """The headings of compare_cells."""
+    return ["A[s]", "B[s]", "B-A[s]", "B/A", "calls(A)", "calls(B)"] + (["rank(max)", "its B-A[s]"] if per_rank else [])
+
+
+def compare_cells(r, per_rank, digits=6):
+    """The figures of one record R of compare() as text, times with DIGITS
+    decimals: A, B, B-A, B/A, the calls, and with PER_RANK the rank that
+    changed most and its change."""
+    t, d = "%%.%df" % digits, "%%+.%df" % digits
+    cells = [_fmt(r["time_a_s"], t), _fmt(r["time_b_s"], t), _fmt(r["diff_s"], d),
+             _fmt(r["ratio"], "%.3f"), _fmt(r["calls_a"], "%d"), _fmt(r["calls_b"], "%d")]
+    if per_rank:
+        cells += [_fmt(r["max_rank"], "%d"), _fmt(r["max_rank_diff_s"], d)]
+    return cells
+
+
+def compare_only(r):
+    """'  (only in A)' or B for a record of compare() in one report only, else ''."""
+    return "" if r["in"] == "both" else "  (only in %s)" % r["in"]
+
+
 def compare_text(df, a, b, per_rank, out=sys.stdout):
     """compare()'s rows as aligned text, one section per kind; the call
     sites' after depth_note's line when A and B differ in depth."""
@@ -614,9 +643,6 @@ def compare_text(df, a, b, per_rank, out=sys.stdout):
     note = depth_note(a, b)
     p("A  %s  (%s, %d ranks)" % (a.path, a.meta.get("command", "?"), a.ranks))
     p("B  %s  (%s, %d ranks)" % (b.path, b.meta.get("command", "?"), b.ranks))
-    titles = {"job": "Job (elapsed and modelled elapsed: slowest rank; the rest summed over ranks)",
-              "function": "MPI functions, summed over ranks, by |B-A|",
-              "site": "Call sites (function site < callers), summed over ranks, by |B-A|"}
     for kind in ("job", "function", "site"):
         rows = df[df["kind"] == kind]
         if rows.empty:
@@ -624,21 +650,12 @@ def compare_text(df, a, b, per_rank, out=sys.stdout):
         p()
         if kind == "site" and note:
             p(note)
-        p(titles[kind])
-        headers = ["A[s]", "B[s]", "B-A[s]", "B/A", "calls(A)", "calls(B)"]
-        if per_rank:
-            headers += ["rank(max)", "its B-A[s]"]
-        headers.append("function" if kind == "function" else "name" if kind == "job" else "site")
+        p(COMPARE_TITLES[kind])
+        headers = compare_headers(per_rank) + ["function" if kind == "function" else "name" if kind == "job" else "site"]
         lines = []
         for _, r in rows.iterrows():
             name = site_label(r["function"], r["site"], r["ancestors"]) if kind == "site" else r["function"]
-            if r["in"] != "both":
-                name += "  (only in %s)" % r["in"]
-            cells = [_fmt(r["time_a_s"], "%.6f"), _fmt(r["time_b_s"], "%.6f"), _fmt(r["diff_s"], "%+.6f"),
-                     _fmt(r["ratio"], "%.3f"), _fmt(r["calls_a"], "%d"), _fmt(r["calls_b"], "%d")]
-            if per_rank:
-                cells += [_fmt(r["max_rank"], "%d"), _fmt(r["max_rank_diff_s"], "%+.6f")]
-            lines.append(cells + [name])
+            lines.append(compare_cells(r, per_rank) + [name + compare_only(r)])
         for line in format_table(headers, lines, left=0, text_last=True):
             p(line)
 
@@ -913,7 +930,13 @@ def _unwritable(outdir):
     exists is not a directory, or gives no permission to write there."""
     if os.path.lexists(outdir) and not os.path.isdir(outdir):
         return "it exists and is not a directory (-o names the directory for the SVG files)"
-    base = _existing(outdir)
+    return dir_problem(_existing(outdir))
+
+
+def dir_problem(base):
+    """Why no file can be made in the directory BASE, or None."""
+    if not os.path.lexists(base):
+        return "'%s' does not exist" % base
     if not os.path.isdir(base):
         return "'%s' is not a directory" % base
     if not os.access(base, os.W_OK | os.X_OK):

@@ -176,6 +176,59 @@ refuses() {
     fi
 }
 
+# refuses_with WANT COMMAND...: COMMAND (not under mpirun) exits with
+# status 2, prints nothing on stdout and one line on stderr matching WANT.
+refuses_with() {
+    local want=$1 st
+    shift
+    "$@" > "$work/bad.out" 2> "$work/bad.err"
+    st=$?
+    if [ $st -eq 2 ] && [ ! -s "$work/bad.out" ] && [ "$(wc -l < "$work/bad.err")" -eq 1 ] && grep -q "$want" "$work/bad.err"; then
+        ok "$(cat "$work/bad.err")"
+    else
+        fail "$*: status $st, stdout $(wc -l < "$work/bad.out") lines, stderr:"
+        cat "$work/bad.err"
+    fi
+}
+
+# synthetic DIR RANKS [SITES [ANCESTORS]]: a report of RANKS ranks
+# written by awk, with the options of late sender, collective wait and the
+# model: per rank SITES call sites (12 unless given) of 12 functions in
+# turn (site s: brid s, main@syn.c:<10+s>, ANCESTORS, "-" unless given;
+# 100 calls and 800 bytes times the function's number each way), its
+# functions.txt and summary.txt the sums, a ring of partners, slt.txt's
+# rows for the MPI_Recv sites.
+synthetic() {
+    mkdir -p "$1"
+    awk -v n="$2" -v ns="${3:-12}" -v anc="${4:--}" -v dir="$1" 'BEGIN {
+        head = "# mpiprof 0.1.0 command=\"./synthetic\" ranks=" n " start=2026-01-01T00:00:00 clock=tsc options=EVAL_SLT=1;EVAL_COLLECTIVE_WAIT=1;MODEL=perfect"
+        split("MPI_Send MPI_Recv MPI_Allreduce MPI_Barrier MPI_Bcast MPI_Wait MPI_Isend MPI_Irecv MPI_Reduce MPI_Alltoall MPI_Gather MPI_Scatter", fn, " ")
+        print head "\n# rank elapsed_s mpi_s mpi_pct compute_s mpi_calls profiler_s send_late_s coll_wait_s model_elapsed_s" > (dir "/summary.txt")
+        print head "\n# rank function calls time_s min_s max_s bytes_sent bytes_recv region" > (dir "/functions.txt")
+        print head "\n# rank brid function calls time_s self_pct tot_pct sends recvs avg_send avg_recv bytes_sent bytes_recv recv_wait_s site ancestors region" > (dir "/branches.txt")
+        print head "\n# rank brid function partner partner_brid count bytes time_pct" > (dir "/partners.txt")
+        print head "\n# rank brid function evaluated not_evaluated recv_wait_s send_late_s transfer_s" > (dir "/slt.txt")
+        for (r = 0; r < n; r++) {
+            mpi = 0
+            for (k = 1; k <= 12; k++) { ft[k] = 0; fc[k] = 0 }
+            for (s = 1; s <= ns; s++) {
+                k = (s - 1) % 12 + 1
+                t = k * 0.01 * (1 + (r % 13) / 13) * (1 + int((s - 1) / 12) % 5); mpi += t; ft[k] += t; fc[k]++
+                printf "%d %d %s 100 %.9f 1.00 1.00 0 0 0 0 %d %d 0.000000000 main@syn.c:%d %s whole\n", r, s, fn[k], t, 800 * k, 800 * k, 10 + s, anc > (dir "/branches.txt")
+                if (k == 2)
+                    printf "%d %d %s 100 0 %.9f %.9f %.9f\n", r, s, fn[k], t, t / 2, t / 2 > (dir "/slt.txt")
+            }
+            for (k = 1; k <= 12; k++)
+                if (fc[k])
+                    printf "%d %s %d %.9f 0.000001000 0.001000000 %d %d whole\n", r, fn[k], 100 * fc[k], ft[k], 800 * k * fc[k], 800 * k * fc[k] > (dir "/functions.txt")
+            printf "%d 1 MPI_Send %d - 100 80000 100.00\n", r, (r + 1) % n > (dir "/partners.txt")
+            printf "%d 2 MPI_Recv %d - 100 160000 100.00\n", r, (r + n - 1) % n > (dir "/partners.txt")
+            printf "%d %.9f %.9f 50.00 %.9f %d 0.000000000 %.9f %.9f %.9f\n", r, 2 * mpi, mpi, mpi, 100 * ns, mpi / 4, mpi / 8, 1.5 * mpi > (dir "/summary.txt")
+        }
+        print "# complete" > (dir "/summary.txt")
+    }'
+}
+
 finish() {
     if [ "$failures" -ne 0 ]; then
         echo "$failures check(s) failed"

@@ -260,30 +260,7 @@ if command -v rsvg-convert > /dev/null; then
         sh -c 'rsvg-convert -o "$1.png" "$1" && head -c 8 "$1.png" | od -c | grep -q "P   N   G"' - "$work/plots/ranks.svg"
 fi
 
-# A synthetic report of 1,024 ranks: 12 functions and sites a rank, a ring.
-synthetic() {
-    mkdir -p "$1"
-    awk -v n="$2" -v dir="$1" 'BEGIN {
-        head = "# mpiprof 0.1.0 command=\"./synthetic\" ranks=" n " start=2026-01-01T00:00:00 clock=tsc options=EVAL_SLT=1;EVAL_COLLECTIVE_WAIT=1;MODEL=perfect"
-        split("MPI_Send MPI_Recv MPI_Allreduce MPI_Barrier MPI_Bcast MPI_Wait MPI_Isend MPI_Irecv MPI_Reduce MPI_Alltoall MPI_Gather MPI_Scatter", fn, " ")
-        print head "\n# rank elapsed_s mpi_s mpi_pct compute_s mpi_calls profiler_s send_late_s coll_wait_s model_elapsed_s" > (dir "/summary.txt")
-        print head "\n# rank function calls time_s min_s max_s bytes_sent bytes_recv region" > (dir "/functions.txt")
-        print head "\n# rank brid function calls time_s self_pct tot_pct sends recvs avg_send avg_recv bytes_sent bytes_recv recv_wait_s site ancestors region" > (dir "/branches.txt")
-        print head "\n# rank brid function partner partner_brid count bytes time_pct" > (dir "/partners.txt")
-        for (r = 0; r < n; r++) {
-            mpi = 0
-            for (k = 1; k <= 12; k++) {
-                t = k * 0.01 * (1 + (r % 13) / 13); mpi += t
-                printf "%d %s 100 %.9f 0.000001000 0.001000000 %d %d whole\n", r, fn[k], t, 800 * k, 800 * k > (dir "/functions.txt")
-                printf "%d %d %s 100 %.9f 1.00 1.00 0 0 0 0 %d %d 0.000000000 main@syn.c:%d - whole\n", r, k, fn[k], t, 800 * k, 800 * k, 10 + k > (dir "/branches.txt")
-            }
-            printf "%d 1 MPI_Send %d - 100 80000 100.00\n", r, (r + 1) % n > (dir "/partners.txt")
-            printf "%d 2 MPI_Recv %d - 100 160000 100.00\n", r, (r + n - 1) % n > (dir "/partners.txt")
-            printf "%d %.9f %.9f 50.00 %.9f 1200 0.000000000 %.9f %.9f %.9f\n", r, 2 * mpi, mpi, mpi, mpi / 4, mpi / 8, 1.5 * mpi > (dir "/summary.txt")
-        }
-        print "# complete" > (dir "/summary.txt")
-    }'
-}
+# Synthetic reports (lib.sh): 12 functions and sites a rank, a ring.
 synthetic "$work/four" 4
 "$report" plot "$work/four" -o "$work/fourplots" > /dev/null || fail "plot of a synthetic 4-rank report exits 0"
 for f in ranks waits model; do
@@ -320,19 +297,6 @@ check "compare without branches" one_skip "$report" compare "$work/min" "$work/a
 check "plot without branches, sites, partners, analyses" one_skip "$report" plot "$work/min" -o "$work/minplots"
 check "plot without them: ranks.svg only" test "$(ls "$work/minplots")" = ranks.svg
 
-# refuses COMMAND... WANT: status 2, nothing on stdout, one line on stderr matching WANT.
-refuses_with() {
-    want=$1
-    shift
-    "$@" > "$work/bad.out" 2> "$work/bad.err"
-    st=$?
-    if [ $st -eq 2 ] && [ ! -s "$work/bad.out" ] && [ "$(wc -l < "$work/bad.err")" -eq 1 ] && grep -q "$want" "$work/bad.err"; then
-        ok "$(cat "$work/bad.err")"
-    else
-        fail "$*: status $st, stdout $(wc -l < "$work/bad.out") lines, stderr:"
-        cat "$work/bad.err"
-    fi
-}
 refuses_with "is not an mpiprof report" "$report" show "$work/plots"
 refuses_with "is not a directory" "$report" plot "$work/nothing"
 refuses_with "has $np ranks and .* has 1024" "$report" compare "$work/a" "$work/big"

@@ -1,0 +1,199 @@
+#!/bin/sh
+# t_html.sh: mpiprof-report html (issue 53) in a real browser.
+# Pages of reports of mix, regions, reportmix with every analysis (wait
+# states, late sender, collective wait, the model), rmaio (one-sided and
+# MPI-IO), mix in the summary form, a comparison of two mix runs, a partial
+# report and a synthetic report of 64 ranks x 1,000 call sites. Checks:
+#   each page: valid HTML (html5lib's strict parse) and well-formed XML,
+#         its SVG pictures valid,
+#         loaded by headless chromium (html-check.py) with no console
+#         error, no exception and nothing fetched; a screenshot of each
+#         and the page kept in tests/html/ of the build tree (artifacts);
+#   the functions table read back from the DOM: per function, the time,
+#         calls and bytes of functions.txt summed over the ranks (time to
+#         1e-9 s); rank 1's view is functions.txt's rows of rank 1 as
+#         written; in the summary form, functions.txt's rows as written;
+#   each page has its sections: the wait states, late senders, collective
+#         wait and model tables; the regions of regions.c; the RMA and
+#         MPI-IO tables; the figures of the summary form; the comparison;
+#   a partial report (no '# complete'): a page that says so;
+#   bad input: not a report, -o a directory, -o under a file, -o in a
+#         directory that does not exist: status 2, one line on stderr,
+#         nothing on stdout, no file written (and no temporary left);
+#   64 ranks x 1,000 sites: the page under 5 MB, loaded in under 2 s;
+#         the figures of 256 ranks printed (mpiprof-report(1) states them),
+#         on 4 nodes (nodes.txt): a bar per node; the nodes in the header.
+# Skipped (77) without mpirun, Python 3 with pandas and html5lib, or chromium
+# (./quickstart installs them).
+. "$top_srcdir/tests/integration/lib.sh"
+
+[ -n "${PYTHON:-}" ] && [ "$PYTHON" != : ] && "$PYTHON" -c 'import pandas, html5lib' 2> /dev/null ||
+    { echo "SKIP: no Python 3 with pandas and html5lib (python3-pandas, python3-html5lib)"; exit 77; }
+command -v chromium > /dev/null || { echo "SKIP: no chromium (apt-get install chromium)"; exit 77; }
+PYTHONDONTWRITEBYTECODE=1                # no __pycache__ in the source tree
+export PYTHONDONTWRITEBYTECODE
+report=$top_builddir/tools/mpiprof-report
+browse=$top_srcdir/tests/integration/html-check.py
+bin=$top_builddir/tests/integration
+shots=$top_builddir/tests/html          # the artifacts: each page and its screenshot
+rm -rf "$shots"
+mkdir -p "$shots"
+np=4
+[ "$MPI_FLAVOR" = mpich ] && np=2       # MPICH busy-polls: 2 ranks on 2 cores
+
+run $np "$launcher" -q -o "$work/mix" "$bin/mix" > /dev/null || fail "mix runs"
+run $np "$launcher" -q -o "$work/mix2" "$bin/mix" > /dev/null || fail "mix runs again"
+run $np "$launcher" -q -o "$work/regions" "$bin/regions" > /dev/null || fail "regions runs"
+run 2 "$launcher" -q --waits --slt --collwait --model perfect -o "$work/analyses" "$bin/reportmix" 20 > /dev/null ||
+    fail "reportmix runs with every analysis"
+run 2 "$launcher" -q -o "$work/rmaio" "$bin/rmaio" "$work/rmaio.dat" > /dev/null || fail "rmaio runs"
+MPIPROF_REPORT_FORM=summary run $np "$launcher" -q -o "$work/summary" "$bin/mix" > /dev/null ||
+    fail "mix runs (summary form)"
+mkdir "$work/partial"
+cp "$work"/mix/* "$work/partial/"
+sed -i '/^# complete$/d' "$work/partial/summary.txt"
+
+# The functions table, all rows, of all ranks and (per-rank form) of rank 1.
+dom='(function () {
+  var box = document.getElementById("t-functions");
+  if (!box) return null;
+  function rows() {
+    return Array.prototype.map.call(box.querySelectorAll("tbody tr"), function (tr) {
+      return Array.prototype.map.call(tr.cells, function (td) { return td.textContent; }).join(" ");
+    });
+  }
+  var more = box.querySelector("button.more");
+  if (more) more.click();
+  var out = {all: rows(), rank1: []}, sel = box.querySelector("select.view");
+  if (sel) { sel.value = "1"; sel.dispatchEvent(new Event("change")); out.rank1 = rows(); }
+  return out;
+})()'
+
+# page NAME DIRS...: the page of DIRS in $shots/NAME.html, loaded in
+# chromium ($work/NAME.json, $shots/NAME.png); fails on an error.
+page() {
+    local name=$1
+    shift
+    if ! "$report" html "$@" -o "$shots/$name.html" > "$work/$name.out" 2> "$work/$name.err"; then
+        fail "html $*: status, stderr: $(cat "$work/$name.err")"
+        return 1
+    fi
+    check "html $*: prints the page's path" test "$(cat "$work/$name.out")" = "$shots/$name.html"
+    with_lock -s "$PYTHON" "$browse" "$shots/$name.html" "$shots/$name.png" "$dom" > "$work/$name.json" ||
+        { fail "$name: html-check.py runs"; return 1; }
+    "$PYTHON" -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print("%s: %d bytes, %d SVG, loaded in %.0f ms, %d errors" % (sys.argv[2], d["bytes"], d["svgs"], d["load_ms"], len(d["errors"])))
+for e in d["errors"]:
+    print("  " + e)
+sys.exit(1 if d["errors"] else 0)' "$work/$name.json" "$name" > "$work/$name.said"
+    st=$?
+    cat "$work/$name.said"
+    check "$name: valid, loaded with no console error, nothing fetched" test $st = 0
+    check "$name: screenshot $shots/$name.png" sh -c 'head -c 8 "$1" | od -c | grep -q "P   N   G"' - "$shots/$name.png"
+}
+
+# dom_rows NAME KEY: the rows of the functions table read back (all, rank1).
+dom_rows() {
+    "$PYTHON" -c 'import json, sys
+for r in json.load(open(sys.argv[1]))["value"][sys.argv[2]]:
+    print(r)' "$work/$1.json" "$2"
+}
+
+# functions_match NAME DIR: the page's functions table against DIR's
+# functions.txt: sums over the ranks of time (1e-9 s), calls and bytes
+# sent and received, every function once; rank 1's rows as written.
+functions_match() {
+    dom_rows "$1" all | awk '{ print $1, $2, $4, $5, $6 }' | sort > "$work/actual"
+    awk '/^#/ { next } { t[$2] += $4; c[$2] += $3; s[$2] += $7; r[$2] += $8 }
+        END { for (f in t) printf "%s %.9f %d %d %d\n", f, t[f], c[f], s[f], r[f] }' "$2/functions.txt" | sort > "$work/expected"
+    if [ -s "$work/expected" ] && paste -d ' ' "$work/expected" "$work/actual" | awk '{ d = $2 - $7 }
+            NF != 10 || $1 != $6 || $3 != $8 || $4 != $9 || $5 != $10 || d > 1.5e-9 || d < -1.5e-9 { bad = 1 }
+            END { exit bad }'; then
+        ok "$1: the functions table has functions.txt's sums over the ranks ($(wc -l < "$work/expected") functions)"
+    else
+        fail "$1: the functions table differs from functions.txt's sums (expected, then the page):"
+        cat "$work/expected" "$work/actual"
+    fi
+    dom_rows "$1" rank1 > "$work/actual"
+    awk '/^#/ { region = $NF == "region"; next }
+         $1 == 1 && (!region || $NF == "whole") { sub(/^1 /, ""); if (region) sub(/ [^ ]*$/, ""); print }' \
+        "$2/functions.txt" > "$work/expected"
+    same_rows "$1: rank 1's view of the functions table is functions.txt's rows of rank 1 as written"
+}
+
+# has NAME ID...: the page NAME has an element of each ID.
+has() {
+    local name=$1 id
+    shift
+    for id in "$@"; do
+        check "$name: has $id" grep -q "id=\"$id\"" "$shots/$name.html"
+    done
+}
+
+page mix "$work/mix" && functions_match mix "$work/mix"
+has mix t-functions t-sites matrix sizes
+page regions "$work/regions" && functions_match regions "$work/regions"
+has regions t-regions
+check "regions: the regions of regions.c in the file's order" \
+    sh -c 'grep -o "\[\"\(whole\|init\|step\|step/halo\)\",\"[0-9]*\"" "$1" | cut -d\" -f2 | tr "\n" " " |
+        grep -qx "whole init step step/halo "' - "$shots/regions.html"
+page analyses "$work/analyses" && functions_match analyses "$work/analyses"
+has analyses t-waits t-slt t-late-partners t-collwait t-model
+check "analyses: the model's predicted speed-up of model.txt" \
+    grep -q "predicted speed-up <b>$(sed -n 's/^# model: .* predicted_speedup=\([^ ]*\).*/\1/p' "$work/analyses/model.txt")</b>" \
+    "$shots/analyses.html"
+page rmaio "$work/rmaio" && functions_match rmaio "$work/rmaio"
+has rmaio t-rma t-io
+page summary "$work/summary"
+has summary t-figures t-functions
+dom_rows summary all | sort > "$work/actual"
+awk '!/^#/' "$work/summary/functions.txt" | sort > "$work/expected"
+same_rows "summary: the functions table is the summary form's functions.txt as written"
+page compare "$work/mix" "$work/mix2"
+has compare t-cmp-job t-cmp-function t-cmp-site
+page partial "$work/partial"
+check "partial: the page says the report is partial" grep -q "This report is partial" "$shots/partial.html"
+check "complete: the page does not" sh -c '! grep -q "This report is partial" "$1"' - "$shots/mix.html"
+
+# --- bad input: one line, status 2, nothing written ------------------------------
+refuses_with "'$work' is not an mpiprof report" "$report" html "$work"
+refuses_with "cannot write the page '$work/mix': it is a directory" "$report" html "$work/mix" -o "$work/mix"
+printf 'keep\n' > "$work/file"
+refuses_with "cannot write the page '$work/file/p.html': '$work/file' is not a directory" \
+    "$report" html "$work/mix" -o "$work/file/p.html"
+refuses_with "cannot write the page '$work/none/p.html': '$work/none' does not exist" \
+    "$report" html "$work/mix" -o "$work/none/p.html"
+if [ "$(id -u)" != 0 ]; then       # root may write anywhere
+    mkdir "$work/readonly"
+    chmod 555 "$work/readonly"
+    refuses_with "no permission to write in '$work/readonly'" "$report" html "$work/mix" -o "$work/readonly/p.html"
+    chmod 755 "$work/readonly"
+fi
+check "refused: no page and no temporary file written" \
+    sh -c 'test -z "$(find "$1" -name "*.html" -o -name ".mpiprof-html.*")" && test "$(cat "$1/file")" = keep' - "$work"
+
+# --- large reports ---------------------------------------------------------------
+for n in 64 256; do
+    synthetic "$work/big$n" $n 1000 "step@syn.c:20;main@syn.c:5"
+    # 256 ranks on 4 nodes of 64 (nodes.txt): a bar per node.
+    [ $n = 256 ] && awk 'BEGIN { print "# mpiprof 0.1.0 command=\"./synthetic\" ranks=256"
+        print "# node host ranks rank_list mpi_s offset_s drift_ppm sync_error_s"
+        for (k = 0; k < 4; k++) printf "%d n%d 64 %d-%d 1.000000000 - - -\n", k, k, 64 * k, 64 * k + 63 }' > "$work/big$n/nodes.txt"
+    start=$(date +%s.%N)
+    page big$n "$work/big$n"
+    secs=$(echo "$start $(date +%s.%N)" | awk '{ printf "%.1f", $2 - $1 }')
+    echo "big$n: $n ranks x 1,000 sites: written and checked in $secs s"
+done
+check "64 ranks x 1,000 sites: the page is $(wc -c < "$shots/big64.html") bytes (< 5 MB)" \
+    test "$(wc -c < "$shots/big64.html")" -lt 5000000
+check "64 ranks x 1,000 sites: loaded in $(sed 's/.*"load_ms": \([0-9.]*\).*/\1/' "$work/big64.json") ms (< 2 s)" \
+    awk -v ms="$(sed 's/.*"load_ms": \([0-9.]*\).*/\1/' "$work/big64.json")" 'BEGIN { exit !(ms > 0 && ms < 2000) }'
+functions_match big64 "$work/big64"
+check "256 ranks on 4 nodes: the header names them, a bar per node (3 parts each), none per rank" \
+    sh -c 'grep -q "<th>nodes</th><td>4: n0 ranks 0-63; n1 ranks 64-127; n2 ranks 128-191; n3 ranks 192-255</td>" "$1" &&
+        test "$(grep -o "<title>node [0-3] (n[0-3], ranks [0-9-]*) (mean): [a-zA-Z]*" "$1" | sort -u | wc -l)" = 12 &&
+        ! grep -q "<title>rank [0-9]*: compute" "$1"' - "$shots/big256.html"
+check "mix: nodes.txt's table" grep -q "id=\"t-nodes\"" "$shots/mix.html"
+
+finish
