@@ -222,9 +222,31 @@ _nodes_claim() {
     ) 9> "$NODES_RUN/lock"
 }
 
-nodes_up() {
+# nodes_up takes lib.sh's run lock alone (when sourced after lib.sh) while
+# it makes the nodes' interfaces, and nodes_down while it deletes them: an
+# interface that appears or vanishes fails an MPI that lists them as it
+# starts (MPICH's UCX: "init_worker No such device"), and every other
+# test's job runs under that lock shared.
+_nodes_alone() {
+    local st
+    if [ -n "${lock:-}" ] && command -v flock > /dev/null 2>&1; then
+        exec 8>> "$lock"
+        flock -x 8
+        "$@"
+        st=$?
+        flock -u 8
+        exec 8>&-
+        return $st
+    fi
+    "$@"
+}
+
+nodes_up() { _nodes_alone _nodes_up "$@"; }
+nodes_down() { _nodes_alone _nodes_down; }
+
+_nodes_up() {
     local n=$1 i s off min up lift ns ip
-    nodes_down
+    _nodes_down
     case $n in
     '' | *[!0-9]*) n=0 ;;
     esac
@@ -262,7 +284,7 @@ nodes_up() {
         ip link add "$NODES_BRIDGE" type bridge &&
         ip addr add "10.77.$s.254/24" dev "$NODES_BRIDGE" &&
         ip link set "$NODES_BRIDGE" up
-    } || { echo "nodes_up: cannot make bridge $NODES_BRIDGE" >&2; nodes_down; return 1; }
+    } || { echo "nodes_up: cannot make bridge $NODES_BRIDGE" >&2; _nodes_down; return 1; }
     printf '127.0.0.1\tlocalhost\n' > "$NODES_DIR/hosts"
     i=0
     while [ "$i" -lt "$n" ]; do
@@ -285,12 +307,12 @@ nodes_up() {
             ip -n "$ns" link set eth0 up &&
             ip -n "$ns" link set lo up &&
             mkdir -p "/etc/netns/$ns" && cp "$NODES_DIR/hosts" "/etc/netns/$ns/hosts"
-        } || { echo "nodes_up: cannot make node $i ($ns)" >&2; nodes_down; return 1; }
+        } || { echo "nodes_up: cannot make node $i ($ns)" >&2; _nodes_down; return 1; }
         cat /proc/sys/kernel/random/uuid > "$NODES_DIR/boot_id.$i"
         echo "$i $(nodes_name $i) $ip $off $ns" >> "$NODES_DIR/nodes"
         i=$((i + 1))
     done
-    [ -z "${NODES_RATE:-}" ] || nodes_rate "$NODES_RATE" || { nodes_down; return 1; }
+    [ -z "${NODES_RATE:-}" ] || nodes_rate "$NODES_RATE" || { _nodes_down; return 1; }
     return 0
 }
 
@@ -329,7 +351,7 @@ nodes_rate() {
     done
 }
 
-nodes_down() {
+_nodes_down() {
     [ -n "$NODES_SLOT" ] || return 0
     _nodes_teardown "$NODES_SLOT"
     NODES_SLOT=""
