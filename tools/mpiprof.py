@@ -405,6 +405,30 @@ def region_lines(rep, top=10, rank=None):
     return lines + format_table(headers, rows)
 
 
+def node_of(rep):
+    """{rank: host} from nodes.txt's rank lists ("0-3,8", cut with ",..."),
+    {} without the file."""
+    nodes = rep.get("nodes")
+    hosts = {}
+    for _, row in (nodes.iterrows() if nodes is not None else ()):
+        for part in str(row["rank_list"]).split(","):
+            lo, _, hi = part.partition("-")
+            if lo.isdigit():
+                hosts.update((r, str(row["host"])) for r in range(int(lo), int(hi or lo) + 1))
+    return hosts
+
+
+def nodes_line(rep, most=4):
+    """show's line of the nodes: how many, then each one's host and ranks
+    (the first MOST); None without nodes.txt."""
+    nodes = rep.get("nodes")
+    if nodes is None or nodes.empty:
+        return None
+    each = ["%s (%s %s)" % (r["host"], "rank" if r["ranks"] == 1 else "ranks", r["rank_list"])
+            for _, r in nodes.head(most).iterrows()]
+    return "%d: %s%s" % (len(nodes), ", ".join(each), ", ..." if len(nodes) > most else "")
+
+
 def show(rep, top=10, rank=None, by="function", out=sys.stdout):
     """The one-screen summary of mpiprof-report show. Returns the list of
     things skipped for lack of a file."""
@@ -421,14 +445,18 @@ def show(rep, top=10, rank=None, by="function", out=sys.stdout):
     p("ranks    %d   start %s   clock %s   mpiprof %s" % (rep.ranks, m.get("start", "?"), m.get("clock", "?"),
                                                         m.get("version", "?")))
     p("options  %s" % m.get("options", "-"))
+    nodes = nodes_line(rep)
+    if nodes:
+        p("nodes    %s" % nodes)
     if rep.summary:
         p("form     summary: figures over the ranks, no row per rank")
     for note in rep.notes:
         p("note     %s" % note)
     if rank is not None:
         row = s[s["rank"] == rank].iloc[0]
-        p("rank %d   elapsed %.6f s   MPI %.6f s = %.2f %% of elapsed   compute %.6f s" % (
-            rank, row["elapsed_s"], row["mpi_s"], 100 * row["mpi_s"] / row["elapsed_s"] if row["elapsed_s"] else 0,
+        host = node_of(rep).get(rank)
+        p("rank %d%s   elapsed %.6f s   MPI %.6f s = %.2f %% of elapsed   compute %.6f s" % (
+            rank, " on " + host if host else "", row["elapsed_s"], row["mpi_s"], 100 * row["mpi_s"] / row["elapsed_s"] if row["elapsed_s"] else 0,
             row["compute_s"] if "compute_s" in s.columns else row["elapsed_s"] - row["mpi_s"]))
         mpi_total = row["mpi_s"]
         extra = [(name, row[col], "") for col, name, _ in FIGURES if col in s.columns]

@@ -115,13 +115,16 @@ static struct {
 
 /* Token sends in flight: a ring; a slot is reused once its send completed
  * (a token is small: sent eagerly, complete at once in practice). The
- * first token on a shadow to a process is waited for, as an MPI_Send of it
- * would be: a transport that connects lazily (Open MPI's TCP between
- * nodes) moves a new connection on only while the process is in an MPI
- * call, so a token left to complete in the background could arrive a
+ * first token on a shadow to a process is tested until it is out, for
+ * FIRST_NS at most: a transport that connects lazily (Open MPI's TCP
+ * between nodes) moves a new connection on only while the process is in an
+ * MPI call, so a token left to complete in the background could arrive a
  * whole run late (a rank that computes between short calls), and its
  * receiver, whose call waits for it (a rooted collective's root), wait
- * for it as long. */
+ * for it as long. Never waited for outright: the other process may need
+ * to progress first (MPICH's UCX over shared memory, whose first message
+ * to a process waited for that process's next call, hung). */
+#define FIRST_NS 2000000
 #define POOL 256
 static struct {
     pthread_mutex_t lock;
@@ -165,7 +168,11 @@ static void token_isend(MPI_Comm comm, int dst, int tag, uint64_t key, double se
         pool.req[i] = MPI_REQUEST_NULL;
     uint64_t pair = PROF_HKEY(comm) * 1099511628211ULL ^ ((uint64_t)(unsigned)dst + 1);
     if (pool.req[i] != MPI_REQUEST_NULL && !prof_hmap_get(&pool.sent, pair)) {
-        PMPI_Wait(&pool.req[i], MPI_STATUS_IGNORE);
+        uint64_t until = prof_clock_mono_ns() + FIRST_NS;
+        int done = 0;
+        while (!done && PMPI_Test(&pool.req[i], &done, MPI_STATUS_IGNORE) == MPI_SUCCESS &&
+               prof_clock_mono_ns() < until)
+            ;
         prof_hmap_put(&pool.sent, pair, &pool);
     }
     prof_unlock(&pool.lock);

@@ -110,6 +110,10 @@ check "nodes.txt: node 1's drift is +400 ppm within two errors over the run (${r
     !/^#/ && $1 == 1 { d = $7 - 400; if (d < 0) d = -d; b = 2 * $8 / s * 1e6 + 50
                        printf "drift %.1f ppm, off by %.1f, bound %.1f\n", $7, d, b; exit !(d <= b) }' "$nodes"
 
+check "mpiprof-report show names the nodes and the node of the rank it shows" sh -c "
+    '$top_builddir/tools/mpiprof-report' show --rank 1 '$work/v.1.times/late-sender' > '$work/show.out' &&
+    grep -qx 'nodes    2: node0 (rank 0), node1 (rank 1)' '$work/show.out' && grep -q '^rank 1 on node1 ' '$work/show.out'"
+
 # The job never breaks: every option on mix, over TCP, the MPI's defaults.
 mix="$top_builddir/tests/integration/mix"
 nodes_mpirun 1 2 "$mix" > "$work/plain.out" 2> "$work/plain.err" || fail "mix runs on the nodes without the profiler"
