@@ -190,7 +190,7 @@ static int start(void)
     char host[256] = "";
     if (gethostname(host, sizeof host - 1) != 0 || !host[0])
         strcpy(host, "-");
-    snprintf(nd.host, sizeof nd.host, "%s", host);
+    snprintf(nd.host, sizeof nd.host, "%.*s", (int)sizeof nd.host - 1, host);
     nd.hash = node_hash(host);
     int ok = split_node() == 0, local = 1;
     if (ok)
