@@ -33,7 +33,7 @@ static struct {
     int want;                        /* an analysis asked for the timeline */
     int synced;                      /* the ranks' times travel on the timeline */
     MPI_Comm node, lead;             /* this node's processes; the leaders (MPI_COMM_NULL but there) */
-    int index, nnodes;               /* this node's number (its leader's among the leaders), how many */
+    int nnodes;                      /* how many nodes (leaders) */
     struct offset init, fin;         /* at MPI_Init and at MPI_Finalize */
     struct row *rows;                /* rank 0, at MPI_Finalize: nodes.txt's rows */
 } nd = { .node = MPI_COMM_NULL, .lead = MPI_COMM_NULL };
@@ -205,14 +205,9 @@ static int start(void)
         free_comms();
         return -1;
     }
-    int v[2] = { 0, 0 };
-    if (nd.lead != MPI_COMM_NULL) {
-        PMPI_Comm_rank(nd.lead, &v[0]);
-        PMPI_Comm_size(nd.lead, &v[1]);
-    }
-    PMPI_Bcast(v, 2, MPI_INT, 0, nd.node);
-    nd.index = v[0];
-    nd.nnodes = v[1];
+    if (nd.lead != MPI_COMM_NULL)
+        PMPI_Comm_size(nd.lead, &nd.nnodes);
+    PMPI_Bcast(&nd.nnodes, 1, MPI_INT, 0, nd.node);
     PMPI_Comm_size(nd.node, &local);
     prof_run.oversubscribed = local > sysconf(_SC_NPROCESSORS_ONLN);
     if (all[1] && !all[2] && nd.nnodes > 1) {
