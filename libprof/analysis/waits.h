@@ -83,10 +83,11 @@ void prof_waits_charge_rank(int cls, int waiter, uint64_t key, const struct prof
 #define PROF_WAITS_TAGS 32784
 
 /* prof_waits_before: the part of a call from t0 to t1 before x (when the
- * last partner it waited for came). */
+ * last partner it waited for came); 0 when t0 is not before t1 (a start
+ * taken from another node's clock may fall after the call's end). */
 static inline uint64_t prof_waits_before(uint64_t x, uint64_t t0, uint64_t t1)
 {
-    return x > t0 ? (x < t1 ? x : t1) - t0 : 0;
+    return x > t0 && t1 > t0 ? (x < t1 ? x : t1) - t0 : 0;
 }
 
 /* prof_waits_charge: a wait of ticks in this thread's call at site key, of
