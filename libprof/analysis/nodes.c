@@ -3,6 +3,7 @@
  * wants it on several nodes, the leaders' clock offsets; at MPI_Finalize
  * the offsets again (the drift) and nodes.txt. Cold, but for prof_sync_out
  * and prof_sync_in (a token's send and arrival). */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,8 +36,11 @@ static struct {
     MPI_Comm node, lead;             /* this node's processes; the leaders (MPI_COMM_NULL but there) */
     int nnodes;                      /* how many nodes (leaders) */
     struct offset init, fin;         /* at MPI_Init and at MPI_Finalize */
+    _Atomic int64_t *ahead;          /* ns the clock condition moved this node's timeline on (below) */
+    _Atomic int64_t own;             /* where *ahead is, but in the node's window */
+    MPI_Win win;                     /* the node's window holding it (MPI_WIN_NULL: none) */
     struct row *rows;                /* rank 0, at MPI_Finalize: nodes.txt's rows */
-} nd = { .node = MPI_COMM_NULL, .lead = MPI_COMM_NULL };
+} nd = { .node = MPI_COMM_NULL, .lead = MPI_COMM_NULL, .ahead = &nd.own, .win = MPI_WIN_NULL };
 
 void prof_sync_want(void)
 {
@@ -48,12 +52,35 @@ uint64_t prof_sync_node(void)
     return nd.synced ? PROF_SYNC_COMMON : nd.hash;
 }
 
-uint64_t prof_sync_out(uint64_t t)
+/* How many ns the timeline is ahead of this node's clock now. */
+static int64_t offset(void)
 {
-    return nd.synced ? (uint64_t)(prof_clock_ns(t) + nd.init.off) + BIAS : t;
+    return nd.init.off + atomic_load_explicit(nd.ahead, memory_order_relaxed);
 }
 
-int prof_sync_in(uint64_t at, uint64_t node, uint64_t *t)
+uint64_t prof_sync_out(uint64_t t)
+{
+    return nd.synced ? (uint64_t)(prof_clock_ns(t) + offset()) + BIAS : t;
+}
+
+/* The clock condition: a time that another node sent, at on the timeline,
+ * came before this process's time by. When the timeline puts it after,
+ * this node's timeline is behind the sender's by at least the difference
+ * (the offsets measured at MPI_Init have drifted since, or erred): it moves
+ * on by that much, for every process of the node at once. It never moves
+ * back, so the nodes that exchange messages keep up with the one whose
+ * clock runs fastest, within the time a message takes, however long the
+ * run, and no process sees another's time after its own arrival. */
+static void condition(int64_t at, uint64_t by)
+{
+    int64_t was = atomic_load_explicit(nd.ahead, memory_order_relaxed), local = prof_clock_ns(by) + nd.init.off;
+    while (at > local + was &&
+           !atomic_compare_exchange_weak_explicit(nd.ahead, &was, at - local, memory_order_relaxed,
+                                                  memory_order_relaxed))
+        ;
+}
+
+int prof_sync_in(uint64_t at, uint64_t node, uint64_t by, uint64_t *t)
 {
     if (node == nd.hash) {
         *t = at;
@@ -61,7 +88,9 @@ int prof_sync_in(uint64_t at, uint64_t node, uint64_t *t)
     }
     if (node != PROF_SYNC_COMMON || !nd.synced)
         return 0;
-    *t = prof_clock_ticks((int64_t)(at - BIAS) - nd.init.off);
+    if (by)
+        condition((int64_t)(at - BIAS), by);
+    *t = prof_clock_ticks((int64_t)(at - BIAS) - offset());
     return 1;
 }
 
@@ -70,7 +99,8 @@ int prof_sync_arrive(MPI_Comm comm, uint64_t t, uint64_t *latest)
     uint64_t node = prof_sync_node(), in[3] = { prof_sync_out(t), node, ~node }, out[3];
     if (PMPI_Allreduce(in, out, 3, MPI_UINT64_T, MPI_MAX, comm) != MPI_SUCCESS)
         return -1;
-    return out[1] == ~out[2] && prof_sync_in(out[0], out[1], latest);   /* one clock: the most node is the least */
+    /* one clock: the most node is the least; the last came before now */
+    return out[1] == ~out[2] && prof_sync_in(out[0], out[1], prof_clock(), latest);
 }
 
 uint64_t prof_sync_span(uint64_t d)
@@ -177,6 +207,49 @@ static int split_node(void)
                    ~low[1] == nd.hash ? 0 : -1;
 }
 
+/* The node's processes move its timeline on together (the clock
+ * condition): *nd.ahead in a window the node shares, its leader's
+ * (collective over nd.node; a process alone keeps its own). Where the MPI
+ * cannot make it, each process moves its own, and a note says so. */
+static int unshared;
+
+static void share_ahead(void)
+{
+    _Atomic int64_t *base = NULL;
+    MPI_Aint size = 0;
+    int unit = 0, local = 0, all = 0, n = 1;
+    PMPI_Comm_size(nd.node, &n);
+    if (n == 1)
+        return;
+    PMPI_Comm_rank(nd.node, &local);
+    int ok = PMPI_Win_allocate_shared(local ? 0 : (MPI_Aint)sizeof *base, (int)sizeof *base, MPI_INFO_NULL, nd.node,
+                                      &base, &nd.win) == MPI_SUCCESS;
+    ok = ok && PMPI_Win_shared_query(nd.win, 0, &size, &unit, &base) == MPI_SUCCESS && base &&
+         size >= (MPI_Aint)sizeof *base;
+    if (ok && !local)
+        atomic_store(base, 0);
+    if (PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, nd.node) == MPI_SUCCESS && all) {
+        nd.ahead = base;
+        return;
+    }
+    if (ok)
+        PMPI_Win_free(&nd.win);     /* made on every process of the node: freed (else left) */
+    nd.win = MPI_WIN_NULL;
+    unshared = 1;
+    prof_log_once("the MPI cannot make a window shared by a node's processes; each moves its own timeline "
+                  "to keep the clock condition, and times of one node may differ by what they moved");
+}
+
+/* The node's window goes (MPI_Finalize); its value stays with each process. */
+static void unshare_ahead(void)
+{
+    if (nd.win == MPI_WIN_NULL)
+        return;
+    atomic_store(&nd.own, atomic_load(nd.ahead));
+    nd.ahead = &nd.own;
+    PMPI_Win_free(&nd.win);
+}
+
 static void free_comms(void)
 {
     if (nd.lead != MPI_COMM_NULL)
@@ -211,9 +284,10 @@ static int start(void)
     PMPI_Comm_size(nd.node, &local);
     prof_run.oversubscribed = local > sysconf(_SC_NPROCESSORS_ONLN);
     if (all[1] && !all[2] && nd.nnodes > 1) {
-        if (offsets(&nd.init) == 0)
+        if (offsets(&nd.init) == 0) {
+            share_ahead();
             nd.synced = 1;
-        else
+        } else
             prof_log_once("cannot measure the nodes' clock offsets; times from other nodes are compared at "
                           "their arrival");
     }
@@ -229,6 +303,7 @@ struct row {
     char host[64];
     double mpi_s;                    /* their MPI time */
     struct offset init, fin;
+    int64_t ahead;                   /* ns the clock condition moved its timeline on */
 };
 
 /* The ranks of this node's members (leader), as ranges. */
@@ -255,7 +330,7 @@ static void rank_list(const int *world, int n, char *list)
 
 static void figures(struct prof_report_ctx *ctx, struct prof_rank_data *rd, uint64_t t_end)
 {
-    (void)ctx, (void)t_end;
+    (void)t_end;
     if (nd.synced && offsets(&nd.fin) != 0)
         nd.fin = (struct offset){ 0, -1, 0 };
     int n = 0;
@@ -266,7 +341,7 @@ static void figures(struct prof_report_ctx *ctx, struct prof_rank_data *rd, uint
     int me = world ? prof_run.rank : -1;
     PMPI_Gather(&me, 1, MPI_INT, world, 1, MPI_INT, 0, nd.node);
     if (nd.lead != MPI_COMM_NULL) {
-        struct row mine = { .ranks = n, .mpi_s = sum, .init = nd.init, .fin = nd.fin };
+        struct row mine = { .ranks = n, .mpi_s = sum, .init = nd.init, .fin = nd.fin, .ahead = atomic_load(nd.ahead) };
         snprintf(mine.host, sizeof mine.host, "%s", nd.host);
         if (world)
             rank_list(world, n, mine.list);
@@ -283,17 +358,24 @@ static void figures(struct prof_report_ctx *ctx, struct prof_rank_data *rd, uint
             prof_log_local("out of memory for nodes.txt's rows; it has none");
     }
     free(world);
+    unshare_ahead();
     free_comms();
+    size_t len = strlen(ctx->notes);
+    if (unshared)
+        snprintf(ctx->notes + len, sizeof ctx->notes - len,
+                 "# note: the MPI could not make a window shared by a node's processes: each moved its own "
+                 "timeline (clock condition), times of one node may differ by what they moved\n");
 }
 
 #define NAME(c) #c,
 #define PROF_NODES_COLUMNS(X) \
-    X(node) X(host) X(ranks) X(rank_list) X(mpi_s) X(offset_s) X(drift_ppm) X(sync_error_s)
+    X(node) X(host) X(ranks) X(rank_list) X(mpi_s) X(offset_s) X(drift_ppm) X(sync_error_s) X(advanced_s)
 static const char *const columns[] = { PROF_NODES_COLUMNS(NAME) };
 
 /* A node's offset to the first node's clock at MPI_Init, its drift from
- * there to MPI_Finalize, and the larger error bound of the two; "-" where
- * the clocks were not synchronized. */
+ * there to MPI_Finalize, the larger error bound of the two, and how far the
+ * clock condition moved its timeline on; "-" where the clocks were not
+ * synchronized. */
 static void write_rows(struct prof_buf *b, const struct prof_report_ctx *ctx, const struct prof_rank_data *rd)
 {
     (void)ctx, (void)rd;
@@ -303,15 +385,16 @@ static void write_rows(struct prof_buf *b, const struct prof_report_ctx *ctx, co
         prof_report_word(b, r->host);
         prof_buf_printf(b, " %d %s %.9f", r->ranks, r->list, r->mpi_s);
         if (!nd.synced) {
-            prof_buf_printf(b, " - - -\n");
+            prof_buf_printf(b, " - - - -\n");
             continue;
         }
         prof_buf_printf(b, " %.9f", (double)r->init.off * 1e-9);
         if (r->fin.err < 0 || r->fin.at <= r->init.at)
-            prof_buf_printf(b, " - %.9f\n", (double)r->init.err * 1e-9);
+            prof_buf_printf(b, " - %.9f", (double)r->init.err * 1e-9);
         else
-            prof_buf_printf(b, " %.3f %.9f\n", (double)(r->init.off - r->fin.off) * 1e6 / (double)(r->fin.at - r->init.at),
+            prof_buf_printf(b, " %.3f %.9f", (double)(r->init.off - r->fin.off) * 1e6 / (double)(r->fin.at - r->init.at),
                             (double)(r->init.err > r->fin.err ? r->init.err : r->fin.err) * 1e-9);
+        prof_buf_printf(b, " %.9f\n", (double)r->ahead * 1e-9);
     }
 }
 

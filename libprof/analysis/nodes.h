@@ -10,9 +10,14 @@
  * runs on several nodes, MPI_Init measures each node's offset to the first
  * node's clock, by the minimum round trip of ping-pongs between node
  * leaders in a binomial tree (ceil(log2(nodes)) rounds), and MPI_Finalize
- * measures it again (the drift, in nodes.txt). A time on the timeline is
- * the node's CLOCK_MONOTONIC nanoseconds (clock.h, prof_clock_ns) plus its
- * offset at MPI_Init. */
+ * measures it again (the drift, in nodes.txt). Between the two the
+ * offsets drift (ppm: a millisecond in seconds to minutes), so every time
+ * that comes from another node and is known to precede a time of this
+ * process (a token taken, a reduction ended) keeps the clock condition:
+ * when the timeline puts it later, the node's timeline moves on by the
+ * difference (never back), for all its processes at once. A time on the
+ * timeline is the node's CLOCK_MONOTONIC nanoseconds (clock.h,
+ * prof_clock_ns) plus its offset at MPI_Init plus how far it moved. */
 #ifndef PROF_NODES_H
 #define PROF_NODES_H
 
@@ -33,9 +38,10 @@ uint64_t prof_sync_node(void);
  * to another process, on prof_sync_node's clock. prof_sync_in: a time at
  * that another process sent, on clock node, as this process's ticks in *t:
  * 1 when the two can be compared (one node, or both on the timeline),
- * else 0 (*t untouched). Thread safe. */
+ * else 0 (*t untouched); by: this process's time (ticks) that at is known
+ * to precede (the clock condition above), 0 where none is. Thread safe. */
 uint64_t prof_sync_out(uint64_t t);
-int prof_sync_in(uint64_t at, uint64_t node, uint64_t *t);
+int prof_sync_in(uint64_t at, uint64_t node, uint64_t by, uint64_t *t);
 /* prof_sync_arrive: this process came to a point of comm at t (its
  * ticks): in one MPI_Allreduce (a barrier's synchronization), when the last
  * of comm's processes came, as this process's ticks in *latest: 1 when

@@ -59,7 +59,7 @@ static uint64_t sent_at(const struct queued *t)
 uint64_t prof_token_sent_at(const struct prof_token *t, uint64_t arrived)
 {
     uint64_t at;
-    return prof_sync_in(t->at, t->node, &at) ? at : arrived;
+    return prof_sync_in(t->at, t->node, arrived, &at) ? at : arrived;
 }
 
 /* The part of a wait from t0 to t1 before time x. */
@@ -298,7 +298,7 @@ static struct stamp stamp(const struct prof_call *c)
 static void answer(const struct rx *e, int src, struct prof_token *t)
 {
     uint64_t sent;
-    if (t->sync == 1 && prof_sync_in(t->at, t->node, &sent) && e->at > sent)
+    if (t->sync == 1 && prof_sync_in(t->at, t->node, 0, &sent) && e->at > sent)
         prof_waits_charge_rank(PROF_WAIT_late_receiver, prof_comm_world_rank(e->comm, src), t->key, &e->cause,
                                e->at - sent);
     if (t->sync == 2 && e->q)

@@ -98,7 +98,8 @@ struct prof_token {
  * common timeline (nodes.h), so that a receiver that was descheduled while
  * the token arrived (more processes than cores) does not count that as the
  * sender's lateness; else arrived, when it arrived here (MPInside's
- * stuttering method). */
+ * stuttering method). It was sent before it arrived: the clock
+ * condition (nodes.h). */
 uint64_t prof_token_sent_at(const struct prof_token *t, uint64_t arrived);
 
 

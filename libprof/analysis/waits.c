@@ -250,7 +250,7 @@ static uint64_t all_shapes(struct prof_call *c, MPI_Comm comm, int rank, uint64_
         return 0;
     uint64_t t1 = prof_clock(), dt = t1 - t, latest = 0;
     r->s.sync_calls++;
-    if (prof_sync_in(out.at, out.node, &latest)) {
+    if (prof_sync_in(out.at, out.node, t1, &latest)) {
         uint64_t w = out.who == rank ? 0 : prof_waits_before(latest, t, t1);
         r->s.sync_ticks += w;
         *got = out.cause;
@@ -561,12 +561,13 @@ static void req_done(const struct prof_ev_req *ev)
     struct prof_cause got = { -1, 0, 0, 0 };
     if (!p->n) {
         if (PMPI_Wait(p->rq, MPI_STATUS_IGNORE) == MPI_SUCCESS && p->out.who != p->in.who &&
-            prof_sync_in(p->out.at, p->out.node, &latest)) {
+            prof_sync_in(p->out.at, p->out.node, prof_clock(), &latest)) {
             got = p->out.cause;
         }
     } else if (PMPI_Waitall(p->n, p->rq, MPI_STATUSES_IGNORE) == MPI_SUCCESS) {
+        uint64_t came = prof_clock();      /* the starts were sent before */
         for (int i = 0; i < p->n; i++)
-            if (prof_sync_in(p->tok[i].at, p->tok[i].node, &at) && at >= latest) {
+            if (prof_sync_in(p->tok[i].at, p->tok[i].node, came, &at) && at >= latest) {
                 latest = at;
                 got = p->tok[i].cause;
             }

@@ -110,12 +110,14 @@ static void complete(MPI_Comm comm, struct prof_waits_win *w, const struct prof_
 {
     uint64_t latest = 0, at = 0, now = prof_clock();
     struct prof_cause got = PROF_CAUSE_NONE;
-    if (w->rq && PMPI_Waitall(w->nstart, w->rq, MPI_STATUSES_IGNORE) == MPI_SUCCESS)
+    if (w->rq && PMPI_Waitall(w->nstart, w->rq, MPI_STATUSES_IGNORE) == MPI_SUCCESS) {
+        uint64_t came = prof_clock();      /* the posts were sent before */
         for (int i = 0; i < w->nstart; i++)
-            if (w->start[i] != MPI_UNDEFINED && prof_sync_in(w->tok[i].at, w->tok[i].node, &at) && at >= latest) {
+            if (w->start[i] != MPI_UNDEFINED && prof_sync_in(w->tok[i].at, w->tok[i].node, came, &at) && at >= latest) {
                 latest = at;
                 got = w->tok[i].cause;
             }
+    }
     drop_posts(w);
     uint64_t key = prof_call_key(ev->c);
     if (key && w->start_t0) {
@@ -145,11 +147,12 @@ static void waited(MPI_Comm comm, struct prof_waits_win *w, const struct prof_ev
         if (w->post[i] == MPI_UNDEFINED || prof_token_recv_full(comm, w->post[i], TAG_DONE, &d) != 0 ||
             prof_token_recv_full(comm, w->post[i], TAG_LAST, &l) != 0)
             continue;
-        if (prof_sync_in(d.at, d.node, &at) && at >= latest) {
+        uint64_t came = prof_clock();      /* sent before */
+        if (prof_sync_in(d.at, d.node, came, &at) && at >= latest) {
             latest = at;
             last_op = 0;
             if (d.mark)
-                prof_sync_in(d.mark, d.node, &last_op);
+                prof_sync_in(d.mark, d.node, came, &last_op);
             done = d.cause;
             last = l.cause;
         }

@@ -47,15 +47,18 @@ struct note {
     struct prof_token tok;
 };
 
-/* A send followed: its id, a receive posted for a notice (NULL once one
- * came in it and was given on), the notice for it (noticed), its request
+/* A send followed: its id, whether it is synchronous (MPI_Issend), a
+ * receive posted for a notice (NULL once one came in it and was given on),
+ * the notice for it (noticed) and when it was taken, its request
  * (MPI_REQUEST_NULL until its call ended), and the call that completed it
  * (key 0: not yet). */
 struct sync {
     uint64_t id;
+    int synchronous;
     struct note *rx;
     int noticed;
     struct prof_token got;
+    uint64_t came;
     MPI_Request user;
     uint64_t key, t0, t1;
     struct sync *next;
@@ -138,6 +141,7 @@ static void take(struct sync *s)
         }
         t->got = s->rx->tok;
         t->noticed = 1;
+        t->came = prof_clock();
         struct note *swap = t->rx;
         t->rx = s->rx;
         s->rx = swap;
@@ -154,9 +158,12 @@ static int settle(struct sync *s, int current)
     take(s);
     if (!s->key || !s->noticed)
         return 0;
+    /* The clock condition (nodes.h): the notice was sent before it was
+     * taken, and the receive posted before an MPI_Issend completed. */
     uint64_t posted = 0;
-    uint64_t w = prof_sync_in(s->got.mark, s->got.node, &posted) && s->t1 >= posted
-                     ? prof_waits_before(posted, s->t0, s->t1) : 0;
+    prof_sync_in(s->got.at, s->got.node, s->came, &posted);
+    uint64_t w = prof_sync_in(s->got.mark, s->got.node, s->synchronous ? s->t1 : s->came, &posted) &&
+                         s->t1 >= posted ? prof_waits_before(posted, s->t0, s->t1) : 0;
     if (w && current)
         prof_waits_charge(PROF_WAIT_late_receiver, s->key, &s->got.cause, w);
     else if (w)
@@ -198,6 +205,7 @@ void prof_waits_sync_sent(const struct prof_ev_p2p *ev, uint64_t key, uint64_t t
     if (ev->c->rc != MPI_SUCCESS)
         return;         /* followed until MPI_Finalize: its token may yet be taken, and answered */
     prof_lock(&sy.lock);
+    s->synchronous = ev->c->fn == FN_MPI_Issend;
     if (key)
         complete(s, key, ev->c->t0, t1);
     else

@@ -7,14 +7,17 @@
 #  - the known answers of mpiprof-validate that compare times of different
 #    ranks (late sender, late receiver, collective wait, every wait state
 #    of collectives and point-to-point) pass with their one-node
-#    tolerances (but waits-issend: across nodes on this loaded 2-core
-#    machine it read 0.08 to 0.21 s of 0.20, mpiprof(1) BUGS); the
-#    one-sided ones too with Open MPI's osc pt2pt, and with
+#    tolerances; the one-sided ones too with Open MPI's osc pt2pt, and with
 #    its default osc, which cannot make the programs' windows between
 #    these nodes (MPI_ERR_WIN), they are NOT RUN with that reason;
 #  - nodes.txt names both nodes and their ranks, node 1's offset is the
 #    namespaces' -2000 s within its sync_error_s (and 1 ms), its drift
 #    +400 ppm within what two errors over the run allow;
+#  - the clock condition: with the clocks 2 % apart (-10000 and +10000
+#    ppm), the checks whose messages go both ways (late receiver, PSCW)
+#    still pass (without it the late receiver of MPI_Issend lost every
+#    round: no row), and node 0, the slow one, moved its timeline on by
+#    about 2 % of the run (advanced_s), node 1 not at all;
 #  - the job never breaks: mix (no one-sided call) under every option
 #    prints what it prints without the profiler, a complete report.
 . "$top_srcdir/tests/integration/lib.sh"
@@ -41,7 +44,7 @@ validate="$top_builddir/tools/mpiprof-validate"
 agent="$top_srcdir/tests/integration/nodes-mpirun.sh"
 
 times=late-sender,late-receiver,late-senders,late-senders-recv,imbalance,waits-barrier,waits-nxn,waits-bcast
-times=$times,waits-reduce,waits-scan,waits-order,waits-chain,waits-ssend,waits-rendezvous
+times=$times,waits-reduce,waits-scan,waits-order,waits-chain,waits-ssend,waits-issend,waits-rendezvous
 times=$times,waits-ibcast,waits-iallreduce,waits-iscan
 onesided=waits-fence,waits-latepost,waits-earlywait,waits-latecomplete,rma
 
@@ -111,6 +114,20 @@ run_s=$(awk '!/^#/ && $1 == 0 { print $2 }' "$work/v.1.times/late-sender/summary
 check "nodes.txt: node 1's drift is +400 ppm within two errors over the run (${run_s} s) + 50 ppm" awk -v s="$run_s" '
     !/^#/ && $1 == 1 { d = $7 - 400; if (d < 0) d = -d; b = 2 * $8 / s * 1e6 + 50
                        printf "drift %.1f ppm, off by %.1f, bound %.1f\n", $7, d, b; exit !(d <= b) }' "$nodes"
+
+# The clock condition: the clocks 2 % apart, 4 ms over a 0.2 s check.
+both=waits-ssend,waits-issend,waits-latepost,waits-earlywait,waits-latecomplete
+NODES_ENV_0="MPIPROF_CLOCK=monotonic MPIPROF_TEST_DRIFT=-10000"
+NODES_ENV_1="MPIPROF_CLOCK=monotonic MPIPROF_TEST_DRIFT=10000"
+across 1 2 "$both" drift --mca osc pt2pt
+NODES_ENV_0="MPIPROF_CLOCK=monotonic MPIPROF_TEST_DRIFT=-200"
+NODES_ENV_1="MPIPROF_CLOCK=monotonic MPIPROF_TEST_DRIFT=200"
+passes "2 nodes x 1 rank, clocks 2 % apart: late receiver and PSCW" "$work/v.1.drift.res" "$(nchecks "$both")"
+nodes="$work/v.1.drift/waits-earlywait/nodes.txt"
+run_s=$(awk '!/^#/ && $1 == 0 { print $2 }' "$work/v.1.drift/waits-earlywait/summary.txt")
+grep -v '^# mpiprof' "$nodes"
+check "nodes.txt: node 0 (2 % slow) moved its timeline on by 0.5 to 3 % of the run (${run_s} s), node 1 not" awk -v s="$run_s" '
+    !/^#/ { a[$1] = $9 } END { exit !(a[0] >= 0.005 * s && a[0] <= 0.03 * s && a[1] == 0) }' "$nodes"
 
 check "mpiprof-report show names the nodes and the node of the rank it shows" sh -c "
     '$top_builddir/tools/mpiprof-report' show --rank 1 '$work/v.1.times/late-sender' > '$work/show.out' &&

@@ -32,7 +32,7 @@ MPIPROF_REPORT_FORM=summary run "$np" "$launcher" -q -o "$work/sum" "$bin/mix" >
 check "the summary form: summary.txt, functions.txt, nodes.txt and sites.txt only" \
     test "$(ls "$work/sum" | tr '\n' ' ')" = "functions.txt nodes.txt sites.txt summary.txt "
 check "nodes.txt on one node: one row, its host, every rank, no offsets" \
-    test "$(awk '!/^#/ { print $1, $2, $3, $4, $6, $7, $8 }' "$work/ranks/nodes.txt")" = "0 $(hostname) $np 0-$((np - 1)) - - -"
+    test "$(awk '!/^#/ { print $1, $2, $3, $4, $6, $7, $8, $9 }' "$work/ranks/nodes.txt")" = "0 $(hostname) $np 0-$((np - 1)) - - - -"
 check "nodes.txt: the node's mpi_s is the ranks' sum in summary.txt" \
     awk '!/^#/ && FILENAME ~ /summary/ { s += $3 } !/^#/ && FILENAME ~ /nodes/ { n = $5 }
          END { d = s - n; exit !(d < 1e-6 && d > -1e-6 && n > 0) }' "$work/ranks/summary.txt" "$work/ranks/nodes.txt"
