@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "clock.h"
+#include "lock.h"
 #include "log.h"
 #include "module.h"
 #include "nodes.h"
@@ -34,7 +35,8 @@ static struct {
     int want;                        /* an analysis asked for the timeline */
     int synced;                      /* the ranks' times travel on the timeline */
     MPI_Comm node, lead;             /* this node's processes; the leaders (MPI_COMM_NULL but there) */
-    int nnodes;                      /* how many nodes (leaders) */
+    int nnodes, index;               /* how many nodes (leaders), and which this one is */
+    struct skew *skew;               /* the drift of each node's times here (nnodes; NULL: none) */
     struct offset init, fin;         /* at MPI_Init and at MPI_Finalize */
     _Atomic int64_t *ahead;          /* ns the clock condition moved this node's timeline on (below) */
     _Atomic int64_t own;             /* where *ahead is, but in the node's window */
@@ -80,7 +82,102 @@ static void condition(int64_t at, uint64_t by)
         ;
 }
 
-int prof_sync_in(uint64_t at, uint64_t node, uint64_t by, uint64_t *t)
+/* --- the drift of another node's times, from its messages' delays --------
+ *
+ * The clock condition catches a node whose times come late, not one whose
+ * clock runs slow against this one's: its times come early, by its drift
+ * since MPI_Init, and where messages go one way only (a pipeline, a late
+ * broadcast root) nothing here tells it. Its messages do: their one-way
+ * delay on the timeline, arrival less send time, is the transfer's plus
+ * the two clocks' error, and the least delays of a node's messages over a
+ * run grow as that error does. So per node heard from, the least delay of
+ * a first window of WINDOW ns and of each later window (an eighth of the
+ * run since, at least WINDOW), and once two are BASE apart the slope
+ * between the first and the last is the rate at which that node's times
+ * come earlier here (0 when they do not): they are moved on by it times
+ * the run since MPI_Init, never past their message's arrival. Only the
+ * messages that came while their receiver waited in MPI for them count
+ * (sent after its waiting call began): the others' arrival is when the
+ * process next looked, and their delays would make a drift of its
+ * business. */
+#define WINDOW 50000000
+#define BASE 200000000
+
+struct skew {
+    pthread_mutex_t lock;
+    int first;                       /* the first window is open */
+    int64_t t_a, d_a;                /* the first window's least delay and when (ns since MPI_Init) */
+    int64_t end, t_w, d_w;           /* the open window: its end, its least delay and when */
+    _Atomic int64_t ppb;             /* how much earlier the node's times come, parts per 10^9 of run */
+};
+
+static void skew_sample(struct skew *s, int64_t d, int64_t t)
+{
+    prof_lock(&s->lock);
+    if (!s->end) {
+        s->first = 1;
+        s->end = t + WINDOW;
+        s->t_w = t;
+        s->d_w = d;
+    } else if (t < s->end) {
+        if (d < s->d_w) {
+            s->d_w = d;
+            s->t_w = t;
+        }
+    } else {
+        if (s->first) {
+            s->t_a = s->t_w;
+            s->d_a = s->d_w;
+            s->first = 0;
+        } else if (s->t_w - s->t_a >= BASE) {
+            double r = (double)(s->d_w - s->d_a) * 1e9 / (double)(s->t_w - s->t_a);
+            atomic_store(&s->ppb, r > 0 ? (int64_t)r : 0);
+        }
+        s->end = t + ((t - s->t_a) / 8 > WINDOW ? (t - s->t_a) / 8 : WINDOW);
+        s->t_w = t;
+        s->d_w = d;
+    }
+    prof_unlock(&s->lock);
+}
+
+int32_t prof_sync_from(void)
+{
+    return nd.synced && nd.skew ? nd.index + 1 : 0;
+}
+
+/* The node from names (prof_sync_from) as this process's table has it:
+ * NULL for this node or none. */
+static struct skew *skew_of(uint64_t node, int32_t from)
+{
+    return node == PROF_SYNC_COMMON && nd.skew && from >= 1 && from <= nd.nnodes && from - 1 != nd.index
+               ? &nd.skew[from - 1] : NULL;
+}
+
+/* A time t (ticks) from node s moved on by its drift at this process's
+ * time now (ticks), but not past by (0: no bound). */
+static uint64_t drifted(const struct skew *s, uint64_t t, uint64_t now, uint64_t by)
+{
+    int64_t early = (int64_t)((double)atomic_load(&s->ppb) * 1e-9 * (double)(prof_clock_ns(now) - nd.init.at));
+    if (early <= 0)
+        return t;
+    t += prof_clock_span((uint64_t)early);
+    return by && t > by ? by : t;
+}
+
+int prof_sync_token(uint64_t at, uint64_t node, int32_t from, uint64_t arrived, uint64_t since, uint64_t *t)
+{
+    if (!prof_sync_in(at, node, 0, arrived, t))
+        return 0;
+    struct skew *s = skew_of(node, from);
+    if (s) {
+        if (since && *t > since)
+            skew_sample(s, prof_clock_ns(arrived) - prof_clock_ns(*t), prof_clock_ns(arrived) - nd.init.at);
+        *t = drifted(s, *t, arrived, arrived);
+    }
+    return 1;
+}
+
+int prof_sync_in(uint64_t at, uint64_t node, int32_t from, uint64_t by, uint64_t *t)
 {
     if (node == nd.hash) {
         *t = at;
@@ -91,6 +188,9 @@ int prof_sync_in(uint64_t at, uint64_t node, uint64_t by, uint64_t *t)
     if (by)
         condition((int64_t)(at - BIAS), by);
     *t = prof_clock_ticks((int64_t)(at - BIAS) - offset());
+    const struct skew *s = skew_of(node, from);
+    if (s)
+        *t = drifted(s, *t, by ? by : prof_clock(), by);
     return 1;
 }
 
@@ -100,7 +200,7 @@ int prof_sync_arrive(MPI_Comm comm, uint64_t t, uint64_t *latest)
     if (PMPI_Allreduce(in, out, 3, MPI_UINT64_T, MPI_MAX, comm) != MPI_SUCCESS)
         return -1;
     /* one clock: the most node is the least; the last came before now */
-    return out[1] == ~out[2] && prof_sync_in(out[0], out[1], prof_clock(), latest);
+    return out[1] == ~out[2] && prof_sync_in(out[0], out[1], 0, prof_clock(), latest);
 }
 
 uint64_t prof_sync_span(uint64_t d)
@@ -278,14 +378,22 @@ static int start(void)
         free_comms();
         return -1;
     }
-    if (nd.lead != MPI_COMM_NULL)
-        PMPI_Comm_size(nd.lead, &nd.nnodes);
-    PMPI_Bcast(&nd.nnodes, 1, MPI_INT, 0, nd.node);
+    int n[2] = { 0, 0 };
+    if (nd.lead != MPI_COMM_NULL) {
+        PMPI_Comm_size(nd.lead, &n[0]);
+        PMPI_Comm_rank(nd.lead, &n[1]);
+    }
+    PMPI_Bcast(n, 2, MPI_INT, 0, nd.node);
+    nd.nnodes = n[0];
+    nd.index = n[1];
     PMPI_Comm_size(nd.node, &local);
     prof_run.oversubscribed = local > sysconf(_SC_NPROCESSORS_ONLN);
     if (all[1] && !all[2] && nd.nnodes > 1) {
         if (offsets(&nd.init) == 0) {
             share_ahead();
+            nd.skew = calloc((size_t)nd.nnodes, sizeof *nd.skew);
+            for (int i = 0; nd.skew && i < nd.nnodes; i++)
+                pthread_mutex_init(&nd.skew[i].lock, NULL);
             nd.synced = 1;
         } else
             prof_log_once("cannot measure the nodes' clock offsets; times from other nodes are compared at "

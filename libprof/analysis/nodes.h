@@ -38,10 +38,22 @@ uint64_t prof_sync_node(void);
  * to another process, on prof_sync_node's clock. prof_sync_in: a time at
  * that another process sent, on clock node, as this process's ticks in *t:
  * 1 when the two can be compared (one node, or both on the timeline),
- * else 0 (*t untouched); by: this process's time (ticks) that at is known
- * to precede (the clock condition above), 0 where none is. Thread safe. */
+ * else 0 (*t untouched); from: the sender's node as prof_sync_from named
+ * it there (0: not known): its times are moved on by the drift its
+ * messages showed here (prof_sync_token); by: this process's time (ticks)
+ * that at is known to precede (the clock condition above; and *t is not
+ * moved past it), 0 where none is. Thread safe. */
 uint64_t prof_sync_out(uint64_t t);
-int prof_sync_in(uint64_t at, uint64_t node, uint64_t by, uint64_t *t);
+int prof_sync_in(uint64_t at, uint64_t node, int32_t from, uint64_t by, uint64_t *t);
+/* prof_sync_from: this process's node as its messages name it (1 and up;
+ * 0 while the nodes are not on one timeline). prof_sync_token: as
+ * prof_sync_in for the send time at of a message from node from that
+ * arrived here at arrived (ticks); when it was sent after since (this
+ * process's ticks: the start of the call that waited for it; 0: none),
+ * its one-way delay tells the drift of that node's times against this
+ * process's (nodes.c). */
+int32_t prof_sync_from(void);
+int prof_sync_token(uint64_t at, uint64_t node, int32_t from, uint64_t arrived, uint64_t since, uint64_t *t);
 /* prof_sync_arrive: this process came to a point of comm at t (its
  * ticks): in one MPI_Allreduce (a barrier's synchronization), when the last
  * of comm's processes came, as this process's ticks in *latest: 1 when

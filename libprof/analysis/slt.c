@@ -51,15 +51,15 @@ struct queued {
 
 /* When the sender of queued token t sent (its clock, on this node) or,
  * from another node, when t arrived here. */
-static uint64_t sent_at(const struct queued *t)
+static uint64_t sent_at(const struct queued *t, uint64_t since)
 {
-    return prof_token_sent_at(&t->tok, t->at);
+    return prof_token_sent_at(&t->tok, t->at, since);
 }
 
-uint64_t prof_token_sent_at(const struct prof_token *t, uint64_t arrived)
+uint64_t prof_token_sent_at(const struct prof_token *t, uint64_t arrived, uint64_t since)
 {
     uint64_t at;
-    return prof_sync_in(t->at, t->node, arrived, &at) ? at : arrived;
+    return prof_sync_token(t->at, t->node, t->from, arrived, since, &at) ? at : arrived;
 }
 
 /* The part of a wait from t0 to t1 before time x. */
@@ -163,7 +163,8 @@ static void token_isend(MPI_Comm comm, int dst, int tag, uint64_t key, double se
     unsigned i = pool.next++ % POOL;
     if (pool.req[i] != MPI_REQUEST_NULL)
         PMPI_Wait(&pool.req[i], MPI_STATUS_IGNORE);
-    pool.tok[i] = (struct prof_token){ key, sent, prof_sync_out(prof_clock()), prof_sync_node(), reply, *cause, sync, 0, mark };
+    pool.tok[i] = (struct prof_token){ key, sent, prof_sync_out(prof_clock()), prof_sync_node(), reply, *cause, sync,
+                                       prof_sync_from(), mark };
     if (PMPI_Isend(&pool.tok[i], (int)sizeof pool.tok[i], MPI_BYTE, dst, tag, comm, &pool.req[i]) != MPI_SUCCESS)
         pool.req[i] = MPI_REQUEST_NULL;
     uint64_t pair = PROF_HKEY(comm) * 1099511628211ULL ^ ((uint64_t)(unsigned)dst + 1);
@@ -194,11 +195,11 @@ int prof_token_recv_full(MPI_Comm comm, int src, int tag, struct prof_token *t)
     return PMPI_Recv(t, (int)sizeof *t, MPI_BYTE, src, tag, comm, MPI_STATUS_IGNORE) == MPI_SUCCESS ? 0 : -1;
 }
 
-int prof_token_recv_cause(MPI_Comm comm, int src, int tag, struct prof_cause *cause, uint64_t *sent)
+int prof_token_recv_cause(MPI_Comm comm, int src, int tag, uint64_t since, struct prof_cause *cause, uint64_t *sent)
 {
     struct prof_token t;
     int rc = prof_token_recv_full(comm, src, tag, &t);
-    *sent = prof_token_sent_at(&t, prof_clock());
+    *sent = prof_token_sent_at(&t, prof_clock(), since);
     *cause = t.cause;
     return rc;
 }
@@ -298,7 +299,7 @@ static struct stamp stamp(const struct prof_call *c)
 static void answer(const struct rx *e, int src, struct prof_token *t)
 {
     uint64_t sent;
-    if (t->sync == 1 && prof_sync_in(t->at, t->node, 0, &sent) && e->at > sent)
+    if (t->sync == 1 && prof_sync_in(t->at, t->node, t->from, 0, &sent) && e->at > sent)
         prof_waits_charge_rank(PROF_WAIT_late_receiver, prof_comm_world_rank(e->comm, src), t->key, &e->cause,
                                e->at - sent);
     if (t->sync == 2 && e->q)
@@ -620,7 +621,7 @@ static struct got completed(struct rx *e, const MPI_Status *st, uint64_t t0, uin
         g.tok = t.tok;
         if (t0) {
             g.eval = 1;
-            g.late = before(sent_at(&t), t0, t1);
+            g.late = before(sent_at(&t, t0), t0, t1);
         }
     }
     forget(e);
@@ -964,7 +965,7 @@ static int around_probe(struct prof_call *c, int src, int tag, MPI_Comm comm, in
         c->sender.cause = t.tok.cause;
         c->sender.eval = !flag && c->th;
         if (c->sender.eval)
-            c->sender.late = before(sent_at(&t), t0, t1);
+            c->sender.late = before(sent_at(&t, t0), t0, t1);
     }
     prof_unlock(&slt.lock);
     return 1;

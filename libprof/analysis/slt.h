@@ -79,7 +79,8 @@ void prof_slt_named(struct prof_branch *v, int n);
  * unknown), the sender's time at the send as it travels (nodes.h:
  * prof_sync_out) with the clock it is on (prof_sync_node), the reply the sender's model waits for
  * (model_reply.c: its tag plus 1; 0: none), the cause the sender passes
- * on and whether the send was a synchronous one (waits.h). */
+ * on, whether the send was a synchronous one (waits.h), and the sender's
+ * node (prof_sync_from). */
 struct prof_token {
     uint64_t key;
     double sent;
@@ -88,7 +89,7 @@ struct prof_token {
     uint64_t reply;
     struct prof_cause cause;
     int32_t sync;          /* a synchronous send's (wait states, late receiver): 1 blocking, 2 nonblocking */
-    int32_t pad;
+    int32_t from;
     uint64_t mark;         /* wait states: a time on the sender's clock (an epoch's last one-sided call);
                               a nonblocking synchronous send's notice id */
 };
@@ -99,18 +100,20 @@ struct prof_token {
  * the token arrived (more processes than cores) does not count that as the
  * sender's lateness; else arrived, when it arrived here (MPInside's
  * stuttering method). It was sent before it arrived: the clock
- * condition (nodes.h). */
-uint64_t prof_token_sent_at(const struct prof_token *t, uint64_t arrived);
+ * condition, and the drift of its node, which it tells when it was sent
+ * after since, the start of the call that waited for it (nodes.h:
+ * prof_sync_token). */
+uint64_t prof_token_sent_at(const struct prof_token *t, uint64_t arrived, uint64_t since);
 
 
 /* prof_token_send_cause: a token carrying cause and mark to dst with tag on
  * comm (the pool's; its send completes in the background);
- * prof_token_recv_cause: receive one from src with tag (blocking), its
- * cause in *cause and when it was sent in *sent (prof_token_sent_at, its
- * arrival the time now); prof_token_recv_full: the token as it came. 0, or
- * -1 on failure. */
+ * prof_token_recv_cause: receive one from src with tag (blocking) for a
+ * call that began waiting at since, its cause in *cause and when it was
+ * sent in *sent (prof_token_sent_at, its arrival the time now);
+ * prof_token_recv_full: the token as it came. 0, or -1 on failure. */
 void prof_token_send_cause(MPI_Comm comm, int dst, int tag, const struct prof_cause *cause, uint64_t mark);
-int prof_token_recv_cause(MPI_Comm comm, int src, int tag, struct prof_cause *cause, uint64_t *sent);
+int prof_token_recv_cause(MPI_Comm comm, int src, int tag, uint64_t since, struct prof_cause *cause, uint64_t *sent);
 int prof_token_recv_full(MPI_Comm comm, int src, int tag, struct prof_token *t);
 
 /* prof_token_isend: a token (key, sent clock) to dst with tag on comm, from

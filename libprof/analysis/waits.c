@@ -250,7 +250,7 @@ static uint64_t all_shapes(struct prof_call *c, MPI_Comm comm, int rank, uint64_
         return 0;
     uint64_t t1 = prof_clock(), dt = t1 - t, latest = 0;
     r->s.sync_calls++;
-    if (prof_sync_in(out.at, out.node, t1, &latest)) {
+    if (prof_sync_in(out.at, out.node, 0, t1, &latest)) {
         uint64_t w = out.who == rank ? 0 : prof_waits_before(latest, t, t1);
         r->s.sync_ticks += w;
         *got = out.cause;
@@ -284,7 +284,7 @@ static uint64_t broadcast(MPI_Comm tok, int rank, int size, int root, uint64_t t
                 prof_token_send_cause(tok, k, TAG_BCAST, mine, 0);
         return 0;
     }
-    return prof_token_recv_cause(tok, root, TAG_BCAST, got, &sent) == 0 ? late(sent, t) : 0;
+    return prof_token_recv_cause(tok, root, TAG_BCAST, t, got, &sent) == 0 ? late(sent, t) : 0;
 }
 
 /* The root takes the tokens as they come: the last one sent is the wait's
@@ -309,7 +309,7 @@ static uint64_t reduce(MPI_Comm tok, int rank, int size, int root, uint64_t t, c
             break;
         uint64_t now = prof_clock();
         for (int i = 0; i < got_n; i++) {
-            uint64_t sent = prof_token_sent_at(&v[done[i]], now);
+            uint64_t sent = prof_token_sent_at(&v[done[i]], now, t);
             if (sent >= latest) {
                 latest = sent;
                 *got = v[done[i]].cause;
@@ -328,7 +328,7 @@ static uint64_t scan(MPI_Comm tok, int rank, int size, uint64_t t, const struct 
                      struct prof_cause *got)
 {
     uint64_t w = 0, sent;
-    if (rank > 0 && prof_token_recv_cause(tok, rank - 1, TAG_SCAN, got, &sent) == 0)
+    if (rank > 0 && prof_token_recv_cause(tok, rank - 1, TAG_SCAN, t, got, &sent) == 0)
         w = late(sent, t);
     if (rank + 1 < size)
         prof_token_send_cause(tok, rank + 1, TAG_SCAN, w ? got : mine, 0);
@@ -561,13 +561,13 @@ static void req_done(const struct prof_ev_req *ev)
     struct prof_cause got = { -1, 0, 0, 0 };
     if (!p->n) {
         if (PMPI_Wait(p->rq, MPI_STATUS_IGNORE) == MPI_SUCCESS && p->out.who != p->in.who &&
-            prof_sync_in(p->out.at, p->out.node, prof_clock(), &latest)) {
+            prof_sync_in(p->out.at, p->out.node, 0, prof_clock(), &latest)) {
             got = p->out.cause;
         }
     } else if (PMPI_Waitall(p->n, p->rq, MPI_STATUSES_IGNORE) == MPI_SUCCESS) {
         uint64_t came = prof_clock();      /* the starts were sent before */
         for (int i = 0; i < p->n; i++)
-            if (prof_sync_in(p->tok[i].at, p->tok[i].node, came, &at) && at >= latest) {
+            if (prof_sync_token(p->tok[i].at, p->tok[i].node, p->tok[i].from, came, ev->c->t0, &at) && at >= latest) {
                 latest = at;
                 got = p->tok[i].cause;
             }

@@ -113,7 +113,7 @@ static void complete(MPI_Comm comm, struct prof_waits_win *w, const struct prof_
     if (w->rq && PMPI_Waitall(w->nstart, w->rq, MPI_STATUSES_IGNORE) == MPI_SUCCESS) {
         uint64_t came = prof_clock();      /* the posts were sent before */
         for (int i = 0; i < w->nstart; i++)
-            if (w->start[i] != MPI_UNDEFINED && prof_sync_in(w->tok[i].at, w->tok[i].node, came, &at) && at >= latest) {
+            if (w->start[i] != MPI_UNDEFINED && prof_sync_token(w->tok[i].at, w->tok[i].node, w->tok[i].from, came, ev->c->t0, &at) && at >= latest) {
                 latest = at;
                 got = w->tok[i].cause;
             }
@@ -148,11 +148,11 @@ static void waited(MPI_Comm comm, struct prof_waits_win *w, const struct prof_ev
             prof_token_recv_full(comm, w->post[i], TAG_LAST, &l) != 0)
             continue;
         uint64_t came = prof_clock();      /* sent before */
-        if (prof_sync_in(d.at, d.node, came, &at) && at >= latest) {
+        if (prof_sync_token(d.at, d.node, d.from, came, ev->c->t0, &at) && at >= latest) {
             latest = at;
             last_op = 0;
             if (d.mark)
-                prof_sync_in(d.mark, d.node, came, &last_op);
+                prof_sync_in(d.mark, d.node, d.from, came, &last_op);
             done = d.cause;
             last = l.cause;
         }

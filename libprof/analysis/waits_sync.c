@@ -161,8 +161,8 @@ static int settle(struct sync *s, int current)
     /* The clock condition (nodes.h): the notice was sent before it was
      * taken, and the receive posted before an MPI_Issend completed. */
     uint64_t posted = 0;
-    prof_sync_in(s->got.at, s->got.node, s->came, &posted);
-    uint64_t w = prof_sync_in(s->got.mark, s->got.node, s->synchronous ? s->t1 : s->came, &posted) &&
+    prof_sync_token(s->got.at, s->got.node, s->got.from, s->came, 0, &posted);
+    uint64_t w = prof_sync_in(s->got.mark, s->got.node, s->got.from, s->synchronous ? s->t1 : s->came, &posted) &&
                          s->t1 >= posted ? prof_waits_before(posted, s->t0, s->t1) : 0;
     if (w && current)
         prof_waits_charge(PROF_WAIT_late_receiver, s->key, &s->got.cause, w);
@@ -237,7 +237,7 @@ void prof_waits_sync_poll(void)
 
 void prof_waits_notify(MPI_Comm reply, int src, uint64_t id, uint64_t posted, const struct prof_cause *cause)
 {
-    struct prof_token tok = { id, -1, prof_sync_out(prof_clock()), prof_sync_node(), 0, *cause, 0, 0,
+    struct prof_token tok = { id, -1, prof_sync_out(prof_clock()), prof_sync_node(), 0, *cause, 0, prof_sync_from(),
                               prof_sync_out(posted) };
     if (id && reply != MPI_COMM_NULL)
         prof_answer_send(reply, src, TAG_NOTICE, &tok, (int)sizeof tok);

@@ -147,13 +147,20 @@ _nodes_kill() {
     done
 }
 
-# _nodes_teardown S: delete slot S's namespaces (and what runs in them),
+# _nodes_teardown S: delete slot S's namespaces (and what runs in them,
+# waited for up to 5 s: a namespace's file that a process still holds is
+# not removed, and the next test given the slot could not make its node),
 # veths (at once: a namespace's own go only when the kernel gets to it),
 # bridge, /etc/netns entries and directory; quiet, whatever is left.
 _nodes_teardown() {
-    local s=$1 ns v
+    local s=$1 ns v i
     _nodes_kill "$s"
     for ns in $(_nodes_ns "$s"); do
+        i=0
+        while [ -n "$(ip netns pids "$ns" 2> /dev/null)" ] && [ $i -lt 50 ]; do
+            sleep 0.1
+            i=$((i + 1))
+        done
         ip link del "mpn${s}v${ns#mpn$s-node}" 2> /dev/null
         ip netns del "$ns" 2> /dev/null
         rm -rf "/etc/netns/$ns"
@@ -202,6 +209,7 @@ _nodes_claim() {
     (
         flock 9 || exit 1
         bridges=" $(ip -o link show type bridge 2> /dev/null | awk -F': ' '{ sub(/@.*/, "", $2); printf "%s ", $2 }')"
+        spaces=" $(ip netns list 2> /dev/null | awk '{ printf "%s ", $1 }')"
         took=""
         for s in $(seq 0 63); do
             if [ -d "$NODES_RUN/$s" ]; then
@@ -212,10 +220,12 @@ _nodes_claim() {
                 ?*) [ -n "$(_nodes_id "$owner")" ] && continue ;;
                 esac
                 _nodes_teardown "$s"
-            elif [ "${bridges#* mpnbr$s }" != "$bridges" ]; then
+            elif [ "${bridges#* mpnbr$s }" != "$bridges" ] || [ "${spaces#* mpn$s-node}" != "$spaces" ]; then
                 _nodes_teardown "$s"
             fi
             [ -n "$took" ] && continue
+            # a namespace of the slot that outlived its teardown: not free
+            [ -z "$(_nodes_ns "$s")" ] || continue
             mkdir "$NODES_RUN/$s" && _nodes_id $$ > "$NODES_RUN/$s/owner" && took=$s
         done
         [ -n "$took" ] && echo "$took"

@@ -18,6 +18,11 @@
 #    still pass (without it the late receiver of MPI_Issend lost every
 #    round: no row), and node 0, the slow one, moved its timeline on by
 #    about 2 % of the run (advanced_s), node 1 not at all;
+#  - the drift where messages go one way (nodes.c: the least one-way
+#    delays of a node's messages): with the clocks 2 % apart, late sender
+#    and a late broadcast root over 50 rounds of 20 ms, the slow node
+#    sending, within 20 % (without it they read 0.49 and 0.51 s of 1.02:
+#    the sender's times came up to 2 % of the run early);
 #  - the job never breaks: mix (no one-sided call) under every option
 #    prints what it prints without the profiler, a complete report.
 . "$top_srcdir/tests/integration/lib.sh"
@@ -128,6 +133,41 @@ run_s=$(awk '!/^#/ && $1 == 0 { print $2 }' "$work/v.1.drift/waits-earlywait/sum
 grep -v '^# mpiprof' "$nodes"
 check "nodes.txt: node 0 (2 % slow) moved its timeline on by 0.5 to 3 % of the run (${run_s} s), node 1 not" awk -v s="$run_s" '
     !/^#/ { a[$1] = $9 } END { exit !(a[0] >= 0.005 * s && a[0] <= 0.03 * s && a[1] == 0) }' "$nodes"
+
+# The drift where messages go one way: the clocks 2 % apart again.
+# long NAME ARGS...: mpiprof --slt --waits -o $work/long.NAME mpiprof-known
+# ARGS on 2 nodes x 1 rank, alone on the machine, its output in
+# $work/long.NAME.out; long_check NAME on them, a miss tried once more.
+long() {
+    local name=$1 try
+    shift
+    for try in 1 2; do
+        rm -rf "$work/long.$name"
+        with_lock -x "$agent" 1 -n 2 "$launcher" --slt --waits -o "$work/long.$name" \
+            "$top_builddir/bench/mpiprof-known" "$@" > "$work/long.$name.out" 2> "$work/long.$name.err"
+        head -1 "$work/long.$name.out"
+        if long_check "$name"; then return 0; fi
+        echo "try $try of 2 missed"
+    done
+    return 1
+}
+long_check() {
+    case $1 in
+    sender) within 20 0.005 "$work/long.sender.out" "$work/long.sender" ;;
+    bcast) awk 'FNR == NR { for (i = 1; i <= NF; i++) if ($i ~ /^causes=/) { n = split($i, f, "/"); want = f[n] }
+                            next }
+                $1 == "late_broadcast" && $5 == 0 { got += $2 }
+                END { printf "late_broadcast caused_s %.4f, expected %.4f +- 20 %%\n", got, want
+                      d = got - want; if (d < 0) d = -d; exit !(want > 0 && d <= 0.2 * want) }' \
+           "$work/long.bcast.out" "$work/long.bcast/waits.txt" ;;
+    esac
+}
+NODES_ENV_0="MPIPROF_CLOCK=monotonic MPIPROF_TEST_DRIFT=-10000"
+NODES_ENV_1="MPIPROF_CLOCK=monotonic MPIPROF_TEST_DRIFT=10000"
+check "clocks 2 % apart, messages one way: late sender, 50 rounds of 20 ms, within 20 %" long sender late-sender -k 50 -d 20
+check "clocks 2 % apart, messages one way: a late broadcast root, 50 rounds of 20 ms, within 20 %" long bcast waits -c ibcast -k 50 -d 20
+NODES_ENV_0="MPIPROF_CLOCK=monotonic MPIPROF_TEST_DRIFT=-200"
+NODES_ENV_1="MPIPROF_CLOCK=monotonic MPIPROF_TEST_DRIFT=200"
 
 check "mpiprof-report show names the nodes and the node of the rank it shows" sh -c "
     '$top_builddir/tools/mpiprof-report' show --rank 1 '$work/v.1.times/late-sender' > '$work/show.out' &&

@@ -16,6 +16,15 @@
 # (fuzz-stuck.awk), and the option set is not run again (so that a hanging
 # profiler costs at most four limits). Open MPI at 3 ranks
 # (oversubscribed), MPICH at 2 (it busy-polls).
+# With FUZZ_NODES=1 (t_fuzz_nodes.sh) every run is on 2 simulated nodes
+# (nodes.sh), half its ranks a node (rounded up: node0 has the odd one),
+# over TCP between them, the profiler's clocks
+# there 200 ppm slow and 200 ppm fast (MPIPROF_CLOCK=monotonic,
+# MPIPROF_TEST_DRIFT); the namespaces' CLOCK_MONOTONIC offsets are 0, as
+# fuzz's truth compares its ranks' CLOCK_MONOTONIC stamps (the profiler
+# still measures the nodes' offsets: their host names differ). Open MPI
+# only: MPICH 4.0 over UCX's TCP transport hangs in MPI_Finalize between
+# nodes now and then (t_across.sh).
 . "$top_srcdir/tests/integration/lib.sh"
 
 fuzz="$top_builddir/tests/integration/fuzz"
@@ -27,14 +36,33 @@ np=3
 limit=${FUZZ_LIMIT:-15}    # seconds; a run takes 1-3
 optsets="--slt|--collwait|--model perfect|--model lat=5,bw=1000|--waits --collwait --model perfect"
 hung=
+if [ -n "${FUZZ_NODES:-}" ]; then
+    . "$top_srcdir/tests/integration/nodes.sh"
+    if [ "$MPI_FLAVOR" = mpich ]; then
+        echo "SKIP: MPICH 4.0 over UCX's TCP transport hangs in MPI_Finalize between nodes now and then (UCX issue 8738)"
+        exit 77
+    fi
+    NODES_OFFSETS="0 0"
+    nodes_up_or_skip 2
+    NODES_ENV_0="MPIPROF_CLOCK=monotonic MPIPROF_TEST_DRIFT=-200"
+    NODES_ENV_1="MPIPROF_CLOCK=monotonic MPIPROF_TEST_DRIFT=200"
+    NODES_TIMEOUT=$limit
+    export NODES_ENV_0 NODES_ENV_1 NODES_TIMEOUT
+fi
 
 # job HOW NP OUT command...: command on NP ranks under the run lock (HOW:
 # -s shared, -x alone for timed runs) and the time limit (timeout signals
-# its whole process group: mpirun and the ranks); stdout in OUT, stderr in
-# OUT.err; the status (124 or 137: the limit).
+# its whole process group: mpirun and the ranks; on the nodes, nodes.sh's
+# limit kills what ran there); stdout in OUT, stderr in OUT.err; the
+# status (124 or 137: the limit).
 job() {
     local how="$1" ranks="$2" out="$3"
     shift 3
+    if [ -n "${FUZZ_NODES:-}" ]; then
+        with_lock "$how" "$top_srcdir/tests/integration/nodes-mpirun.sh" $(((ranks + 1) / 2)) -n "$ranks" "$@" \
+            < /dev/null > "$out" 2> "$out.err"
+        return
+    fi
     echo "+ timeout $limit $MPIRUN -np $ranks $*" >&2
     with_lock "$how" timeout -k 5 "$limit" "$MPIRUN" -np "$ranks" "$@" < /dev/null > "$out" 2> "$out.err"
 }
@@ -133,4 +161,9 @@ while read -r seed count ranks args; do
     # shellcheck disable=SC2086 # the arguments are words
     config "$seed" "$count" "$ranks" $args
 done < "$work/seeds"
+if [ -n "${FUZZ_NODES:-}" ]; then
+    cat "$work/slt/nodes.txt"
+    check "on the nodes: the last --slt report's nodes.txt has node0 and node1, one rank each" \
+        test "$(awk '!/^#/ { printf "%s %s;", $2, $3 }' "$work/slt/nodes.txt")" = "node0 1;node1 1;"
+fi
 finish
