@@ -41,7 +41,9 @@ static struct {
     _Atomic int64_t *ahead;          /* ns the clock condition moved this node's timeline on (below) */
     _Atomic int64_t own;             /* where *ahead is, but in the node's window */
     MPI_Win win;                     /* the node's window holding it (MPI_WIN_NULL: none) */
-    struct row *rows;                /* rank 0, at MPI_Finalize: nodes.txt's rows */
+    struct row *rows;                /* rank 0, at MPI_Finalize: nodes.txt's rows, */
+    int *node_of;                    /* each rank's node, */
+    int waits;                       /* and whether wait states ran (prof_nodes_waits_on) */
 } nd = { .node = MPI_COMM_NULL, .lead = MPI_COMM_NULL, .ahead = &nd.own, .win = MPI_WIN_NULL };
 
 void prof_sync_want(void)
@@ -412,6 +414,7 @@ struct row {
     double mpi_s;                    /* their MPI time */
     struct offset init, fin;
     int64_t ahead;                   /* ns the clock condition moved its timeline on */
+    double waited_s, caused_s;       /* rank 0: the waiting its ranks suffered and caused (wait states) */
 };
 
 /* The ranks of this node's members (leader), as ranges. */
@@ -466,6 +469,13 @@ static void figures(struct prof_report_ctx *ctx, struct prof_rank_data *rd, uint
             prof_log_local("out of memory for nodes.txt's rows; it has none");
     }
     free(world);
+    /* Rank 0: each rank's node, for the waits' figures (prof_nodes_waited). */
+    int ok = 1;
+    if (prof_run.rank == 0)
+        ok = nd.rows && (nd.node_of = malloc((size_t)prof_run.size * sizeof *nd.node_of)) != NULL;
+    PMPI_Bcast(&ok, 1, MPI_INT, 0, prof_run.comm);
+    if (ok)
+        PMPI_Gather(&nd.index, 1, MPI_INT, nd.node_of, 1, MPI_INT, 0, prof_run.comm);
     unshare_ahead();
     free_comms();
     size_t len = strlen(ctx->notes);
@@ -475,15 +485,32 @@ static void figures(struct prof_report_ctx *ctx, struct prof_rank_data *rd, uint
                  "timeline (clock condition), times of one node may differ by what they moved\n");
 }
 
+void prof_nodes_waits_on(void)
+{
+    nd.waits = 1;
+}
+
+void prof_nodes_waited(int waiter, int cause, double s)
+{
+    if (!nd.node_of || !nd.rows)
+        return;
+    if (waiter >= 0 && waiter < prof_run.size && nd.node_of[waiter] >= 0 && nd.node_of[waiter] < nd.nnodes)
+        nd.rows[nd.node_of[waiter]].waited_s += s;
+    if (cause >= 0 && cause < prof_run.size && nd.node_of[cause] >= 0 && nd.node_of[cause] < nd.nnodes)
+        nd.rows[nd.node_of[cause]].caused_s += s;
+}
+
 #define NAME(c) #c,
 #define PROF_NODES_COLUMNS(X) \
-    X(node) X(host) X(ranks) X(rank_list) X(mpi_s) X(offset_s) X(drift_ppm) X(sync_error_s) X(advanced_s)
+    X(node) X(host) X(ranks) X(rank_list) X(mpi_s) X(offset_s) X(drift_ppm) X(sync_error_s) X(advanced_s) \
+        X(waited_s) X(caused_s)
 static const char *const columns[] = { PROF_NODES_COLUMNS(NAME) };
 
 /* A node's offset to the first node's clock at MPI_Init, its drift from
  * there to MPI_Finalize, the larger error bound of the two, and how far the
- * clock condition moved its timeline on; "-" where the clocks were not
- * synchronized. */
+ * clock condition moved its timeline on ("-" where the clocks were not
+ * synchronized); the waiting its ranks suffered and caused ("-" without
+ * wait states). */
 static void write_rows(struct prof_buf *b, const struct prof_report_ctx *ctx, const struct prof_rank_data *rd)
 {
     (void)ctx, (void)rd;
@@ -492,17 +519,20 @@ static void write_rows(struct prof_buf *b, const struct prof_report_ctx *ctx, co
         prof_buf_printf(b, "%d ", i);
         prof_report_word(b, r->host);
         prof_buf_printf(b, " %d %s %.9f", r->ranks, r->list, r->mpi_s);
-        if (!nd.synced) {
-            prof_buf_printf(b, " - - - -\n");
-            continue;
-        }
-        prof_buf_printf(b, " %.9f", (double)r->init.off * 1e-9);
-        if (r->fin.err < 0 || r->fin.at <= r->init.at)
-            prof_buf_printf(b, " - %.9f", (double)r->init.err * 1e-9);
+        if (!nd.synced)
+            prof_buf_printf(b, " - - - -");
+        else if (r->fin.err < 0 || r->fin.at <= r->init.at)
+            prof_buf_printf(b, " %.9f - %.9f %.9f", (double)r->init.off * 1e-9, (double)r->init.err * 1e-9,
+                            (double)r->ahead * 1e-9);
         else
-            prof_buf_printf(b, " %.3f %.9f", (double)(r->init.off - r->fin.off) * 1e6 / (double)(r->fin.at - r->init.at),
-                            (double)(r->init.err > r->fin.err ? r->init.err : r->fin.err) * 1e-9);
-        prof_buf_printf(b, " %.9f\n", (double)r->ahead * 1e-9);
+            prof_buf_printf(b, " %.9f %.3f %.9f %.9f", (double)r->init.off * 1e-9,
+                            (double)(r->init.off - r->fin.off) * 1e6 / (double)(r->fin.at - r->init.at),
+                            (double)(r->init.err > r->fin.err ? r->init.err : r->fin.err) * 1e-9,
+                            (double)r->ahead * 1e-9);
+        if (nd.waits)
+            prof_buf_printf(b, " %.9f %.9f\n", r->waited_s, r->caused_s);
+        else
+            prof_buf_printf(b, " - -\n");
     }
 }
 

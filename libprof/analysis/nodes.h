@@ -64,4 +64,11 @@ int prof_sync_arrive(MPI_Comm comm, uint64_t t, uint64_t *latest);
  * this process's ticks. */
 uint64_t prof_sync_span(uint64_t d);
 
+/* prof_nodes_waits_on, prof_nodes_waited: on rank 0, in the wait states'
+ * agree step (after the nodes' figures), that wait states ran, and s
+ * seconds that rank waiter waited for rank cause's region: nodes.txt's
+ * waited_s of the waiter's node and caused_s of the cause's. */
+void prof_nodes_waits_on(void);
+void prof_nodes_waited(int waiter, int cause, double s);
+
 #endif

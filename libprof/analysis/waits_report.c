@@ -7,6 +7,7 @@
 #include <string.h>
 #include "branch.h"
 #include "log.h"
+#include "nodes.h"
 #include "report.h"
 #include "run.h"
 #include "waits.h"
@@ -148,8 +149,12 @@ int prof_waits_agree(struct prof_wait_charge **v, int n, double sec_per_tick)
         PMPI_Gatherv(mine, bytes, MPI_BYTE, in, counts, displs, MPI_BYTE, 0, comm);
     else if (prof_run.rank == 0)
         prof_log_once("out of memory while gathering the waits' causes; waits.txt lists none");
-    if (prof_run.rank == 0 && ok)
+    if (prof_run.rank == 0 && ok) {
+        prof_nodes_waits_on();
+        for (int i = 0; i < total / (int)sizeof *in; i++)
+            prof_nodes_waited(in[i].waiter, in[i].rank, in[i].s);
         merge(in, total / (int)sizeof *in);
+    }
     free(in);
     free(counts);
     free(displs);

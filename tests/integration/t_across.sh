@@ -12,7 +12,11 @@
 #    these nodes (MPI_ERR_WIN), they are NOT RUN with that reason;
 #  - nodes.txt names both nodes and their ranks, node 1's offset is the
 #    namespaces' -2000 s within its sync_error_s (and 1 ms), its drift
-#    +400 ppm within what two errors over the run allow;
+#    +400 ppm within what two errors over the run allow; in every report
+#    with wait states, each node's caused_s is the caused_s of the
+#    waits.txt rows of its ranks, and waited_s and caused_s each sum to
+#    waits.txt's total (to rounding); the sender of the late receiver
+#    check (MPI_Issend, rank 0) waited on node0, caused on node1;
 #  - the clock condition: with the clocks 2 % apart (-10000 and +10000
 #    ppm), the checks whose messages go both ways (late receiver, PSCW)
 #    still pass (without it the late receiver of MPI_Issend lost every
@@ -168,6 +172,28 @@ check "clocks 2 % apart, messages one way: late sender, 50 rounds of 20 ms, with
 check "clocks 2 % apart, messages one way: a late broadcast root, 50 rounds of 20 ms, within 20 %" long bcast waits -c ibcast -k 50 -d 20
 NODES_ENV_0="MPIPROF_CLOCK=monotonic MPIPROF_TEST_DRIFT=-200"
 NODES_ENV_1="MPIPROF_CLOCK=monotonic MPIPROF_TEST_DRIFT=200"
+
+# nodes_waits DIR: DIR's nodes.txt against its waits.txt (above).
+nodes_waits() {
+    awk 'FILENAME ~ /waits.txt$/ { if (!/^#/) { by[$5] += $2; all += $2 }; next }
+         /^#/ { next }
+         { n = split($4, parts, ","); mine = 0
+           for (i = 1; i <= n; i++) { m = split(parts[i], ab, "-"); if (m == 1) ab[2] = ab[1]
+                                       for (r = ab[1]; r <= ab[2]; r++) mine += by[r] }
+           d = $11 - mine; if (d < 0) d = -d; if (d > 1e-6) bad = 1
+           w += $10; c += $11; rows++ }
+         END { d1 = w - all; d2 = c - all; if (d1 < 0) d1 = -d1; if (d2 < 0) d2 = -d2
+               exit bad || !rows || d1 > 1e-6 * rows || d2 > 1e-6 * rows }' "$1/waits.txt" "$1/nodes.txt"
+}
+for c in $(echo "$times" | tr ',' '\n' | grep '^waits-'); do
+    for k in 1 2; do
+        check "nodes.txt's waited_s and caused_s against waits.txt: $k rank(s) a node, $c" nodes_waits "$work/v.$k.times/$c"
+    done
+done
+grep -v '^# mpiprof' "$work/v.1.times/waits-issend/nodes.txt"
+check "nodes.txt: the Issend's wait (0.2 s) suffered on node0, caused on node1" awk '
+    !/^#/ { w[$1] = $10; c[$1] = $11 } END { exit !(w[0] > 0.15 && c[1] > 0.15 && w[1] < 0.01 && c[0] < 0.01) }' \
+    "$work/v.1.times/waits-issend/nodes.txt"
 
 check "mpiprof-report show names the nodes and the node of the rank it shows" sh -c "
     '$top_builddir/tools/mpiprof-report' show --rank 1 '$work/v.1.times/late-sender' > '$work/show.out' &&

@@ -178,8 +178,8 @@ for n in 64 256; do
     synthetic "$work/big$n" $n 1000 "step@syn.c:20;main@syn.c:5"
     # 256 ranks on 4 nodes of 64 (nodes.txt): a bar per node.
     [ $n = 256 ] && awk 'BEGIN { print "# mpiprof 0.1.0 command=\"./synthetic\" ranks=256"
-        print "# node host ranks rank_list mpi_s offset_s drift_ppm sync_error_s advanced_s"
-        for (k = 0; k < 4; k++) printf "%d n%d 64 %d-%d 1.000000000 - - - -\n", k, k, 64 * k, 64 * k + 63 }' > "$work/big$n/nodes.txt"
+        print "# node host ranks rank_list mpi_s offset_s drift_ppm sync_error_s advanced_s waited_s caused_s"
+        for (k = 0; k < 4; k++) printf "%d n%d 64 %d-%d 1.000000000 - - - - - -\n", k, k, 64 * k, 64 * k + 63 }' > "$work/big$n/nodes.txt"
     start=$(date +%s.%N)
     page big$n "$work/big$n"
     secs=$(echo "$start $(date +%s.%N)" | awk '{ printf "%.1f", $2 - $1 }')
