@@ -429,6 +429,24 @@ def nodes_line(rep, most=4):
     return "%d: %s%s" % (len(nodes), ", ".join(each), ", ..." if len(nodes) > most else "")
 
 
+def node_waits_line(rep, most=4):
+    """show's line of the waiting each node caused and suffered (nodes.txt's
+    caused_s and waited_s, wait states), the nodes that caused most first
+    (the first MOST); None without them."""
+    nodes = rep.get("nodes")
+    if nodes is None or nodes.empty or "caused_s" not in nodes.columns:
+        return None
+    rows = []
+    for _, r in nodes.iterrows():
+        try:
+            rows.append((float(r["caused_s"]), float(r["waited_s"]), str(r["host"])))
+        except (TypeError, ValueError):
+            return None     # "-": no wait states
+    rows.sort(key=lambda x: (-x[0], x[2]))
+    each = ["%s caused %.6f s, waited %.6f s" % (h, c, w) for c, w, h in rows[:most]]
+    return "%s%s" % ("; ".join(each), "; ..." if len(rows) > most else "")
+
+
 def show(rep, top=10, rank=None, by="function", out=sys.stdout):
     """The one-screen summary of mpiprof-report show. Returns the list of
     things skipped for lack of a file."""
@@ -448,6 +466,9 @@ def show(rep, top=10, rank=None, by="function", out=sys.stdout):
     nodes = nodes_line(rep)
     if nodes:
         p("nodes    %s" % nodes)
+    waits = node_waits_line(rep)
+    if waits:
+        p("waits    %s" % waits)
     if rep.summary:
         p("form     summary: figures over the ranks, no row per rank")
     for note in rep.notes:

@@ -195,6 +195,9 @@ check "nodes.txt: the Issend's wait (0.2 s) suffered on node0, caused on node1" 
     !/^#/ { w[$1] = $10; c[$1] = $11 } END { exit !(w[0] > 0.15 && c[1] > 0.15 && w[1] < 0.01 && c[0] < 0.01) }' \
     "$work/v.1.times/waits-issend/nodes.txt"
 
+check "mpiprof-report show: the Issend's wait caused on node1, suffered on node0" sh -c "
+    '$top_builddir/tools/mpiprof-report' show '$work/v.1.times/waits-issend' > '$work/show.waits' &&
+    grep -q '^waits    node1 caused 0\.[12][0-9]* s, waited 0\.000000 s; node0 caused 0\.000000 s, waited 0\.[12]' '$work/show.waits'"
 check "mpiprof-report show names the nodes and the node of the rank it shows" sh -c "
     '$top_builddir/tools/mpiprof-report' show --rank 1 '$work/v.1.times/late-sender' > '$work/show.out' &&
     grep -qx 'nodes    2: node0 (rank 0), node1 (rank 1)' '$work/show.out' && grep -q '^rank 1 on node1 ' '$work/show.out'"
