@@ -546,7 +546,8 @@ def report_body(rep, tables):
     if rep.get("nodes") is not None:
         raw = mpiprof.read_table(os.path.join(rep.path, "nodes.txt"), typed=False)[0]
         t = Table("t-nodes", [(c, "t" if c in ("host", "rank_list") else "n") for c in raw.columns],
-                  raw.values.tolist(), "nodes.txt: the ranks of each node, their MPI time, the node's clock")
+                  raw.values.tolist(), "nodes.txt: the ranks of each node, their MPI time, the node's clock, the waiting its ranks "
+                  "suffered and caused")
         tables.append(t)
         sec.append(("nodes", "Nodes", t.html()))
     regions = mpiprof.regions_over_ranks(rep)
