@@ -490,14 +490,20 @@ void prof_nodes_waits_on(void)
     nd.waits = 1;
 }
 
+/* Rank 0: the row of rank's node (NULL: none known). */
+static struct row *row_of(int rank)
+{
+    int i = nd.node_of && nd.rows && rank >= 0 && rank < prof_run.size ? nd.node_of[rank] : -1;
+    return i >= 0 && i < nd.nnodes ? &nd.rows[i] : NULL;
+}
+
 void prof_nodes_waited(int waiter, int cause, double s)
 {
-    if (!nd.node_of || !nd.rows)
-        return;
-    if (waiter >= 0 && waiter < prof_run.size && nd.node_of[waiter] >= 0 && nd.node_of[waiter] < nd.nnodes)
-        nd.rows[nd.node_of[waiter]].waited_s += s;
-    if (cause >= 0 && cause < prof_run.size && nd.node_of[cause] >= 0 && nd.node_of[cause] < nd.nnodes)
-        nd.rows[nd.node_of[cause]].caused_s += s;
+    struct row *w = row_of(waiter), *c = row_of(cause);
+    if (w)
+        w->waited_s += s;
+    if (c)
+        c->caused_s += s;
 }
 
 #define NAME(c) #c,
@@ -519,16 +525,18 @@ static void write_rows(struct prof_buf *b, const struct prof_report_ctx *ctx, co
         prof_buf_printf(b, "%d ", i);
         prof_report_word(b, r->host);
         prof_buf_printf(b, " %d %s %.9f", r->ranks, r->list, r->mpi_s);
-        if (!nd.synced)
+        if (!nd.synced) {
             prof_buf_printf(b, " - - - -");
-        else if (r->fin.err < 0 || r->fin.at <= r->init.at)
-            prof_buf_printf(b, " %.9f - %.9f %.9f", (double)r->init.off * 1e-9, (double)r->init.err * 1e-9,
-                            (double)r->ahead * 1e-9);
-        else
-            prof_buf_printf(b, " %.9f %.3f %.9f %.9f", (double)r->init.off * 1e-9,
-                            (double)(r->init.off - r->fin.off) * 1e6 / (double)(r->fin.at - r->init.at),
-                            (double)(r->init.err > r->fin.err ? r->init.err : r->fin.err) * 1e-9,
-                            (double)r->ahead * 1e-9);
+        } else {
+            prof_buf_printf(b, " %.9f", (double)r->init.off * 1e-9);
+            if (r->fin.err < 0 || r->fin.at <= r->init.at)
+                prof_buf_printf(b, " - %.9f", (double)r->init.err * 1e-9);
+            else
+                prof_buf_printf(b, " %.3f %.9f",
+                                (double)(r->init.off - r->fin.off) * 1e6 / (double)(r->fin.at - r->init.at),
+                                (double)(r->init.err > r->fin.err ? r->init.err : r->fin.err) * 1e-9);
+            prof_buf_printf(b, " %.9f", (double)r->ahead * 1e-9);
+        }
         if (nd.waits)
             prof_buf_printf(b, " %.9f %.9f\n", r->waited_s, r->caused_s);
         else
