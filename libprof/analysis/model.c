@@ -11,6 +11,7 @@
 #include "prof.h"
 #include "shadow.h"
 #include "thread.h"
+#include "tokens.h"
 
 int prof_model_on;
 
@@ -389,6 +390,9 @@ static int start(void)
     prof_model_on = 1;
     clk.sec_per_tick = calibrate();
     prof_model_locks(1);
+    prof_model_rma_attach();
+    prof_tokens_ride(&prof_model_rider);     /* the clocks travel with the messages */
+    prof_shadow_want(PROF_WANT_REPLY | PROF_WANT_WIN);
     return 0;
 }
 

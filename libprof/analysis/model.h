@@ -134,10 +134,11 @@ double prof_model_waited(void);
 
 /* Sends that wait for their receive (model_reply.c): MPI_Ssend, MPI_Issend
  * (the call that completes its request waits) and MPI_Send of more than
- * eager bytes. prof_model_reply_comm: the reply
- * shadow of the communicator user (collective over it; MPI_COMM_NULL for
- * an inter-communicator or one with processes outside MPI_COMM_WORLD, whose
- * sends are not answered). prof_model_send: the token's clock of a message
+ * eager bytes, on the communicator's reply shadow (shadow.h; a
+ * communicator without one, an inter-communicator or one with processes
+ * outside MPI_COMM_WORLD, is not answered); the model rides on the tokens
+ * (tokens.h: prof_model_rider, which the model's start registers).
+ * prof_model_send: the token's clock of a message
  * of bytes that c sends now to dst (prof_model_inject's), *id the reply its
  * token asks for when c waits for its receive (0: none; reply the
  * communicator's reply shadow); its p2p_end makes it ready
@@ -154,7 +155,6 @@ double prof_model_waited(void);
  * prof_model_delay: the clock moves on by d, time of fn. */
 struct prof_model_reply;
 struct prof_thread;
-MPI_Comm prof_model_reply_comm(MPI_Comm user);
 double prof_model_send(const struct prof_call *c, uint64_t bytes, MPI_Comm reply, int dst, uint64_t *id);
 struct prof_model_reply *prof_model_reply_want(MPI_Comm reply, int dst, double s, uint64_t bytes, uint64_t *id);
 void prof_model_reply_ready(struct prof_model_reply *r, int fn, double end);
@@ -164,6 +164,8 @@ void prof_model_reply(MPI_Comm reply, int src, uint64_t id, double posted);
 void prof_model_reply_poll(struct prof_thread *th);
 void prof_model_reply_finish(MPI_Comm all);
 void prof_model_delay(int fn, double d);
+struct prof_rider;
+extern const struct prof_rider prof_model_rider;
 
 /* One-sided epochs (model_rma.c): prof_model_epoch takes the epoch event
  * (MPI_Win_post, start, complete, and wait and test, on every call: c->th
@@ -176,13 +178,13 @@ void prof_model_delay(int fn, double d);
  * with c: when they are at the target (< 0: no bytes), *injected when they
  * left (< 0: none). prof_model_transfer: T(bytes). prof_model_locks: the
  * lock window made (start 1, when the model starts) or freed (0, at
- * MPI_Finalize), collective over MPI_COMM_WORLD. prof_model_pscw_new: a
- * window's state, its number agreed on comm (its shadow; collective).
+ * MPI_Finalize), collective over MPI_COMM_WORLD. prof_model_rma_attach
+ * (the model's start): each window's state, made with its shadow (its
+ * number agreed there; shadow.h: prof_shadow_attach).
  * prof_model_fence: at an MPI_Win_fence's start (coll_enter; collective
  * over shadow, the window's), when the epoch's data is at its targets as
  * far as this process sees: its own bytes there, and the bytes put to it
  * in (< 0: none); the fence's agreement takes it. */
-struct prof_pscw;
 struct prof_ev_epoch;
 void prof_model_epoch(const struct prof_ev_epoch *ev);
 void prof_model_rma_data(struct prof_call *c, MPI_Win win, int target, uint64_t bytes);
@@ -190,9 +192,8 @@ double prof_model_fence(const struct prof_call *c, MPI_Win win, MPI_Comm shadow)
 void prof_model_rma_epoch(struct prof_call *c, MPI_Win win, int k, int target, int lock);
 uint64_t prof_model_rma_take(MPI_Win win);
 double prof_model_rma_deliver(const struct prof_call *c, uint64_t bytes, double *injected);
-void prof_model_pscw_free(struct prof_pscw *p);
 void prof_model_locks(int start);
-struct prof_pscw *prof_model_pscw_new(MPI_Comm comm);
+void prof_model_rma_attach(void);
 double prof_model_transfer(uint64_t bytes);
 
 /* prof_model_finish: at MPI_Finalize, the modelled elapsed time (seconds)

@@ -5,7 +5,8 @@
  * the sender still waits for its receiver's program. The receiver knows
  * r; the sender learns it from a reply, asked for by the send's token (its
  * tag, plus 1) and sent back on the reply shadow of the communicator
- * (shadow.h) when the receive takes the token (slt.c).
+ * (shadow.h) when the receive takes the token (tokens.h: the model rides
+ * on the tokens, prof_model_rider below).
  *
  * The sender never waits for a reply (its receiver may complete the
  * receive only after a call that needs the sender: an MPI_Irecv waited for
@@ -26,9 +27,11 @@
 #include "lock.h"
 #include "model.h"
 #include "prof.h"
+#include "shadow.h"
 #include "thread.h"
+#include "tokens.h"
 
-#define TAGS 32768          /* MPI_TAG_UB is at least 32767 */
+#define TAGS PROF_TAGS_REPLIES   /* shadow.h; MPI_TAG_UB is at least 32767 */
 
 /* A send waiting for its reply: its receive, the clock that comes in it,
  * the message's start s and T(bytes), the send's modelled end, the
@@ -48,45 +51,6 @@ static struct {
     struct prof_model_reply *head;
     unsigned waiting, tag, pending;     /* pending: MPI_Issend's, until their completion */
 } rep = { .lock = PTHREAD_MUTEX_INITIALIZER };
-
-/* Whether all processes of comm are in MPI_COMM_WORLD (translated in
- * slices, so every member decides the same without allocating). */
-static int in_world(MPI_Comm comm)
-{
-    MPI_Group g, w;
-    int n = 0, ok = 1, inter = 1;
-    if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter)
-        return 0;
-    if (comm == MPI_COMM_WORLD || comm == MPI_COMM_SELF)
-        return 1;
-    if (PMPI_Comm_group(comm, &g) != MPI_SUCCESS)
-        return 0;
-    if (PMPI_Comm_group(MPI_COMM_WORLD, &w) != MPI_SUCCESS) {
-        PMPI_Group_free(&g);
-        return 0;
-    }
-    PMPI_Group_size(g, &n);
-    for (int i = 0; ok && i < n; i += 256) {
-        int a[256], b[256], k = n - i < 256 ? n - i : 256;
-        for (int j = 0; j < k; j++)
-            a[j] = i + j;
-        ok = PMPI_Group_translate_ranks(g, k, a, w, b) == MPI_SUCCESS;
-        for (int j = 0; ok && j < k; j++)
-            ok = b[j] != MPI_UNDEFINED;
-    }
-    PMPI_Group_free(&g);
-    PMPI_Group_free(&w);
-    return ok;
-}
-
-MPI_Comm prof_model_reply_comm(MPI_Comm user)
-{
-    MPI_Comm c = MPI_COMM_NULL;
-    if (!in_world(user) || PMPI_Comm_dup(user, &c) != MPI_SUCCESS)
-        return MPI_COMM_NULL;
-    PMPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN);
-    return c;
-}
 
 struct prof_model_reply *prof_model_reply_want(MPI_Comm reply, int dst, double s, uint64_t bytes, uint64_t *id)
 {
@@ -219,3 +183,32 @@ void prof_model_reply_finish(MPI_Comm all)
     PMPI_Barrier(all);
     collect(1);
 }
+
+/* --- riding on the tokens (tokens.h) ------------------------------------- */
+
+/* A send's token carries its modelled clock and the reply it waits for. */
+static void ride_send(const struct prof_call *c, uint64_t bytes, MPI_Comm reply, int dst, struct prof_token *t)
+{
+    t->sent = prof_model_send(c, bytes, reply, dst, &t->reply);
+}
+
+/* A receive's posting: its modelled clock now. */
+static void ride_posted(const struct prof_call *c, struct prof_posting *p)
+{
+    prof_model_reply_poll(NULL);
+    p->clock = prof_model_now(c);
+}
+
+/* The receive that took t answers the reply its sender asked for; a send
+ * that waited for the receive started when both were there. */
+static void ride_taken(const struct prof_posting *p, MPI_Comm comm, MPI_Comm reply, int src, struct prof_token *t)
+{
+    (void)comm;
+    if (!t->reply || reply == MPI_COMM_NULL)
+        return;
+    prof_model_reply(reply, src, t->reply, p->clock);
+    if (t->sent >= 0 && p->clock > t->sent)
+        t->sent = p->clock;
+}
+
+const struct prof_rider prof_model_rider = { .send = ride_send, .posted = ride_posted, .taken = ride_taken };

@@ -45,8 +45,8 @@
 #include "model.h"
 #include "prof.h"
 #include "shadow.h"
-#include "slt.h"
 #include "thread.h"
+#include "tokens.h"
 
 enum { TAG_POST = 1, TAG_COMPLETE = 2, TAG_DATA = 3 };
 
@@ -90,7 +90,9 @@ struct prof_pscw {
     struct held *held;     /* and the locks held on them (made on the first lock) */
 };
 
-struct prof_pscw *prof_model_pscw_new(MPI_Comm comm)
+/* A window's epoch state, attached to its shadow (comm, collective over
+ * it) when it is made; freed with it. */
+static void *pscw_new(MPI_Comm comm)
 {
     int n = 0;
     PMPI_Comm_size(comm, &n);
@@ -111,8 +113,9 @@ struct prof_pscw *prof_model_pscw_new(MPI_Comm comm)
     return p;
 }
 
-void prof_model_pscw_free(struct prof_pscw *p)
+static void pscw_free(void *state)
 {
+    struct prof_pscw *p = state;
     if (p) {
         free(p->post);
         free(p->start);
@@ -121,6 +124,13 @@ void prof_model_pscw_free(struct prof_pscw *p)
         free(p->to);
     }
     free(p);
+}
+
+static int slot = -1;     /* the model's index in the windows' shadows' state */
+
+void prof_model_rma_attach(void)
+{
+    slot = prof_shadow_attach(pscw_new, pscw_free);
 }
 
 static struct prof_shadow *win_shadow(MPI_Win win)
@@ -149,9 +159,14 @@ static double recv_all(MPI_Comm comm, const int *ranks, int n, int tag)
 
 static struct prof_pscw *state(struct prof_shadow *s)
 {
-    if (!s->pscw && (s->pscw = calloc(1, sizeof *s->pscw)))
-        s->pscw->slot = -1;
-    return s->pscw;
+    if (slot < 0)
+        return NULL;
+    struct prof_pscw *p = s->state[slot];
+    if (!p && (p = calloc(1, sizeof *p))) {
+        p->slot = -1;
+        s->state[slot] = p;
+    }
+    return p;
 }
 
 /* win's epoch state (NULL: no shadow or no memory). */
@@ -200,8 +215,8 @@ static void win_post(struct prof_call *c, MPI_Group group, MPI_Win win)
 {
     struct prof_shadow *s = exchanging(c, win);
     if (s) {
-        prof_group_ranks_in_win(group, win, &s->pscw->post, &s->pscw->npost);
-        send_all(s->comm, s->pscw->post, s->pscw->npost, TAG_POST, prof_model_now(c) + prof_model_transfer(0));
+        prof_group_ranks_in_win(group, win, &state(s)->post, &state(s)->npost);
+        send_all(s->comm, state(s)->post, state(s)->npost, TAG_POST, prof_model_now(c) + prof_model_transfer(0));
     }
 }
 
@@ -209,8 +224,8 @@ static void win_start(struct prof_call *c, MPI_Group group, MPI_Win win)
 {
     struct prof_shadow *s = exchanging(c, win);
     if (s) {
-        prof_group_ranks_in_win(group, win, &s->pscw->start, &s->pscw->nstart);
-        c->m_partner = recv_all(s->comm, s->pscw->start, s->pscw->nstart, TAG_POST);
+        prof_group_ranks_in_win(group, win, &state(s)->start, &state(s)->nstart);
+        c->m_partner = recv_all(s->comm, state(s)->start, state(s)->nstart, TAG_POST);
     }
 }
 
@@ -221,7 +236,7 @@ static void win_complete(struct prof_call *c, MPI_Win win)
     struct prof_shadow *s = exchanging(c, win);
     if (!s)
         return;
-    struct prof_pscw *p = s->pscw;
+    struct prof_pscw *p = state(s);
     uint64_t bytes = prof_model_rma_take(win);
     double at = prof_model_rma_deliver(c, bytes, &c->m_partner), signal = prof_model_now(c) + prof_model_transfer(0);
     double start = bytes ? at - prof_model_transfer(bytes) : -1;
@@ -245,7 +260,7 @@ static void win_wait(struct prof_call *c, MPI_Win win, const int *flag)
     struct prof_shadow *s = exchanging(c, win);
     if (!s || (flag && !*flag))
         return;
-    struct prof_pscw *p = s->pscw;
+    struct prof_pscw *p = state(s);
     double latest = recv_all(s->comm, p->post, p->npost, TAG_COMPLETE), first = HUGE_VAL, in = 0;
     for (int i = 0; i < p->npost; i++) {
         uint64_t put = 0;

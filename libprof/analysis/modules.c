@@ -3,11 +3,13 @@
 #include <string.h>
 #include "module.h"
 
-extern const struct prof_module prof_mod_model, prof_mod_collwait, prof_mod_waits, prof_mod_slt, prof_mod_nodes, prof_mod_shadow, prof_mod_rma,
-    prof_mod_io, prof_mod_comms;
+extern const struct prof_module prof_mod_model, prof_mod_collwait, prof_mod_waits, prof_mod_slt, prof_mod_tokens,
+    prof_mod_nodes, prof_mod_shadow, prof_mod_rma, prof_mod_io, prof_mod_comms;
 
 /* In the order they start and take each event: the model agrees a
- * collective's clocks before collective wait's barrier; the nodes set
+ * collective's clocks before collective wait's barrier; late sender
+ * starts after the analyses that ride on the tokens (wait states take it
+ * in), the tokens after every analysis that wants them, the nodes set
  * their clocks on one timeline when an analysis before them wants it, and
  * the shadows start when an analysis before them that needs them did. */
 const struct prof_module *const prof_modules[] = {
@@ -15,6 +17,7 @@ const struct prof_module *const prof_modules[] = {
     &prof_mod_collwait,
     &prof_mod_waits,
     &prof_mod_slt,
+    &prof_mod_tokens,
     &prof_mod_nodes,
     &prof_mod_shadow,
     &prof_mod_rma,

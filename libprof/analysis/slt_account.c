@@ -1,6 +1,6 @@
 /* slt_account.c: late sender's figures of the receives (hot with late
  * sender on), from the waits the core reports (events.h: msg_waited,
- * reqs_waited, msg_matched) and the senders its hooks found (slt.c, in
+ * reqs_waited, msg_matched) and the senders the tokens found (tokens.c, in
  * c->sender and the completion's th->taken entries): per call site, the
  * receives evaluated, their wait and send-late time, and those not
  * evaluated; per partner (rank and sending site), the send-late time and

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include "collwait.h"
+#include "colls.h"
 #include "fn_table.h"
 #include "hmap.h"
 #include "lock.h"
@@ -20,13 +20,13 @@
 #include "report.h"
 #include "run.h"
 #include "shadow.h"
-#include "slt.h"
+#include "tokens.h"
 #include "waits.h"
 
 int prof_waits_on;
 
 /* The tokens' tags on the reply shadow. */
-enum { TAG_BCAST = PROF_WAITS_TAGS, TAG_REDUCE, TAG_SCAN, TAG_IBCAST, TAG_IREDUCE };
+enum { TAG_BCAST = PROF_TAGS_WAITS, TAG_REDUCE, TAG_SCAN, TAG_IBCAST, TAG_IREDUCE };
 
 static signed char class_of[PROF_FN_COUNT];   /* enum prof_wait_class, or -1: not measured */
 
@@ -251,7 +251,7 @@ static uint64_t all_shapes(struct prof_call *c, MPI_Comm comm, int rank, uint64_
     uint64_t t1 = prof_clock(), dt = t1 - t, latest = 0;
     r->s.sync_calls++;
     if (prof_sync_in(out.at, out.node, 0, t1, &latest)) {
-        uint64_t w = out.who == rank ? 0 : prof_waits_before(latest, t, t1);
+        uint64_t w = out.who == rank ? 0 : prof_ticks_before(latest, t, t1);
         r->s.sync_ticks += w;
         *got = out.cause;
         return w;
@@ -359,7 +359,9 @@ static int taken(const struct prof_ev_coll *ev, struct where *at)
     return 1;
 }
 
-int prof_waits_takes(const struct prof_ev_coll *ev)
+/* The collectives wait states measure (colls.h: collective wait leaves
+ * them). */
+static int claims(const struct prof_ev_coll *ev)
 {
     struct where at;
     return taken(ev, &at);
@@ -572,7 +574,7 @@ static void req_done(const struct prof_ev_req *ev)
                 got = p->tok[i].cause;
             }
     }
-    uint64_t w = prof_waits_before(latest, ev->c->t0, me.end);
+    uint64_t w = prof_ticks_before(latest, ev->c->t0, me.end);
     if (w && got.rank >= 0)
         prof_waits_charge(p->cls, me.key, &got, w);
     pend_free(p);
@@ -591,12 +593,12 @@ static int start(void)
     int tag_ub = 0, *ub = NULL, flag = 0;
     PMPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &flag);
     tag_ub = flag && ub ? *ub : 32767;
-    if (tag_ub < PROF_WAITS_TAGS + 31) {
+    if (tag_ub < PROF_TAGS_WAITS + 31) {
         prof_log_once("MPI_TAG_UB is %d here, below the tags of the wait states' tokens (%d); wait states are off",
-                      tag_ub, PROF_WAITS_TAGS + 31);
+                      tag_ub, PROF_TAGS_WAITS + 31);
         return -1;
     }
-    if (prof_collwait_same_colls("wait states", 1) != 0)
+    if (prof_colls_same("wait states", 1) != 0)
         return -1;
     for (int f = 0; f < PROF_FN_COUNT; f++)
         class_of[f] = prof_fn_coll[f] == 2 ? (signed char)class_named(prof_fn_name[f], 0)
@@ -608,6 +610,10 @@ static int start(void)
     }
     prof_waits_on = 1;
     prof_waits_lock_window(1);
+    prof_waits_win_attach();
+    prof_waits_sync_start();     /* rides on the tokens */
+    prof_colls_claim(claims);
+    prof_shadow_want(PROF_WANT_REPLY | PROF_WANT_WIN);
     return 0;
 }
 

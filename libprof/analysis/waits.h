@@ -61,12 +61,13 @@
 #include "thread.h"
 
 /* 1 when wait states started, on every rank (set once at MPI_Init, before
- * late sender starts: the switch turns late sender on too, slt.c). */
+ * late sender starts: the switch turns late sender on too, as a rider of
+ * the tokens that takes it in, tokens.h). */
 extern int prof_waits_on;
 
 /* prof_waits_carried: the cause a point-to-point send at the call site
  * key (record key; 0: not profiled) of this thread passes on in its token
- * (late sender's, slt.c), as a collective's token does. */
+ * (tokens.h), as a collective's token does. */
 struct prof_cause prof_waits_carried(uint64_t key);
 
 /* prof_waits_charge_rank: a wait of class cls another process, rank
@@ -76,19 +77,9 @@ struct prof_cause prof_waits_carried(uint64_t key);
  * that read the releases before this process wrote its own). */
 void prof_waits_charge_rank(int cls, int waiter, uint64_t key, const struct prof_cause *cause, uint64_t ticks);
 
-/* The tags of the wait states' tokens: from PROF_WAITS_TAGS, 32 of them,
- * above the model's replies (below 32768, model_reply.c) on the reply
- * shadow and its epoch tokens (1 to 3, model_rma.c) on a window's. Taken:
- * 0 to 4 (waits.c), 16 to 18 (waits_rma.c), 24 (waits_sync.c). */
-#define PROF_WAITS_TAGS 32784
-
-/* prof_waits_before: the part of a call from t0 to t1 before x (when the
- * last partner it waited for came); 0 when t0 is not before t1 (a start
- * taken from another node's clock may fall after the call's end). */
-static inline uint64_t prof_waits_before(uint64_t x, uint64_t t0, uint64_t t1)
-{
-    return x > t0 && t1 > t0 ? (x < t1 ? x : t1) - t0 : 0;
-}
+/* The tags of the wait states' tokens (shadow.h: PROF_TAGS_WAITS, 32 of
+ * them): 0 to 4 above it (waits.c), 16 to 18 (waits_rma.c), 24
+ * (waits_sync.c). */
 
 /* prof_waits_charge: a wait of ticks in this thread's call at site key, of
  * class cls, caused by cause (waits.c). */
@@ -97,39 +88,34 @@ void prof_waits_charge(int cls, uint64_t key, const struct prof_cause *cause, ui
 /* Sends whose sender learns when their receive was posted (waits_sync.c):
  * MPI_Issend, and MPI_Send and MPI_Isend of more than
  * PROF_WAITS_RENDEZVOUS bytes (above the eager limit of MPICH and Open
- * MPI's shared memory: a rendezvous, which waits for the receive).
- * prof_waits_isend, the notice id such a send (call c of this thread) to
- * dst asks for in its token (0: none; reply: the communicator's reply
- * shadow);
- * prof_waits_sync_sent, from its p2p_end: its request, or for a blocking
- * send its own site key and end t1 (it completes itself); the call that
- * completed a request, from req_done (its site key and end t1;
- * prof_waits_sync_done); prof_waits_notify: the
- * receive that took the token of notice id from src was posted at posted,
- * passing on cause; prof_waits_sync_poll: after each profiled call, the
- * notices come since; prof_waits_sync_finish: at MPI_Finalize, collective
- * over all. */
-struct prof_call;
+ * MPI's shared memory: a rendezvous, which waits for the receive); and
+ * MPI_Ssend, whose receiver works its wait out. prof_waits_sync_start (at
+ * the module's start): wait states ride on the tokens (tokens.h), which
+ * carry the causes, the synchronous sends' starts and notice ids;
+ * prof_waits_sync_sent, from a send's p2p_end: its request, or for a
+ * blocking send its own site key and end t1 (it completes itself); the
+ * call that completed a request, from req_done (its site key and end t1;
+ * prof_waits_sync_done); prof_waits_sync_poll: after each profiled call,
+ * the notices come since; prof_waits_sync_finish: at MPI_Finalize,
+ * collective over all. */
 struct prof_ev_p2p;
 struct prof_ev_req;
-uint64_t prof_waits_isend(const struct prof_call *c, MPI_Comm reply, int dst);
 #define PROF_WAITS_RENDEZVOUS 65536
+void prof_waits_sync_start(void);
 void prof_waits_sync_sent(const struct prof_ev_p2p *ev, uint64_t key, uint64_t t1);
 void prof_waits_sync_done(const struct prof_ev_req *ev, uint64_t key, uint64_t t1);
-void prof_waits_notify(MPI_Comm reply, int src, uint64_t id, uint64_t posted, const struct prof_cause *cause);
 void prof_waits_sync_poll(void);
 void prof_waits_sync_finish(MPI_Comm all);
 
 /* The one-sided epochs (waits_rma.c): the module's epoch and rma_call
- * handlers, and a window's state, made with its shadow (collective over
- * the window's shadow communicator comm) and freed with it. */
+ * handlers; prof_waits_win_attach (at the module's start): each window's
+ * state, made with its shadow and freed with it (shadow.h:
+ * prof_shadow_attach). */
 struct prof_ev_epoch;
 struct prof_ev_rma;
-struct prof_waits_win;
 void prof_waits_epoch(const struct prof_ev_epoch *ev);
 void prof_waits_rma_call(const struct prof_ev_rma *ev);
-struct prof_waits_win *prof_waits_win_new(MPI_Comm comm);
-void prof_waits_win_free(struct prof_waits_win *w);
+void prof_waits_win_attach(void);
 
 /* Passive target (waits_lock.c): the lock window, made (start 1, when wait
  * states start; collective over MPI_COMM_WORLD) and freed (0, at
@@ -142,12 +128,6 @@ struct prof_waits_locks *prof_waits_locks_new(MPI_Comm comm, int lacks);
 void prof_waits_locks_free(struct prof_waits_locks *l);
 void prof_waits_locked(struct prof_waits_locks *l, const struct prof_ev_epoch *ev);
 void prof_waits_unlocked(struct prof_waits_locks *l, const struct prof_ev_epoch *ev);
-
-/* prof_waits_takes: wait states measure the collective of this coll_enter
- * event (events.h): on, a classified blocking collective on an
- * intracommunicator of 2 processes or more. */
-struct prof_ev_coll;
-int prof_waits_takes(const struct prof_ev_coll *ev);
 
 /* The classes, in waits.txt's order. */
 #define PROF_WAIT_CLASSES(X) \

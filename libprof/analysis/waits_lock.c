@@ -34,7 +34,6 @@
 #include "prof.h"
 #include "run.h"
 #include "shadow.h"
-#include "slt.h"
 #include "waits.h"
 
 #define SLOTS 64
@@ -128,8 +127,8 @@ static int follows(const struct epoch *e, const struct epoch *p)
 /* The part of e's MPI_Win_lock (part[0]) and MPI_Win_unlock (part[1]) before x. */
 static void parts(const struct epoch *e, uint64_t x, uint64_t part[2])
 {
-    part[0] = e->lock_key ? prof_waits_before(x, e->lock_t0, e->lock_t1) : 0;
-    part[1] = e->unlock_key ? prof_waits_before(x, e->at, e->unlock_t1) : 0;
+    part[0] = e->lock_key ? prof_ticks_before(x, e->lock_t0, e->lock_t1) : 0;
+    part[1] = e->unlock_key ? prof_ticks_before(x, e->at, e->unlock_t1) : 0;
 }
 
 /* A wait of e worked out: what it waited for p's release beyond what was

@@ -29,10 +29,10 @@
 #include "nodes.h"
 #include "prof.h"
 #include "shadow.h"
-#include "slt.h"
+#include "tokens.h"
 #include "waits.h"
 
-enum { TAG_POST = PROF_WAITS_TAGS + 16, TAG_DONE, TAG_LAST };
+enum { TAG_POST = PROF_TAGS_WAITS + 16, TAG_DONE, TAG_LAST };
 
 /* A window's epochs at this process, kept with its shadow. */
 struct prof_waits_win {
@@ -59,7 +59,9 @@ static void drop_posts(struct prof_waits_win *w)
     w->tok = NULL;
 }
 
-struct prof_waits_win *prof_waits_win_new(MPI_Comm comm)
+/* A window's state, attached to its shadow (comm; collective over it)
+ * when it is made, freed with it. */
+static void *win_new(MPI_Comm comm)
 {
     struct prof_waits_win *w = calloc(1, sizeof *w);
     struct prof_waits_locks *l = prof_waits_locks_new(comm, !w);
@@ -68,8 +70,9 @@ struct prof_waits_win *prof_waits_win_new(MPI_Comm comm)
     return w;
 }
 
-void prof_waits_win_free(struct prof_waits_win *w)
+static void win_free(void *state)
 {
+    struct prof_waits_win *w = state;
     if (!w)
         return;
     drop_posts(w);
@@ -122,7 +125,7 @@ static void complete(MPI_Comm comm, struct prof_waits_win *w, const struct prof_
     uint64_t key = prof_call_key(ev->c);
     if (key && w->start_t0) {
         uint64_t late =
-            prof_waits_before(latest, w->start_t0, w->start_t1) + prof_waits_before(latest, ev->c->t0, now);
+            prof_ticks_before(latest, w->start_t0, w->start_t1) + prof_ticks_before(latest, ev->c->t0, now);
         if (late && got.rank >= 0)
             prof_waits_charge(PROF_WAIT_late_post, key, &got, late);
     }
@@ -160,37 +163,53 @@ static void waited(MPI_Comm comm, struct prof_waits_win *w, const struct prof_ev
     uint64_t key = prof_call_key(ev->c);
     if (!key)
         return;
-    uint64_t t0 = ev->c->t0, all = prof_waits_before(latest, t0, now), from = last_op > t0 ? last_op : t0;
-    uint64_t tail = last_op ? prof_waits_before(latest, from, now) : 0;
+    uint64_t t0 = ev->c->t0, all = prof_ticks_before(latest, t0, now), from = last_op > t0 ? last_op : t0;
+    uint64_t tail = last_op ? prof_ticks_before(latest, from, now) : 0;
     if (tail && done.rank >= 0)
         prof_waits_charge(PROF_WAIT_late_complete, key, &done, tail);
     if (all > tail && last.rank >= 0)
         prof_waits_charge(PROF_WAIT_early_wait, key, &last, all - tail);
 }
 
+static int slot = -1;    /* wait states' index in the windows' shadows' state */
+
+void prof_waits_win_attach(void)
+{
+    slot = prof_shadow_attach(win_new, win_free);
+}
+
+/* The shadow of win and its state in *w (NULL: none). */
+static struct prof_shadow *win_shadow(MPI_Win win, struct prof_waits_win **w)
+{
+    struct prof_shadow *s = prof_shadow_find(prof_shadow_key(PROF_SHADOW_WIN, &win, sizeof win));
+    *w = s && slot >= 0 ? s->state[slot] : NULL;
+    return s;
+}
+
 void prof_waits_epoch(const struct prof_ev_epoch *ev)
 {
-    struct prof_shadow *s = prof_shadow_find(prof_shadow_key(PROF_SHADOW_WIN, &ev->win, sizeof ev->win));
-    if (!s || !s->waits || (ev->c->rc != MPI_SUCCESS && ev->call != PROF_EPOCH_UNLOCK))
+    struct prof_waits_win *w;
+    struct prof_shadow *s = win_shadow(ev->win, &w);
+    if (!w || (ev->c->rc != MPI_SUCCESS && ev->call != PROF_EPOCH_UNLOCK))
         return;     /* a failed unlock still ends the epoch's lock held */
     switch (ev->call) {
     case PROF_EPOCH_POST:
-        post(s->comm, s->waits, ev);
+        post(s->comm, w, ev);
         break;
     case PROF_EPOCH_START:
-        start(s->comm, s->waits, ev);
+        start(s->comm, w, ev);
         break;
     case PROF_EPOCH_COMPLETE:
-        complete(s->comm, s->waits, ev);
+        complete(s->comm, w, ev);
         break;
     case PROF_EPOCH_WAIT:
-        waited(s->comm, s->waits, ev);
+        waited(s->comm, w, ev);
         break;
     case PROF_EPOCH_LOCK:
-        prof_waits_locked(s->waits->locks, ev);
+        prof_waits_locked(w->locks, ev);
         break;
     case PROF_EPOCH_UNLOCK:
-        prof_waits_unlocked(s->waits->locks, ev);
+        prof_waits_unlocked(w->locks, ev);
         break;
     }
 }
@@ -200,9 +219,10 @@ void prof_waits_rma_call(const struct prof_ev_rma *ev)
 {
     if (ev->kind > PROF_RMA_CAS || ev->win == MPI_WIN_NULL)
         return;
-    struct prof_shadow *s = prof_shadow_find(prof_shadow_key(PROF_SHADOW_WIN, &ev->win, sizeof ev->win));
-    if (s && s->waits && s->waits->rq) {
-        s->waits->last_op = prof_clock();
-        s->waits->last_cause = prof_waits_carried(prof_call_key(ev->c));
+    struct prof_waits_win *w;
+    win_shadow(ev->win, &w);
+    if (w && w->rq) {
+        w->last_op = prof_clock();
+        w->last_cause = prof_waits_carried(prof_call_key(ev->c));
     }
 }

@@ -6,7 +6,7 @@
  * completes itself; an eager one ends before the posting and does not
  * wait). The receiver knows
  * when it posted the receive and the cause its call passed on; the sender
- * knows the completing call. The send's late-sender token (slt.c) carries
+ * knows the completing call. The send's token (tokens.h) carries
  * a notice id (sync 2, mark the id), and the receive that takes it sends
  * a notice back on the communicator's reply shadow (shadow.h): a token
  * whose key is the id, whose mark is the posting, with the receiver's node
@@ -31,14 +31,16 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include "answers.h"
+#include "fn_table.h"
 #include "lock.h"
 #include "nodes.h"
 #include "prof.h"
 #include "run.h"
-#include "slt.h"
+#include "shadow.h"
+#include "tokens.h"
 #include "waits.h"
 
-#define TAG_NOTICE (PROF_WAITS_TAGS + 24)
+#define TAG_NOTICE (PROF_TAGS_WAITS + 24)
 #define KEPT 4096u
 
 /* A notice's receive: its request and buffer. */
@@ -79,7 +81,10 @@ static __thread struct {
     struct sync *s;
 } last __attribute__((tls_model("initial-exec")));
 
-uint64_t prof_waits_isend(const struct prof_call *c, MPI_Comm reply, int dst)
+/* The notice id a send that waits for its receive (call c of this
+ * thread) to dst asks for in its token (0: none; reply: the
+ * communicator's reply shadow). */
+static uint64_t isend(const struct prof_call *c, MPI_Comm reply, int dst)
 {
     last.s = NULL;
     if (reply == MPI_COMM_NULL || dst < 0 || __atomic_load_n(&sy.kept, __ATOMIC_RELAXED) >= KEPT)
@@ -163,7 +168,7 @@ static int settle(struct sync *s, int current)
     uint64_t posted = 0;
     prof_sync_token(s->got.at, s->got.node, s->got.from, s->came, 0, &posted);
     uint64_t w = prof_sync_in(s->got.mark, s->got.node, s->got.from, s->synchronous ? s->t1 : s->came, &posted) &&
-                         s->t1 >= posted ? prof_waits_before(posted, s->t0, s->t1) : 0;
+                         s->t1 >= posted ? prof_ticks_before(posted, s->t0, s->t1) : 0;
     if (w && current)
         prof_waits_charge(PROF_WAIT_late_receiver, s->key, &s->got.cause, w);
     else if (w)
@@ -235,7 +240,9 @@ void prof_waits_sync_poll(void)
     prof_unlock(&sy.lock);
 }
 
-void prof_waits_notify(MPI_Comm reply, int src, uint64_t id, uint64_t posted, const struct prof_cause *cause)
+/* The receive that took the token of notice id from src was posted at
+ * posted, passing on cause: the notice back. */
+static void notify(MPI_Comm reply, int src, uint64_t id, uint64_t posted, const struct prof_cause *cause)
 {
     struct prof_token tok = { id, -1, prof_sync_out(prof_clock()), prof_sync_node(), 0, *cause, 0, prof_sync_from(),
                               prof_sync_out(posted) };
@@ -255,4 +262,61 @@ void prof_waits_sync_finish(MPI_Comm all)
         drop(sy.head);
     sy.due = 0;
     prof_unlock(&sy.lock);
+}
+
+/* --- riding on the tokens (tokens.h) ------------------------------------- */
+
+/* The sends that may wait for their receive, set at start: 1 for the
+ * blocking synchronous ones (MPI_Ssend, MPI_Ssend_c), whose receive works
+ * the figure out; 2 for the nonblocking ones (MPI_Issend, MPI_Issend_c),
+ * whose receive sends the sender a notice; 3 for the standard ones
+ * (MPI_Send, MPI_Isend), which get a notice too above
+ * PROF_WAITS_RENDEZVOUS bytes (a rendezvous). */
+static unsigned char is_ssend[PROF_FN_COUNT];
+
+/* A send's token carries the cause its call passes on, and whether it
+ * waits for its receive (sync; a notice id in mark). */
+static void ride_send(const struct prof_call *c, uint64_t bytes, MPI_Comm reply, int dst, struct prof_token *t)
+{
+    int sync = c->th ? is_ssend[c->fn] : 0;
+    t->cause = prof_waits_carried(t->key);
+    if (sync == 3)
+        sync = bytes > PROF_WAITS_RENDEZVOUS ? 2 : 0;
+    uint64_t notice = sync == 2 ? isend(c, reply, dst) : 0;
+    t->sync = sync == 2 && !notice ? 0 : sync;
+    t->mark = notice;
+}
+
+/* A receive's posting: when, and the cause its call passes on. */
+static void ride_posted(const struct prof_call *c, struct prof_posting *p)
+{
+    p->at = prof_clock();
+    p->cause = prof_waits_carried(prof_call_key(c));
+}
+
+/* The receive posted as p on comm took t from src: a blocking synchronous
+ * sender's wait for this posting (late receiver: from the send's start,
+ * on the nodes' timeline, to the posting), or a nonblocking one's notice
+ * of the posting. */
+static void ride_taken(const struct prof_posting *p, MPI_Comm comm, MPI_Comm reply, int src, struct prof_token *t)
+{
+    uint64_t sent;
+    if (t->sync == 1 && prof_sync_in(t->at, t->node, t->from, 0, &sent) && p->at > sent)
+        prof_waits_charge_rank(PROF_WAIT_late_receiver, prof_comm_world_rank(comm, src), t->key, &p->cause,
+                               p->at - sent);
+    if (t->sync == 2)
+        notify(reply, src, t->mark, p->at, &p->cause);
+}
+
+static const struct prof_rider rider = {
+    .send = ride_send, .posted = ride_posted, .taken = ride_taken, .order = 1, .late = 1
+};
+
+void prof_waits_sync_start(void)
+{
+    for (int f = 0; f < PROF_FN_COUNT; f++)
+        is_ssend[f] = prof_fn_base[f] == FN_MPI_Ssend    ? 1
+                    : prof_fn_base[f] == FN_MPI_Issend ? 2
+                    : prof_fn_base[f] == FN_MPI_Send || prof_fn_base[f] == FN_MPI_Isend ? 3 : 0;
+    prof_tokens_ride(&rider);
 }

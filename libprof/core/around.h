@@ -1,5 +1,5 @@
 /* around.h: the point-to-point calls a module may make in the program's
- * place (the around= hooks of families.def). Late sender (slt.c) is the
+ * place (the around= hooks of families.def). The tokens (link/tokens.c) are the
  * one module that does: it sends its tokens before a send, and it waits
  * for a receive's message and its token together, so that its receive
  * returns when the program's would. At most one started module brings a

@@ -43,6 +43,14 @@ static inline uint64_t prof_clock(void)
     return prof_clock_drifted();
 }
 
+/* prof_ticks_before: the part of a wait from t0 to t1 before x (when the
+ * partner it waited for came); 0 when t0 is not before t1 (a start taken
+ * from another node's clock may fall after the call's end). */
+static inline uint64_t prof_ticks_before(uint64_t x, uint64_t t0, uint64_t t1)
+{
+    return x > t0 && t1 > t0 ? (x < t1 ? x : t1) - t0 : 0;
+}
+
 /* prof_clock_start: choose the clock (ask: PROF_CLOCK_AUTO, _ASK_TSC or
  * _ASK_MONOTONIC; drift_ppm: MPIPROF_TEST_DRIFT, 0 for none) and remember
  * the start of the run. Returns -1 when the TSC was asked for and this CPU
@@ -53,7 +61,7 @@ int prof_clock_start(int ask, double drift_ppm);
 double prof_clock_stop(void);
 /* prof_clock_ns: ticks t as nanoseconds of this node's CLOCK_MONOTONIC (the
  * drifted one under MPIPROF_TEST_DRIFT): the same for every process of the
- * node, so that nodes' clocks can be set side by side (analysis/nodes.c).
+ * node, so that nodes' clocks can be set side by side (link/nodes.c).
  * TSC ticks are converted with their ratio to CLOCK_MONOTONIC, measured
  * afresh each time the run has doubled since the last (to microseconds of
  * error after 2 ms, less as the run goes on). prof_clock_ticks: the

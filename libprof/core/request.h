@@ -26,7 +26,7 @@ struct prof_request {
     uint64_t comm_serial;          /* comm's serial when posted (handles.h), kept for MPI_ANY_SOURCE with
                                       partners on and for the modules' msg_received (events.h); else 0 */
     int peer;                      /* world rank, MPI_ANY_SOURCE, or MPI_PROC_NULL */
-    int local, tag;                /* the peer and tag as given (late sender, slt.c) */
+    int local, tag;                /* the peer and tag as given (the tokens, tokens.c) */
     int is_recv;
     int persistent;
     int active;                    /* persistent: started and not yet completed; atomic */

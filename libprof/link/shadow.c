@@ -4,36 +4,99 @@
  * the analyses that need shadows use it. */
 #include <stdio.h>
 #include <stdlib.h>
-#include "collwait.h"
 #include "hmap.h"
 #include "log.h"
 #include "lock.h"
-#include "model.h"
 #include "module.h"
 #include "prof.h"
 #include "report.h"
 #include "run.h"
 #include "shadow.h"
-#include "slt.h"
-#include "waits.h"
+#include "tokens.h"
 
 static struct {
     pthread_mutex_t lock;
     struct prof_hmap m;            /* key -> struct prof_shadow */
 } map = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
+/* What the analyses want (prof_shadow_want) and attach to windows (set at
+ * MPI_Init, read-only after). */
+static unsigned wanted;
+static struct {
+    void *(*make)(MPI_Comm comm);
+    void (*drop)(void *state);
+} states[PROF_SHADOW_STATES];
+static int nstates;
+
+void prof_shadow_want(unsigned what)
+{
+    wanted |= what;
+}
+
+int prof_shadow_attach(void *(*make)(MPI_Comm comm), void (*drop)(void *state))
+{
+    if (nstates == PROF_SHADOW_STATES)
+        return -1;
+    states[nstates].make = make;
+    states[nstates].drop = drop;
+    return nstates++;
+}
+
 static void release(struct prof_shadow *s)
 {
     if (!s)
         return;
-    prof_slt_queue_free(s);
-    prof_model_pscw_free(s->pscw);
-    prof_waits_win_free(s->waits);
+    prof_tokens_queue_free(s);
+    for (int i = 0; i < nstates; i++)
+        if (s->state[i])
+            states[i].drop(s->state[i]);
     PMPI_Comm_free(&s->comm);
     if (s->reply != MPI_COMM_NULL)
         PMPI_Comm_free(&s->reply);
     pthread_mutex_destroy(&s->lock);
     free(s);
+}
+
+/* Whether all processes of comm are in MPI_COMM_WORLD (translated in
+ * slices, so every member decides the same without allocating). */
+static int in_world(MPI_Comm comm)
+{
+    MPI_Group g, w;
+    int n = 0, ok = 1, inter = 1;
+    if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter)
+        return 0;
+    if (comm == MPI_COMM_WORLD || comm == MPI_COMM_SELF)
+        return 1;
+    if (PMPI_Comm_group(comm, &g) != MPI_SUCCESS)
+        return 0;
+    if (PMPI_Comm_group(MPI_COMM_WORLD, &w) != MPI_SUCCESS) {
+        PMPI_Group_free(&g);
+        return 0;
+    }
+    PMPI_Group_size(g, &n);
+    for (int i = 0; ok && i < n; i += 256) {
+        int a[256], b[256], k = n - i < 256 ? n - i : 256;
+        for (int j = 0; j < k; j++)
+            a[j] = i + j;
+        ok = PMPI_Group_translate_ranks(g, k, a, w, b) == MPI_SUCCESS;
+        for (int j = 0; ok && j < k; j++)
+            ok = b[j] != MPI_UNDEFINED;
+    }
+    PMPI_Group_free(&g);
+    PMPI_Group_free(&w);
+    return ok;
+}
+
+/* A communicator's reply shadow (collective over user), errors returned;
+ * MPI_COMM_NULL when some of its processes are not in MPI_COMM_WORLD (the
+ * answers name their partners by world rank). */
+static MPI_Comm reply_comm(MPI_Comm user)
+{
+    MPI_Comm c = MPI_COMM_NULL;
+    if (!in_world(user) || PMPI_Comm_dup(user, &c) != MPI_SUCCESS)
+        return MPI_COMM_NULL;
+    PMPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN);
+    return c;
 }
 
 void prof_shadow_add(uint64_t key, MPI_Comm user)
@@ -48,12 +111,9 @@ void prof_shadow_add(uint64_t key, MPI_Comm user)
     /* The dup has the program's error handler: the profiler's own calls on
      * it return their errors instead of calling it (or aborting). */
     PMPI_Comm_set_errhandler(s->comm, MPI_ERRORS_RETURN);
-    s->reply = (prof_model_on || prof_waits_on) && key >> 61 == PROF_SHADOW_COMM ? prof_model_reply_comm(user)
-                                                                           : MPI_COMM_NULL;
-    if (prof_model_on && key >> 61 == PROF_SHADOW_WIN)
-        s->pscw = prof_model_pscw_new(s->comm);
-    if (prof_waits_on && key >> 61 == PROF_SHADOW_WIN)
-        s->waits = prof_waits_win_new(s->comm);
+    s->reply = wanted & PROF_WANT_REPLY && key >> 61 == PROF_SHADOW_COMM ? reply_comm(user) : MPI_COMM_NULL;
+    for (int i = 0; key >> 61 == PROF_SHADOW_WIN && i < nstates; i++)
+        s->state[i] = states[i].make(s->comm);
     s->key = key;
     pthread_mutex_init(&s->lock, NULL);
     prof_lock(&map.lock);
@@ -254,13 +314,13 @@ static void figures(struct prof_report_ctx *ctx, struct prof_rank_data *rd, uint
     snprintf(ctx->notes + n, sizeof ctx->notes - n, "%s", off);
 }
 
-/* --- the shadow module: communicators (late sender and the model's
- * tokens), windows (collective wait's and the model's fences) and files
- * (collective wait's barriers) ------------------------------------------ */
+/* --- the shadow module: communicators (the tokens), windows (collective
+ * wait's, wait states' and the model's epochs) and files (collective
+ * wait's barriers), as wanted ----------------------------------------------- */
 
 static int start(void)
 {
-    return prof_slt_on || prof_model_on || prof_collwait_on || prof_waits_on ? 0 : -1;
+    return wanted ? 0 : -1;
 }
 
 /* A handle the call made: its shadow, duplicated from comm (collective
@@ -273,19 +333,19 @@ static void made(const struct prof_ev_handle *ev, enum prof_shadow_kind kind, si
 
 static void comm_created(const struct prof_ev_handle *ev)
 {
-    if (prof_slt_on)
+    if (wanted & PROF_WANT_COMM)
         made(ev, PROF_SHADOW_COMM, sizeof(MPI_Comm), *(MPI_Comm *)ev->handle);
 }
 
 static void win_created(const struct prof_ev_handle *ev)
 {
-    if (prof_model_on || prof_collwait_on || prof_waits_on)
+    if (wanted & PROF_WANT_WIN)
         made(ev, PROF_SHADOW_WIN, sizeof(MPI_Win), ev->comm);
 }
 
 static void file_opened(const struct prof_ev_handle *ev)
 {
-    if (prof_collwait_on)
+    if (wanted & PROF_WANT_FILE)
         made(ev, PROF_SHADOW_FILE, sizeof(MPI_File), ev->comm);
 }
 

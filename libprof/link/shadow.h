@@ -4,7 +4,9 @@
  * match. Created collectively right after the call that creates the handle
  * (every member makes the same PMPI_Comm_dup in the same order), freed right
  * after the call that frees it; looked up by handle under a mutex (only the
- * analyses that need them, collective wait and late sender, look). */
+ * analyses that need them look). Which kinds are made is what the analyses
+ * ask for at their start (prof_shadow_want); a window's shadow carries the
+ * state the analyses attach to it (prof_shadow_attach). */
 #ifndef PROF_SHADOW_H
 #define PROF_SHADOW_H
 
@@ -15,24 +17,44 @@
 #include <mpi.h>
 
 struct prof_call;
-struct prof_slt_queue;
-struct prof_pscw;
-struct prof_waits_win;
+struct prof_token_queue;
 
 enum prof_shadow_kind { PROF_SHADOW_COMM = 1, PROF_SHADOW_WIN = 2, PROF_SHADOW_FILE = 3 };
+
+/* What the analyses want shadows of (prof_shadow_want, in their module's
+ * start): communicators (the tokens), their reply shadows, windows and
+ * files. */
+enum { PROF_WANT_COMM = 1, PROF_WANT_REPLY = 2, PROF_WANT_WIN = 4, PROF_WANT_FILE = 8 };
+void prof_shadow_want(unsigned what);
+
+#define PROF_SHADOW_STATES 4
 
 struct prof_shadow {
     uint64_t key;                  /* kind and handle (prof_shadow_key) */
     MPI_Comm comm;                 /* the duplicate */
-    MPI_Comm reply;                /* a communicator's second, for exchanges of one source and tag: the
-                                      model's replies (model.h), wait states' tokens (waits.h); or
-                                      MPI_COMM_NULL */
+    MPI_Comm reply;                /* a communicator's second, for exchanges of one source and tag (the
+                                      model's replies, wait states' tokens), when wanted and its
+                                      processes are all in MPI_COMM_WORLD; or MPI_COMM_NULL */
     int freeing;                   /* its handle is being freed (map lock) */
-    pthread_mutex_t lock;          /* guards slt */
-    struct prof_slt_queue *slt;    /* late sender: tokens received, not yet matched (slt.c) */
-    struct prof_pscw *pscw;        /* the model: a window's post and start groups (model_rma.c) */
-    struct prof_waits_win *waits;  /* wait states: a window's epochs (waits_rma.c, waits_lock.c) */
+    pthread_mutex_t lock;          /* guards tokens */
+    struct prof_token_queue *tokens;   /* tokens received, not yet matched (tokens.c) */
+    void *state[PROF_SHADOW_STATES];   /* a window's: what each analysis attached (prof_shadow_attach) */
 };
+
+/* prof_shadow_attach: at an analysis' start, the state it keeps with each
+ * window's shadow: make(comm) when the shadow is made (collective over its
+ * duplicate comm; NULL: none), drop(state) when it is freed. Returns its
+ * index in the shadows' state, or -1 (more than PROF_SHADOW_STATES). */
+int prof_shadow_attach(void *(*make)(MPI_Comm comm), void (*drop)(void *state));
+
+/* The tags of the profiler's own messages on a shadow, one range per
+ * analysis so that none matches another's: on a communicator's reply
+ * shadow, the model's replies (0 to PROF_TAGS_REPLIES - 1) and wait
+ * states' tokens (PROF_TAGS_WAITS to PROF_TAGS_WAITS + 31); on a window's
+ * shadow, the model's epoch tokens (1 to 3) and wait states' (from
+ * PROF_TAGS_WAITS + 16). */
+#define PROF_TAGS_REPLIES 32768
+#define PROF_TAGS_WAITS 32784
 
 static inline uint64_t prof_shadow_key(enum prof_shadow_kind kind, const void *handle, size_t size)
 {
@@ -43,9 +65,9 @@ static inline uint64_t prof_shadow_key(enum prof_shadow_kind kind, const void *h
 
 /* prof_shadow_add: duplicate user (collective over it) and file the copy
  * under key, replacing an older entry of the same handle value (a handle
- * seen again names a new object); with a model or wait states, a
- * communicator's reply shadow, and a window's state for the model
- * (model.h) and for wait states (waits.h). Says so once when the duplicate fails. */
+ * seen again names a new object); a communicator's reply shadow when
+ * wanted, and a window's attached states. Says so once when the duplicate
+ * fails. */
 void prof_shadow_add(uint64_t key, MPI_Comm user);
 /* prof_shadow_find: the entry of key, or NULL. Valid until the handle is
  * freed. */
@@ -94,8 +116,8 @@ void prof_shadow_each(enum prof_shadow_kind kind, void (*fn)(struct prof_shadow 
  * the program never freed); the map is empty afterwards. */
 void prof_shadow_release_all(void);
 
-/* The shadow module (prof_mod_shadow, always listed; on when late sender,
- * collective wait or the model is) makes and frees the shadows of
- * communicators, windows and files from their events (events.h). */
+/* The shadow module (prof_mod_shadow, always listed; on when an analysis
+ * wants shadows) makes and frees the shadows of communicators, windows and
+ * files from their events (events.h). */
 
 #endif
