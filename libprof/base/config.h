@@ -12,7 +12,7 @@
     X(STACK_DEPTH,          stack_depth,          DEPTH,  "1", "an integer from 1 to 32") \
     X(MAX_SITES,            max_sites,            SITES,  "3072", "an integer from 1 to 1000000") \
     X(FUNCTIONS,            functions,            FUNCS,  "",  "a comma-separated list of MPI function names or globs, e.g. MPI_Send,MPI_*reduce*") \
-    X(VIA,                  via,                  STRING, "",  "none, or a comma-separated list of library file name patterns, e.g. libhdf5*.so* (with a leading +: added to the default list)") \
+    X(VIA,                  via,                  VIA,    "",  "none, or a comma-separated list of library file name patterns (with .so, e.g. libhdf5*.so*) and function name patterns (e.g. H5*,Petsc*; letters, digits, _ $ . and * ? [ ] ! -), with a leading +: added to the default lists") \
     X(PARTNERS,             partners,             BOOL,   "1", "0/1, no/yes, off/on, false/true") \
     X(QUIET,                quiet,                BOOL,   "0", "0/1, no/yes, off/on, false/true") \
     X(EVAL_SLT,             eval_slt,             BOOL,   "0", "0/1, no/yes, off/on, false/true") \

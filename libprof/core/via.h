@@ -1,10 +1,12 @@
 /* via.h: the libraries that only pass MPI calls through (MPIPROF_VIA: the
- * MPI's own language bindings, HDF5, NetCDF, PETSc, ...; hot). A call
- * whose return address is in one of them is named by the first frame
- * outside them, the user's, with the library's frame kept beside it
- * (branch.c): the user sees their own line at depth 1, and the library's
- * different paths from that line (HDF5's raw data and metadata writes)
- * stay different call sites. */
+ * MPI's own language bindings, HDF5, NetCDF, PETSc, ...; hot), as shared
+ * objects (by file name) or linked into another module (by function
+ * name). A call whose return address is in one of them is named by the
+ * first frame outside them, the user's, with the library's frame kept
+ * beside it (branch.c): the user sees their own line at depth 1, and the
+ * library's different paths from that line (HDF5's raw data and metadata
+ * writes) stay different call sites. Both kinds are address ranges of
+ * one table, so a frame costs the same lookup either way. */
 #ifndef PROF_VIA_H
 #define PROF_VIA_H
 

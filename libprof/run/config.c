@@ -15,6 +15,7 @@
 #include "log.h"
 #include "model.h"
 #include "module.h"
+#include "via_patterns.h"
 
 struct prof_config prof_config;
 bool prof_module_asked[PROF_MODULES_MAX];
@@ -28,7 +29,7 @@ int prof_config_problems(void)
     return problems;
 }
 
-enum kind { STRING, DEPTH, SITES, FUNCS, BOOL, MODEL, SECONDS, SKEW, WRITE, FORM, CLOCK, PPM };
+enum kind { STRING, DEPTH, SITES, FUNCS, VIA, BOOL, MODEL, SECONDS, SKEW, WRITE, FORM, CLOCK, PPM };
 
 struct option {
     const char *name;
@@ -189,6 +190,13 @@ static int parse(const struct option *o, const char *v, unsigned char *enabled, 
         strcpy(o->dst, v);
         return 0;
     }
+    case VIA: {
+        static char libs[PROF_VIA_LIST_MAX], funcs[PROF_VIA_LIST_MAX];
+        if (strlen(v) >= o->size || prof_via_patterns(v, libs, funcs) != 0)
+            return -1;
+        strcpy(o->dst, v);
+        return 0;
+    }
     case FUNCS:
         if (strlen(v) >= o->size || parse_functions(v, enabled, nfn) != 0)
             return -1;
@@ -278,7 +286,7 @@ void prof_config_load(unsigned char *enabled, int nfn)
                      known);
             continue;
         }
-        if (value[0] == '\0' && o->kind != STRING) {
+        if (value[0] == '\0' && o->kind != STRING && o->kind != VIA) {
             complain("%s is empty; expected %s; using the default %s", o->name, o->accepted,
                      default_text(o, def, sizeof def));
             continue;

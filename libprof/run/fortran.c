@@ -8,6 +8,7 @@
 #define _GNU_SOURCE            /* RTLD_NEXT */
 #include <dlfcn.h>
 #include <stdlib.h>
+#include "chain.h"
 #include "fortran.h"
 #include "log.h"
 #include "run.h"
@@ -64,12 +65,22 @@ extern void pmpi_init_thread_(MPI_Fint *required, MPI_Fint *provided, MPI_Fint *
 extern void pmpi_finalize_(MPI_Fint *ierr) __attribute__((weak));
 
 /* With MPICH, pmpi_init_ calls the C MPI_Init, whose wrapper has started
- * profiling already; with Open MPI it calls PMPI_Init. */
+ * profiling already; with Open MPI it calls PMPI_Init, which a PMPI tool
+ * chained after this one (MPIPROF_CHAIN, chain.h) would never see: when
+ * chaining, MPI_INIT, MPI_INIT_THREAD and MPI_FINALIZE call the next C
+ * function instead, as every other Fortran entry does (the MPI library's
+ * own where no tool follows). Their Fortran layers do no more than that;
+ * MPICH's Fortran constants are set by prof_fortran_init. */
+#define CHAINED(name) ((__typeof__(&P##name))prof_chain_custom(#name, NULL))
+
 PROF_EXPORT void mpi_init_(MPI_Fint *ierr)
 {
     MPI_Fint rc;
     prof_before_init();
-    if (pmpi_init_)
+    __typeof__(&PMPI_Init) next = CHAINED(MPI_Init);
+    if (next)
+        rc = next(NULL, NULL);
+    else if (pmpi_init_)
         pmpi_init_(&rc);
     else
         rc = PMPI_Init(NULL, NULL);
@@ -84,11 +95,12 @@ PROF_EXPORT void mpi_init_thread_(MPI_Fint *required, MPI_Fint *provided, MPI_Fi
 {
     MPI_Fint rc;
     prof_before_init();
-    if (pmpi_init_thread_) {
+    __typeof__(&PMPI_Init_thread) next = CHAINED(MPI_Init_thread);
+    if (pmpi_init_thread_ && !next) {
         pmpi_init_thread_(required, provided, &rc);
     } else {
         int p = MPI_THREAD_SINGLE;
-        rc = PMPI_Init_thread(NULL, NULL, *required, &p);
+        rc = (next ? next : PMPI_Init_thread)(NULL, NULL, *required, &p);
         *provided = p;
     }
     if (rc == MPI_SUCCESS && !prof_run.started)
@@ -99,13 +111,17 @@ PROF_EXPORT void mpi_init_thread_(MPI_Fint *required, MPI_Fint *provided, MPI_Fi
 PROF_F_NAMES(mpi_init_thread, MPI_INIT_THREAD)
 
 /* The report is written before the library's MPI_Finalize; with MPICH that
- * then calls the C MPI_Finalize, whose wrapper finds the report written. */
+ * then calls the C MPI_Finalize, whose wrapper finds the report written.
+ * When chaining, the next C MPI_Finalize: the next tool writes its own. */
 PROF_EXPORT void mpi_finalize_(MPI_Fint *ierr)
 {
     MPI_Fint rc;
     if (prof_run.started && !prof_run.finished)
         prof_finish();
-    if (pmpi_finalize_)
+    __typeof__(&PMPI_Finalize) next = CHAINED(MPI_Finalize);
+    if (next)
+        rc = next();
+    else if (pmpi_finalize_)
         pmpi_finalize_(&rc);
     else
         rc = PMPI_Finalize();

@@ -2,7 +2,8 @@
  * back to the default, unknown names are ignored, the options string lists
  * what is in force, MPIPROF_FUNCTIONS selects by glob, a module's switch
  * (a module list of two, FAKE with a switch and ALWAYS without, standing
- * in for modules.c's). */
+ * in for modules.c's), MPIPROF_VIA's library and function patterns
+ * (via_patterns.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "log.h"
 #include "model.h"
 #include "module.h"
+#include "via_patterns.h"
 
 static const struct prof_module fake = { .name = "fake", .option = "FAKE" };
 static const struct prof_module always = { .name = "always" };
@@ -35,7 +37,7 @@ static void clear(void)
 {
     const char *names[] = { "MPIPROF_OUTPUT", "MPIPROF_STACK_DEPTH", "MPIPROF_FUNCTIONS", "MPIPROF_QUIET",
                             "MPIPROF_EVAL_SLT", "MPIPROF_EVAL_COLLECTIVE_WAIT", "MPIPROF_MODEL",
-                            "MPIPROF_PRELOAD", "MPIPROF_NOSUCH", "MPIPROF_FAKE" };
+                            "MPIPROF_PRELOAD", "MPIPROF_NOSUCH", "MPIPROF_FAKE", "MPIPROF_VIA" };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         unsetenv(names[i]);
 }
@@ -133,6 +135,48 @@ int main(void)
                          "function names or globs, e.g. MPI_Send,MPI_*reduce*; using the default (every MPI "
                          "function)\n") != NULL);
     CHECK(on[fn("MPI_Send")] && on[fn("MPI_Recv")]);
+
+    /* MPIPROF_VIA: items with .so are library file names, the others
+     * function names and file names; + adds to the default lists, none
+     * empties both. */
+    {
+        static char libs[PROF_VIA_LIST_MAX], funcs[PROF_VIA_LIST_MAX];
+        struct prof_via_set set;
+        CHECK(prof_via_patterns("libfoo*.so*,Foo_*", libs, funcs) == 0);
+        CHECK(strcmp(libs, "libfoo*.so*,Foo_*") == 0 && strcmp(funcs, "Foo_*") == 0);
+        CHECK(prof_via_patterns("+Foo_*,libbar.so.1", libs, funcs) == 0);
+        CHECK(strncmp(libs, "libmpi.so*,", 11) == 0 && strstr(libs, ",libbar.so.1") != NULL);
+        CHECK(strncmp(funcs, "H5*,", 4) == 0 && strstr(funcs, ",Foo_*") != NULL);
+        CHECK(prof_via_patterns("none", libs, funcs) == 0 && !libs[0] && !funcs[0]);
+        const char *bad_via[] = { "H5::*", "a,,b", "+", "none,H5*", "dir/libx.so", "H5*,", "f(x)" };
+        for (size_t i = 0; i < sizeof bad_via / sizeof bad_via[0]; i++)
+            CHECK(prof_via_patterns(bad_via[i], libs, funcs) == -1);
+        prof_via_patterns("", libs, funcs);
+        prof_via_set_make(&set, funcs);
+        const char *yes[] = { "H5FD__mpio_write", "H5Dwrite", "MatMult", "PetscSFBcast", "_ZN5boost3mpi4comm4sendEv",
+                              "ncmpio_file_write", "fftw_mpi_execute_r2r" };
+        const char *no[] = { "write_block", "main", "Matrix_mult", "h5_write", "", "_ZN3foo3MPIEv", "Mat" };
+        for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++)
+            CHECK(prof_via_match(&set, yes[i]));
+        for (size_t i = 0; i < sizeof no / sizeof no[0]; i++)
+            CHECK(!prof_via_match(&set, no[i]));
+        prof_via_set_free(&set);
+        prof_via_set_make(&set, "lib_*,exact,*_mpi_x,[ab]c?");
+        CHECK(prof_via_match(&set, "lib_meta") && prof_via_match(&set, "exact") && !prof_via_match(&set, "exactly"));
+        CHECK(prof_via_match(&set, "foo_mpi_x") && prof_via_match(&set, "bcd") && !prof_via_match(&set, "cc"));
+        prof_via_set_free(&set);
+    }
+    clear();
+    setenv("MPIPROF_VIA", "H5::*", 1);
+    CHECK(strstr(load(), "MPIPROF_VIA='H5::*' is not valid; expected none, or a comma-separated list of library "
+                         "file name patterns") != NULL);
+    CHECK(prof_config.via[0] == '\0');
+    clear();
+    setenv("MPIPROF_VIA", "+H5*,libfoo.so*", 1);
+    CHECK(strcmp(load(), "") == 0 && strcmp(prof_config.via, "+H5*,libfoo.so*") == 0);
+    clear();
+    setenv("MPIPROF_VIA", "", 1);
+    CHECK(strcmp(load(), "") == 0 && prof_config.via[0] == '\0');
 
     /* Models: accepted and listed, each read as the numbers it says. */
     const struct {
