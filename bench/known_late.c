@@ -9,6 +9,11 @@
  *                  a time; rank 0 receives from MPI_ANY_SOURCE (-m waitany:
  *                  MPI_Irecv + MPI_Waitany; -m recv: MPI_Recv): its
  *                  send-late with partner i is K x i x D.
+ *   late-waitall   rank 0 posts two MPI_Irecv from rank 1 and waits for
+ *                  both in one MPI_Waitall; rank 1 sends the first after
+ *                  D ms and the second 3 x D ms later, K times: rank 0's
+ *                  send-late is K x 4 x D, the wait until the last was sent
+ *                  (counted once, not once per request: K x 5 x D).
  * The answers are worked out from how long each computation actually took
  * (a sleep wakes up late on a loaded node); the formula's figures follow as
  * nominal=. */
@@ -86,23 +91,24 @@ static int pass(int src, int dst, int rank, long k, double delay_before_send, do
     return 0;
 }
 
-/* The expected line of late-sender and late-receiver: rank 1's send-late
- * is what rank 0 spent computing before its sends (by the formula:
- * nominal_one), 0 elsewhere. */
-static void expect_pair(const char *name, const struct late_opts *o, double sender_spent, double nominal_one)
+/* The expected line of late-sender, late-receiver and late-waitall: the
+ * waiter's send-late is what the sender spent computing before its sends
+ * (spent, at each rank; by the formula: nominal), 0 elsewhere. */
+static void expect_late(const char *name, const struct late_opts *o, double spent, int sender, int waiter,
+                        double nominal)
 {
     int size;
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    double *all = known_gather(&sender_spent, 1);
+    double *all = known_gather(&spent, 1);
     if (!all)
         return;
-    double late = all[0];
+    double late = all[sender];
     for (int r = 0; r < size; r++)
-        all[r] = r == 1 ? late : 0;
+        all[r] = r == waiter ? late : 0;
     known_line(name, o->calls, o->ms * 1e-3, "summary.txt", "send_late_s");
     known_list("values", size, NULL, all);
     for (int r = 0; r < size; r++)
-        all[r] = r == 1 ? nominal_one : 0;
+        all[r] = r == waiter ? nominal : 0;
     known_list("nominal", size, NULL, all);
     known_end();
     free(all);
@@ -118,7 +124,7 @@ static int late_sender(int argc, char **argv, int rank, int size)
     MPI_Barrier(MPI_COMM_WORLD);
     for (long k = 0; k < o.calls && rc <= 0; k++)
         rc = pass(0, 1, rank, k, d, 0, &spent);
-    expect_pair("late-sender", &o, rank == 0 ? spent : 0, o.calls * d);
+    expect_late("late-sender", &o, spent, 0, 1, o.calls * d);
     return rc > 0;
 }
 
@@ -132,7 +138,7 @@ static int late_receiver(int argc, char **argv, int rank, int size)
     MPI_Barrier(MPI_COMM_WORLD);
     for (long k = 0; k < o.calls && rc <= 0; k++)
         rc = pass(0, 1, rank, k, 0, o.ms * 1e-3, &spent);
-    expect_pair("late-receiver", &o, 0, 0);
+    expect_late("late-receiver", &o, 0, 0, 1, 0);
     return rc > 0;
 }
 
@@ -187,6 +193,37 @@ static int late_senders(int argc, char **argv, int rank, int size)
     return bad;
 }
 
+static int late_waitall(int argc, char **argv, int rank, int size)
+{
+    struct late_opts o;
+    int rc = parse("late-waitall", argc, argv, rank, size, 0, &o);
+    if (rc >= 0)
+        return rc;
+    double d = o.ms * 1e-3, spent = 0;
+    int bad = 0;
+    for (long k = 0; k < o.calls; k++) {
+        int v[2] = { (int)k, (int)k };
+        MPI_Barrier(MPI_COMM_WORLD);
+        if (rank == 1) {
+            spent += known_compute(d);
+            MPI_Send(&v[0], 1, MPI_INT, 0, 1, MPI_COMM_WORLD);
+            spent += known_compute(3 * d);
+            MPI_Send(&v[1], 1, MPI_INT, 0, 2, MPI_COMM_WORLD);
+        } else if (rank == 0) {
+            MPI_Request req[2];
+            v[0] = v[1] = -1;
+            MPI_Irecv(&v[0], 1, MPI_INT, 1, 1, MPI_COMM_WORLD, &req[0]);
+            MPI_Irecv(&v[1], 1, MPI_INT, 1, 2, MPI_COMM_WORLD, &req[1]);
+            MPI_Waitall(2, req, MPI_STATUSES_IGNORE);
+            bad |= v[0] != (int)k || v[1] != (int)k;
+        }
+    }
+    if (bad)
+        fprintf(stderr, "mpiprof-known late-waitall: rank 0 got a message of another round\n");
+    expect_late("late-waitall", &o, spent, 1, 0, o.calls * 4 * d);
+    return bad;
+}
+
 const struct known_workload known_late_sender = {
     "late-sender", "rank 0 computes D ms before each send to rank 1: send-late K*D on rank 1", late_sender
 };
@@ -196,4 +233,8 @@ const struct known_workload known_late_receiver = {
 const struct known_workload known_late_senders = {
     "late-senders", "ranks 1..3 send to rank 0 (MPI_ANY_SOURCE) after i*D ms: send-late K*i*D per partner",
     late_senders
+};
+const struct known_workload known_late_waitall = {
+    "late-waitall", "rank 1 sends rank 0's two MPI_Irecv, D then 3*D ms later, one MPI_Waitall: send-late K*4*D on rank 0",
+    late_waitall
 };

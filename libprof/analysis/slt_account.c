@@ -46,27 +46,23 @@ void prof_slt_msg_matched(const struct prof_ev_wait *ev)
     partner_wait(ev->r, ev->peer, ev->t->sender.key, ev->t->sender.late, 0);
 }
 
-/* A completion call: each request completed waited its send-late time (if
- * measured) and an equal share of the rest of the call (the transfer); a
- * receive's goes to its posting site and to the partner of its arrival,
- * when this thread owns them. */
+/* A completion call: each request completed waited its part of the call
+ * (p2p.c: its send-late time, if measured, and an equal part of the rest,
+ * the parts adding up to the call); a receive's goes to its posting site
+ * and to the partner of its arrival, when this thread owns them. */
 void prof_slt_reqs_waited(const struct prof_ev_wait *ev)
 {
     struct prof_call *c = ev->c;
     const struct prof_taken *taken = &c->th->taken[c->rq_base];
-    uint64_t serial = c->th->serial, done = (uint64_t)c->rq_done, dt = ev->ticks, sum = 0;
-    for (int i = 0; i < c->rq_n; i++)
-        if (taken[i].done && taken[i].sender.eval)
-            sum += taken[i].sender.late;
-    uint64_t xfer = dt > sum ? (dt - sum) / done : 0, share = dt / done;
+    uint64_t serial = c->th->serial;
     for (int i = 0; i < c->rq_n; i++) {
         const struct prof_taken *t = &taken[i];
         const struct prof_request *info = &t->info;
         if (!t->done || !info->is_recv)
             continue;
         if (info->owner == serial && t->peer != MPI_PROC_NULL)
-            account(info->rec, t->sender.eval, t->sender.late, t->sender.late + xfer);
+            account(info->rec, t->sender.eval, t->sender.late < t->share ? t->sender.late : t->share, t->share);
         if (info->arr_rec && info->arr_owner == serial)
-            partner_wait(info->arr_rec, t->peer, t->sender.key, 0, t->sender.eval ? t->sender.late + xfer : share);
+            partner_wait(info->arr_rec, t->peer, t->sender.key, 0, t->share);
     }
 }

@@ -420,7 +420,7 @@ static void reqs_waited(const struct prof_ev_wait *ev)
     const struct prof_taken *taken = &c->th->taken[c->rq_base];
     for (int i = 0; i < c->rq_n; i++)
         if (taken[i].done && taken[i].info.is_recv)
-            late_sender(me.key, &taken[i].sender, ev->ticks);
+            late_sender(me.key, &taken[i].sender, taken[i].share);    /* within its part of the call (p2p.c) */
 }
 
 /* --- nonblocking collectives: tokens at the start (icoll_started), the

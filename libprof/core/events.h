@@ -63,8 +63,9 @@
  *                   MPI_Improbe that found one: the call's wait for it
  *                   (p2p.c; its sender in c->sender, around.h);
  *   reqs_waited     then, for a completion call that completed requests:
- *                   its time, to be split among them (p2p.c; each one's
- *                   sender in its th->taken entry);
+ *                   its time, split among them (each one's part in its
+ *                   th->taken entry's share, its sender there too; the
+ *                   parts add up to the call, p2p.c);
  *   msg_matched     a receive request's message counted on the record
  *                   that holds its arrival (its posting call's or its
  *                   MPI_Start's), in the completion call, profiled or not

@@ -591,17 +591,34 @@ void prof_complete_done(struct prof_call *c, int n, MPI_Request *reqs, int *inde
     settle(c, reqs);
 }
 
+/* The time dt of completion call c split between the requests it
+ * completed, so that the parts add up to it (less the rounding): a
+ * receive whose send-late time was measured has that part of the call
+ * (around.h: each from the send before it to its own), and every request
+ * an equal part of the rest. */
+static void split(struct prof_call *c, struct prof_taken *taken, uint64_t dt)
+{
+    uint64_t late = 0;
+    for (int i = 0; i < c->rq_n; i++)
+        if (taken[i].done && taken[i].info.is_recv && taken[i].sender.eval)
+            late += taken[i].sender.late;
+    int known = late <= dt;     /* else (clocks that disagree) equal parts */
+    uint64_t rest = c->rq_done > 0 ? (dt - (known ? late : 0)) / (uint64_t)c->rq_done : 0;
+    for (int i = 0; i < c->rq_n; i++)
+        taken[i].share = rest + (known && taken[i].info.is_recv && taken[i].sender.eval ? taken[i].sender.late : 0);
+}
+
 /* A profiled completion call: its time is split between the requests it
- * completed; each tracked one gets its partner on this call's site (with
- * the bytes arrive found), and a receive gives its share back to its
- * posting site as receive wait. */
+ * completed (split); each tracked one gets its partner on this call's
+ * site (with the bytes arrive found), and a receive gives its share back
+ * to its posting site as receive wait. */
 void prof_exit_complete(struct prof_call *c)
 {
     struct prof_thread *th = c->th;
     struct prof_traffic none = { 0 };
     uint64_t dt;
     struct prof_record *r = prof_exit_record(c, &none, &dt);
-    uint64_t share = c->rq_done > 0 ? dt / (uint64_t)c->rq_done : 0;
+    split(c, &th->taken[c->rq_base], dt);
     prof_emit_p2p(c, 0, MPI_REQUEST_NULL);
     for (int i = 0; prof_events.req_done[0] && i < c->rq_n; i++)
         if (th->taken[c->rq_base + i].cand) {
@@ -612,11 +629,11 @@ void prof_exit_complete(struct prof_call *c)
         const struct prof_taken *t = &th->taken[c->rq_base + i];
         if (!t->done)
             continue;
-        partner(r, t->peer, 0, t->bytes, share);
+        partner(r, t->peer, 0, t->bytes, t->share);
         if (t->info.is_recv && t->peer != MPI_PROC_NULL)
             prof_emit_arrival(c, t->sender.sent, t->bytes);
         if (t->info.is_recv && t->info.owner == th->serial)
-            t->info.rec->s.recv_wait_ticks += share;
+            t->info.rec->s.recv_wait_ticks += t->share;
     }
     if (PROF_UNLIKELY(prof_events.reqs_waited[0] != NULL) && c->rq_done > 0) {
         struct prof_ev_wait ev = { c, NULL, NULL, -1, dt };

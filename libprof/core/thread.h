@@ -30,7 +30,8 @@ struct prof_cause {
 struct prof_sender {
     uint64_t key;                  /* the sending call site's record key (0: unknown) */
     double sent;                   /* the sender's modelled clock at the send (< 0: unknown) */
-    uint64_t late;                 /* the receive's wait before the message was sent (ticks), */
+    uint64_t late;                 /* the receive's wait before the message was sent (ticks; of a call
+                                      that completed several, from the send before it, tokens.c), */
     int eval;                      /* 1 when that was measured */
     int wrong;                     /* 1 when a message its sender sent before it was there, not received */
     struct prof_cause cause;       /* the cause its sender passed on (wait states) */
@@ -47,6 +48,7 @@ struct prof_taken {
     int peer;                      /* done: world rank of the partner (< 0: none) */
     uint64_t bytes;                /* done: bytes sent, or bytes that arrived */
     struct prof_sender sender;     /* done, a receive: its sender (around.h) */
+    uint64_t share;                /* done, in a profiled call: its part of the call's time (p2p.c) */
     struct prof_request info;
 };
 

@@ -1156,12 +1156,34 @@ struct done {
     int i;
     struct rx *e;
     const MPI_Status *st;
+    uint64_t late;          /* once taken: its send-late time, UINT64_MAX when not evaluated */
 };
 
 static int by_posting(const void *a, const void *b)
 {
     uint64_t x = ((const struct done *)a)->e->seq, y = ((const struct done *)b)->e->seq;
     return (x > y) - (x < y);
+}
+
+static int by_late(const void *a, const void *b)
+{
+    const struct done *x = a, *y = b;
+    return x->late != y->late ? (x->late > y->late) - (x->late < y->late) : (x->i > y->i) - (x->i < y->i);
+}
+
+/* The receives one call completed each waited from the call's start until
+ * its message was sent: parts of one wait, which overlap. Each keeps the
+ * part from the send before it (in the order they were sent) to its own,
+ * so that their sum is the wait until the last was sent, within the call
+ * (th's entries of c; the nd receives d, once taken). */
+static void late_parts(struct prof_call *c, struct prof_thread *th, struct done *d, int nd)
+{
+    qsort(d, (size_t)nd, sizeof *d, by_late);
+    uint64_t before = 0;
+    for (int k = 0; k < nd && d[k].late != UINT64_MAX; k++) {
+        th->taken[c->rq_base + d[k].i].sender.late = d[k].late - before;
+        before = d[k].late;
+    }
 }
 
 /* Whether a request reported with status st (NULL: none) completed, rc
@@ -1187,18 +1209,18 @@ static void completions(struct prof_call *c, enum mode m, int n, struct rx **es,
         if (m == ONE || (m == ANY && *index != MPI_UNDEFINED)) {
             int i = m == ONE ? 0 : *index;
             if (es[i])
-                d[nd++] = (struct done){ i, es[i], rc == MPI_SUCCESS ? status : NULL };
+                d[nd++] = (struct done){ i, es[i], rc == MPI_SUCCESS ? status : NULL, 0 };
         } else if (m == ALL) {
             for (int i = 0; i < n; i++)
                 if (es[i] && finished(rc, sts ? &sts[i] : NULL))
                     d[nd++] = (struct done){ i, es[i], sts && (rc == MPI_SUCCESS || sts[i].MPI_ERROR == MPI_SUCCESS)
-                                                            ? &sts[i] : NULL };
+                                                            ? &sts[i] : NULL, 0 };
         } else if (m == SOME && *outcount != MPI_UNDEFINED) {
             for (int k = 0; k < *outcount; k++)
                 if (es[indices[k]])
                     d[nd++] = (struct done){ indices[k], es[indices[k]],
                                              sts && (rc == MPI_SUCCESS || sts[k].MPI_ERROR == MPI_SUCCESS)
-                                                 ? &sts[k] : NULL };
+                                                 ? &sts[k] : NULL, 0 };
         }
     }
     qsort(d, (size_t)nd, sizeof *d, by_posting);
@@ -1210,16 +1232,19 @@ static void completions(struct prof_call *c, enum mode m, int n, struct rx **es,
             p->active = NULL;
         es[d[k].i] = NULL;
         struct got g = completed(d[k].e, d[k].st, t0, t1);
-        if (th && d[k].i < c->rq_n) {
-            struct prof_taken *t = &th->taken[c->rq_base + d[k].i];
-            t->sender = sender_of(&g);
-        }
+        d[k].late = g.eval ? g.late : UINT64_MAX;
+        if (th && d[k].i < c->rq_n)
+            th->taken[c->rq_base + d[k].i].sender = sender_of(&g);
+        else
+            d[k].late = UINT64_MAX;
     }
     for (int i = 0; i < n; i++)      /* not completed: back in the map */
         if (es[i] && es[i]->req != MPI_REQUEST_NULL && !prof_hmap_get(&tokens.reqs, hkey(es[i]->req)) &&
             prof_hmap_put(&tokens.reqs, hkey(es[i]->req), es[i]) != 0)
             forget(es[i]);
     prof_unlock(&tokens.lock);
+    if (th && nd > 1)
+        late_parts(c, th, d, nd);
 }
 
 /* A Wait or Test variant over requests some of which are receives this

@@ -1,7 +1,7 @@
 #!/bin/sh
 # t_slt.sh: late sender (--slt). The known answers of mpiprof-known
-# late-sender, late-receiver and late-senders (both receive modes) within
-# 20 % (floor 5 ms); the partner's branch named; exact evaluated counts;
+# late-sender, late-receiver, late-senders (both receive modes) and
+# late-waitall (one call's time counted once) within 20 % (floor 5 ms); the partner's branch named; exact evaluated counts;
 # every point-to-point construct of p2psem.c with the same output under
 # --slt, --collwait and both; mpiprof-mpi1 -check clean under both; and
 # ranks that disagree run with it off.
@@ -46,6 +46,51 @@ for mode in waitany recv; do
                                 if (d > tol) bad = 1; k++ }
               exit bad || !k }' "$work/any-$mode.out" "$work/any-$mode/partners.txt"
 done
+
+# One MPI_Waitall completes two receives whose messages were sent D and
+# 4 x D ms into it: its time counted once. Rank 0's send-late is 4 x D a
+# round (within 20 %), never more than its MPI time; slt.txt's receive
+# wait of each MPI_Irecv branch is branches.txt's (the call split between
+# the requests one way, p2p.c), the two branches' send-late add up to the
+# rank's, the second's (3 x D a round) larger than the first's; under --waits the late-sender rows add up to no more
+# than the rank's MPI time.
+timed_within "late-waitall: send_late_s per rank within 20 % (floor 5 ms) of the answer" 20 0.005 \
+    2 "$work/waitall.out" "$work/waitall" "$launcher" -q --slt -o "$work/waitall" "$known" late-waitall -k 3 -d 10
+# column NAME FILE: the column of NAME in FILE's "# rank ..." header.
+column() {
+    awk -v name="$1" '/^# rank / { for (i = 2; i <= NF; i++) if ($i == name) { print i - 1; exit } }' "$2"
+}
+sl=$(column send_late_s "$work/waitall/summary.txt")
+ms=$(column mpi_s "$work/waitall/summary.txt")
+check "late-waitall: send_late_s <= mpi_s on every rank" awk -v sl="$sl" -v ms="$ms" '
+    !/^#/ { n++; printf "rank %s: send_late_s %s, mpi_s %s\n", $1, $sl, $ms; if ($sl > $ms) bad = 1 }
+    END { exit bad || n != 2 || !sl || !ms }' "$work/waitall/summary.txt"
+rw=$(column recv_wait_s "$work/waitall/branches.txt")
+srw=$(column recv_wait_s "$work/waitall/slt.txt")
+check "late-waitall: slt.txt's recv_wait_s of each MPI_Irecv branch is branches.txt's" awk -v rw="$rw" -v srw="$srw" '
+    FNR == NR { if (!/^#/ && $3 == "MPI_Irecv") want[$1 " " $2] = $rw; next }
+    !/^#/ && $3 == "MPI_Irecv" { n++; printf "branch %s: %s, branches.txt %s\n", $2, $srw, want[$1 " " $2]
+                                 if ($srw != want[$1 " " $2]) bad = 1 }
+    END { exit bad || n != 2 || !rw || !srw }' "$work/waitall/branches.txt" "$work/waitall/slt.txt"
+sl=$(column send_late_s "$work/waitall/summary.txt")
+check "late-waitall: the two receives' send-late add up to rank 0's, the second's (3 x D a round) the larger" awk -v sl="$sl" '
+    FILENAME ~ /summary/ { if (!/^#/ && $1 == 0) all = $sl; next }
+    FILENAME ~ /branches/ { if (!/^#/ && $3 == "MPI_Irecv") { split($(NF - 1), f, ":"); line[$2] = f[2] }; next }
+    !/^#/ && $3 == "MPI_Irecv" { n++; late[$2] = $7; sum += $7 }
+    END { for (b in late) if (first == "" || line[b] < line[first]) first = b
+          for (b in late) if (b != first) second = b
+          d = sum - all; if (d < 0) d = -d
+          printf "send-late %.6f (first receive) and %.6f s, rank 0 %.6f s\n", late[first], late[second], all
+          exit !(n == 2 && d < 2e-6 && late[second] > late[first] && late[first] > 0) }' \
+    "$work/waitall/summary.txt" "$work/waitall/branches.txt" "$work/waitall/slt.txt"
+run 2 "$launcher" -q --waits -o "$work/waitall-w" "$known" late-waitall -k 3 -d 10 > /dev/null ||
+    fail "late-waitall under --waits"
+ms=$(column mpi_s "$work/waitall-w/summary.txt")
+check "late-waitall --waits: waits.txt's late_sender rows add up to no more than rank 0's mpi_s" awk -v ms="$ms" '
+    FNR == NR { if (!/^#/ && $1 == 0) mpi = $ms; next }
+    !/^#/ && $1 == "late_sender" { sum += $2; n++ }
+    END { printf "late_sender %.4f s in %d rows, rank 0 mpi_s %.4f\n", sum, n, mpi; exit !(n >= 1 && sum > 0 && sum <= mpi) }' \
+    "$work/waitall-w/summary.txt" "$work/waitall-w/waits.txt"
 
 # Every construct: the same output without the profiler, with --slt,
 # --collwait and both. At 4 ranks on Open MPI (3 on MPICH: a few dozen calls).
