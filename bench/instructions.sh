@@ -11,8 +11,9 @@ usage() {
     cat <<USAGE
 Usage: bench/instructions.sh [-m openmpi|mpich] [-b BUILDDIR] [-d DEPTH] [-n "N1 N2"]
 
-Instructions per profiled MPI_Comm_rank, MPI_Iprobe and 1-byte
-MPI_Send+MPI_Recv pair (rank 0's side of a ping-pong) spent in libmpiprof,
+Instructions per profiled MPI_Comm_rank, MPI_Iprobe, 1-byte
+MPI_Send+MPI_Recv pair (rank 0's side of a ping-pong) and 1-byte
+MPI_Irecv+MPI_Isend+MPI_Waitall exchange spent in libmpiprof,
 counted by callgrind on rank 0 of BUILDDIR/bench/mpiprof-overhead (2 ranks),
 from two runs with N1 and N2 calls per loop.
 
@@ -86,11 +87,12 @@ ours() {
 }
 
 echo "# instructions per call in libmpiprof: $flavor, depth $depth, callgrind on rank 0, ($n2 - $n1) x 2 calls"
-for f in MPI_Comm_rank:loop_comm_rank MPI_Iprobe:loop_iprobe MPI_Send+MPI_Recv:loop_pingpong; do
+for f in MPI_Comm_rank:loop_comm_rank MPI_Iprobe:loop_iprobe MPI_Send+MPI_Recv:loop_pingpong \
+         MPI_Irecv+MPI_Isend+MPI_Waitall:loop_exchange; do
     loop=${f#*:}
     run "$loop" "$n1"
     run "$loop" "$n2"
     a=$(ours "$loop" "$n1") b=$(ours "$loop" "$n2")
     awk -v f="${f%%:*}" -v a="$a" -v b="$b" -v n1="$n1" -v n2="$n2" \
-        'BEGIN { printf "%-17s %7.1f\n", f, (b - a) / (2 * (n2 - n1)) }'
+        'BEGIN { printf "%-31s %7.1f\n", f, (b - a) / (2 * (n2 - n1)) }'
 done

@@ -79,6 +79,19 @@ static __attribute__((noinline)) void loop_pingpong(long n)
     }
 }
 
+/* A nonblocking exchange completed by one MPI_Waitall of its two requests. */
+static __attribute__((noinline)) void loop_exchange(long n)
+{
+    char out = 1, in = 0;
+    MPI_Request req[2];
+    for (long i = 0; i < n; i++) {
+        MPI_Irecv(&in, 1, MPI_BYTE, peer, TAG_PING, MPI_COMM_WORLD, &req[0]);
+        MPI_Isend(&out, 1, MPI_BYTE, peer, TAG_PING, MPI_COMM_WORLD, &req[1]);
+        MPI_Waitall(2, req, MPI_STATUSES_IGNORE);
+    }
+    sink = (uint64_t)in;
+}
+
 static __attribute__((noinline)) void loop_iprobe(long n)
 {
     int flag, found = 0;
@@ -132,6 +145,7 @@ static __attribute__((noinline)) void loop_backtrace5(long n)
 
 static const struct bench benches[] = {
     { "MPI_Send+MPI_Recv", loop_pingpong, 2 },
+    { "MPI_Irecv+MPI_Isend+MPI_Waitall", loop_exchange, 3 },
     { "MPI_Iprobe", loop_iprobe, 1 },
     { "MPI_Comm_rank", loop_comm_rank, 1 },
 #if defined(__x86_64__) || defined(__i386__)

@@ -599,7 +599,7 @@ void prof_complete_done(struct prof_call *c, int n, MPI_Request *reqs, int *inde
 static void split(struct prof_call *c, struct prof_taken *taken, uint64_t dt)
 {
     uint64_t late = 0;
-    for (int i = 0; i < c->rq_n; i++)
+    for (int i = 0; prof_around_on && i < c->rq_n; i++)     /* without the tokens, no send-late */
         if (taken[i].done && taken[i].info.is_recv && taken[i].sender.eval)
             late += taken[i].sender.late;
     int known = late <= dt;     /* else (clocks that disagree) equal parts */
