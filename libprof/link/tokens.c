@@ -23,8 +23,6 @@
 #include "shadow.h"
 #include "tokens.h"
 
-int prof_tokens_on;
-
 /* The riders (tokens.h), and whether an analysis wants the tokens. */
 static struct {
     const struct prof_rider *v[PROF_RIDERS_MAX];
@@ -1445,7 +1443,6 @@ static int start(void)
 {
     if (!prof_tokens_wanted())
         return -1;
-    prof_tokens_on = 1;
     prof_shadow_want(PROF_WANT_COMM);
     start_run();
     return 0;

@@ -103,14 +103,12 @@ struct prof_rider {
  * PROF_RIDERS_MAX riders); prof_tokens_want: an analysis that reads only
  * the figures the tokens give (late sender). Either turns the tokens on
  * (prof_mod_tokens, at MPI_Init); prof_tokens_wanted: whether one did.
- * prof_tokens_late: whether a rider takes late sender in. prof_tokens_on:
- * 1 once the tokens started, on every rank. */
+ * prof_tokens_late: whether a rider takes late sender in. */
 #define PROF_RIDERS_MAX 4
 void prof_tokens_ride(const struct prof_rider *r);
 void prof_tokens_want(void);
 int prof_tokens_wanted(void);
 int prof_tokens_late(void);
-extern int prof_tokens_on;
 
 /* prof_token_sent_at: when the sender of t sent it, on this process's
  * clock: from the sender's time, on this node (one clock) or on the nodes'

@@ -14,7 +14,12 @@
 # -T). Every run under a time limit: a hang kills
 # the job, fails naming seeds, options and the step it was stuck in
 # (fuzz-stuck.awk), and the option set is not run again (so that a hanging
-# profiler costs at most four limits). Open MPI at 3 ranks
+# profiler costs at most four limits). Every report that matched the plain
+# run's output is kept, and at the end mpiprof-report check (its
+# invariants: per rank send-late <= receive wait <= MPI time <= elapsed,
+# the files' sums agree) runs over them all at once; a broken one fails
+# naming the schedule and options (skipped without Python's pandas).
+# Open MPI at 3 ranks
 # (oversubscribed), MPICH at 2 (it busy-polls).
 # With FUZZ_NODES=1 (t_fuzz_nodes.sh) every run is on 2 simulated nodes
 # (nodes.sh), half its ranks a node (rounded up: node0 has the odd one),
@@ -65,6 +70,14 @@ job() {
     fi
     echo "+ timeout $limit $MPIRUN -np $ranks $*" >&2
     with_lock "$how" timeout -k 5 "$limit" "$MPIRUN" -np "$ranks" "$@" < /dev/null > "$out" 2> "$out.err"
+}
+
+# keep DIR WHAT: a copy of the report DIR (of WHAT) for the invariants.
+kept=0
+mkdir -p "$work/kept"
+keep() {
+    kept=$((kept + 1))
+    cp -r "$1" "$work/kept/$kept" && echo "$kept $2" >> "$work/kept.txt"
 }
 
 # compare WHAT OUT: OUT without its truth lines, sorted, is $work/ref.
@@ -128,6 +141,7 @@ config() {
                 break
             fi
             compare "$label under $opts" "$out" || break
+            [ $try -gt 1 ] || keep "$work/$tag" "$label under $opts"
             case $opts in *--slt* | *--waits*) ;; *) break ;; esac
             if awk -v pct=20 -v floor=0.005 -f "$figures" "$out" "$work/$tag/branches.txt" "$work/$tag/slt.txt" \
                 > "$work/$tag.fig"; then
@@ -161,6 +175,21 @@ while read -r seed count ranks args; do
     # shellcheck disable=SC2086 # the arguments are words
     config "$seed" "$count" "$ranks" $args
 done < "$work/seeds"
+if [ "$kept" -gt 0 ] && [ -n "${PYTHON:-}" ] && [ "$PYTHON" != : ] && "$PYTHON" -c 'import pandas' 2> /dev/null; then
+    PYTHONDONTWRITEBYTECODE=1 "$top_builddir/tools/mpiprof-report" check $(seq -s " " -f "$work/kept/%g" 1 "$kept") \
+        > "$work/check.out" 2>&1
+    case $? in
+        0) ok "mpiprof-report check: every invariant holds in the $kept reports" ;;
+        1) grep -v ': every invariant holds$' "$work/check.out" > "$work/broken"
+           while read -r line; do
+               n=${line#"$work"/kept/}
+               fail "$(awk -v n="${n%%/*}" '$1 == n { $1 = ""; print substr($0, 2) }' "$work/kept.txt"): ${n#*/}"
+           done < "$work/broken" ;;
+        *) fail "mpiprof-report check did not run:"; cat "$work/check.out" ;;
+    esac
+else
+    echo "skipped: the invariants (no report kept, or no Python with pandas)"
+fi
 if [ -n "${FUZZ_NODES:-}" ]; then
     cat "$work/slt/nodes.txt"
     check "on the nodes: the last --slt report's nodes.txt has node0 and node1, one rank each" \
