@@ -34,7 +34,8 @@ def _sums(rep, key, column):
 
 def _per_rank(rep, out):
     """summary.txt: send_late_s <= the receive wait late sender evaluated
-    (slt.txt's recv_wait_s, receives and probes) <= mpi_s <= elapsed_s,
+    (slt.txt's recv_wait_s, receives and probes) <= mpi_s <= elapsed_s (of
+    a rank whose threads called MPI, times their number: threads.txt),
     send_late_s slt.txt's sum; branches.txt's recv_wait_s (the receives'
     waits) <= mpi_s; mpi_s the sum of the rank's functions' time."""
     s = _rows(rep, "summary")
@@ -42,6 +43,8 @@ def _per_rank(rep, out):
         return
     wait, late = _sums(rep, "slt", "recv_wait_s"), _sums(rep, "slt", "send_late_s")
     bwait, ftime = _sums(rep, "branches", "recv_wait_s"), _sums(rep, "functions", "time_s")
+    t = _rows(rep, "threads")
+    threads = t.groupby("rank")["thread"].nunique().to_dict() if t is not None and "thread" in t.columns else {}
     for _, r in s.iterrows():
         rank, who = r["rank"], "rank %d" % r["rank"]
         if "send_late_s" in s.columns and rank in wait:
@@ -56,7 +59,9 @@ def _per_rank(rep, out):
         if rank in bwait:
             w, n = bwait[rank]
             _at_most(out, "branches.txt", who, w, r["mpi_s"], "recv_wait_s (sum)", "summary.txt mpi_s", n + 1)
-        _at_most(out, "summary.txt", who, r["mpi_s"], r["elapsed_s"], "mpi_s", "elapsed_s", 2)
+        k = threads.get(rank, 1)     # threads in MPI at once: their MPI times add up
+        _at_most(out, "summary.txt", who, r["mpi_s"], k * r["elapsed_s"],
+                 "mpi_s", "elapsed_s" if k == 1 else "elapsed_s x %d threads (threads.txt)" % k, 2)
         if rank in ftime:
             got, n = ftime[rank]
             if abs(got - r["mpi_s"]) > EPS * (n + 1):
