@@ -22,6 +22,10 @@
  *   iallreduce  MPI_Iallreduce and MPI_Wait, the last rank late (nxn);
  *   iscan    MPI_Iscan and MPI_Wait, rank 0 late: every other rank waits
  *            (early_scan);
+ *   pbcast, pallreduce  the persistent MPI_Bcast_init and
+ *            MPI_Allreduce_init (MPI-4.0), made before the rounds, then
+ *            MPI_Start and MPI_Wait each round, late as ibcast and
+ *            iallreduce;
  *   latepost, earlywait, latecomplete
  *            active-target epochs on a window of every rank, rank 0 the
  *            target of ranks 1.. (MPI_Win_post and MPI_Win_wait against
@@ -38,13 +42,17 @@
  *            unlocks: they wait for rank 1's lock (lock_contention),
  *            caused by its region between the barrier and the unlock (a
  *            rank behind another waiter gets rank 1's cause from it);
+ *   lockall  the same, but the other ranks take MPI_Win_lock_all (a
+ *            shared lock on every rank), put to rank 0 and
+ *            MPI_Win_unlock_all: each waits for rank 1's lock;
  *   ssend    rank 0 sends rank 1 a message with MPI_Ssend; rank 1 computes
  *            MS ms before its MPI_Recv: rank 0 waits for the posting
  *            (late_receiver), caused by rank 1's region;
  *   issend   the same with MPI_Issend and MPI_Wait: rank 0 waits in its
  *            MPI_Wait (late_receiver);
- *   rendezvous  the same with an MPI_Send of 256 KiB (a rendezvous):
- *            rank 0 waits in its MPI_Send (late_receiver);
+ *   rendezvous  the same with an MPI_Send of 256 KiB (-s BYTES), a
+ *            rendezvous above the MPI's eager limit: rank 0 waits in its
+ *            MPI_Send (late_receiver);
  *   chain    rank 0 late to an MPI_Send to rank 1, which receives, computes
  *            MS/10 ms and sends on to rank 2, ... then an MPI_Allreduce:
  *            every rank waits for its sender (late_sender) and the ranks
@@ -65,20 +73,26 @@
 #include "known.h"
 
 enum { BARRIER, NXN, BCAST, REDUCE, SCAN, CHAIN, FENCE, ORDER, SSEND, ISSEND, RENDEZVOUS, IBCAST, IALLREDUCE,
-       ISCAN, LATEPOST, EARLYWAIT, LATECOMPLETE, LOCK, NKINDS };
+       ISCAN, PBCAST, PALLREDUCE, LATEPOST, EARLYWAIT, LATECOMPLETE, LOCK, LOCKALL, NKINDS };
 
 static const char *const kind_name[NKINDS] = { "barrier", "nxn", "bcast", "reduce", "scan", "chain", "fence",
                                                "order", "ssend", "issend", "rendezvous", "ibcast", "iallreduce",
-                                               "iscan", "latepost", "earlywait", "latecomplete", "lock" };
+                                               "iscan", "pbcast", "pallreduce", "latepost", "earlywait",
+                                               "latecomplete", "lock", "lockall" };
 static const char *const class_name[NKINDS] = { "barrier", "nxn", "late_broadcast", "early_reduce", "early_scan",
                                                 "late_sender", "fence", "wrong_order", "late_receiver",
                                                 "late_receiver", "late_receiver", "late_broadcast", "nxn",
-                                                "early_scan", "late_post", "early_wait", "late_complete",
-                                                "lock_contention" };
+                                                "early_scan", "late_broadcast", "nxn", "late_post", "early_wait",
+                                                "late_complete", "lock_contention", "lock_contention" };
 
-#define RENDEZVOUS_LONGS 32768      /* 256 KiB: above every eager limit here */
+#define RENDEZVOUS_LONGS 32768      /* 256 KiB (-s at most): above every eager limit here */
+static long rendezvous_longs = RENDEZVOUS_LONGS;
 
 static MPI_Win win = MPI_WIN_NULL;     /* fence's and the epochs' */
+static MPI_Request persistent = MPI_REQUEST_NULL;   /* pbcast's and pallreduce's (MPI-4), made once */
+#if MPI_VERSION >= 4
+static long pbuf, pone = 1;
+#endif
 
 /* The lines of the region's two call sites, set on the late rank as it
  * runs (rank 0 gets them from it); their functions follow from the kind
@@ -165,9 +179,10 @@ __attribute__((noinline)) static int pscw(int kind, int me, int size, double del
 }
 
 /* A passive-target epoch on rank 0's window: rank 1 holds its lock while
- * it computes (spent), the others wait to take it; each puts one long
+ * it computes (spent), the others wait to take it (all: in an
+ * MPI_Win_lock_all epoch, a shared lock on every rank); each puts one long
  * (out: rank 0 counts the rounds where all of them came). */
-__attribute__((noinline)) static int lock(int me, int size, double delay, long *out, double *spent)
+__attribute__((noinline)) static int lock(int me, int size, int all, double delay, long *out, double *spent)
 {
     long one = 1, got = 0;
     int rc = MPI_SUCCESS;
@@ -182,9 +197,12 @@ __attribute__((noinline)) static int lock(int me, int size, double delay, long *
         rc = rc == MPI_SUCCESS ? MPI_Win_unlock(0, win) : rc;
     } else {
         rc = MPI_Barrier(MPI_COMM_WORLD);     /* the odd ranks' locks shared: they wait for rank 1 only */
-        rc = rc == MPI_SUCCESS ? MPI_Win_lock(me % 2 ? MPI_LOCK_SHARED : MPI_LOCK_EXCLUSIVE, 0, 0, win) : rc;
+        if (all)
+            rc = rc == MPI_SUCCESS ? MPI_Win_lock_all(0, win) : rc;
+        else
+            rc = rc == MPI_SUCCESS ? MPI_Win_lock(me % 2 ? MPI_LOCK_SHARED : MPI_LOCK_EXCLUSIVE, 0, 0, win) : rc;
         rc = rc == MPI_SUCCESS ? MPI_Put(&one, 1, MPI_LONG, 0, (MPI_Aint)me, 1, MPI_LONG, win) : rc;
-        rc = rc == MPI_SUCCESS ? MPI_Win_unlock(0, win) : rc;
+        rc = rc == MPI_SUCCESS ? (all ? MPI_Win_unlock_all(win) : MPI_Win_unlock(0, win)) : rc;
     }
     rc = rc == MPI_SUCCESS ? MPI_Barrier(MPI_COMM_WORLD) : rc;     /* every put is in */
     if (rc == MPI_SUCCESS && me == 0) {
@@ -200,23 +218,23 @@ __attribute__((noinline)) static int lock(int me, int size, double delay, long *
     return rc == MPI_SUCCESS ? MPI_Barrier(MPI_COMM_WORLD) : rc;   /* read before the next round */
 }
 
-/* Rank 0 sends rank 1 RENDEZVOUS_LONGS longs, all 1 (out: rank 1 adds 1
+/* Rank 0 sends rank 1 rendezvous_longs longs, all 1 (out: rank 1 adds 1
  * when every one came). */
 __attribute__((noinline)) static int rendezvous(int me, long *out)
 {
     static long buf[RENDEZVOUS_LONGS];
     int rc = MPI_SUCCESS, ok = 1;
     if (me == 0) {
-        for (int i = 0; i < RENDEZVOUS_LONGS; i++)
+        for (long i = 0; i < rendezvous_longs; i++)
             buf[i] = 1;
-        rc = MPI_Send(buf, RENDEZVOUS_LONGS, MPI_LONG, 1, 0, MPI_COMM_WORLD);
+        rc = MPI_Send(buf, (int)rendezvous_longs, MPI_LONG, 1, 0, MPI_COMM_WORLD);
     } else if (me == 1) {
         to_line = __LINE__ + 1;
-        rc = MPI_Recv(buf, RENDEZVOUS_LONGS, MPI_LONG, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        for (int i = 0; i < RENDEZVOUS_LONGS; i++)
+        rc = MPI_Recv(buf, (int)rendezvous_longs, MPI_LONG, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        for (long i = 0; i < rendezvous_longs; i++)
             ok &= buf[i] == 1;
         *out += ok;
-        for (int i = 0; i < RENDEZVOUS_LONGS; i++)
+        for (long i = 0; i < rendezvous_longs; i++)
             buf[i] = 0;
     }
     return rc;
@@ -293,8 +311,19 @@ __attribute__((noinline)) static double round_of(int kind, int late, int rank, i
     case RENDEZVOUS:
         rc = rendezvous(me, out);
         break;
+#if MPI_VERSION >= 4
+    case PBCAST:
+    case PALLREDUCE:
+        pbuf = kind == PBCAST && rank == 0;
+        to_line = __LINE__ + 1;
+        rc = rc == MPI_SUCCESS ? MPI_Start(&persistent) : rc;
+        rc = rc == MPI_SUCCESS ? MPI_Wait(&persistent, MPI_STATUS_IGNORE) : rc;
+        *out = pbuf;
+        break;
+#endif
     case LOCK:
-        rc = lock(me, size, delay, out, &spent);
+    case LOCKALL:
+        rc = lock(me, size, kind == LOCKALL, delay, out, &spent);
         break;
     default:
         rc = kind == ORDER ? order(me, delay, out, &spent)
@@ -306,9 +335,10 @@ __attribute__((noinline)) static double round_of(int kind, int late, int rank, i
 
 static int run(int argc, char **argv, int rank, int size)
 {
-    long calls = 10, ms = 20, kind = -1;
+    long calls = 10, ms = 20, kind = -1, bytes = RENDEZVOUS_LONGS * (long)sizeof(long);
     char err[256], name[32] = "";
-    const struct bench_intopt opts[] = { { 'k', 1, 1000000, &calls }, { 'd', 0, 10000, &ms } };
+    const struct bench_intopt opts[] = { { 'k', 1, 1000000, &calls }, { 'd', 0, 10000, &ms },
+                                         { 's', (long)sizeof(long), RENDEZVOUS_LONGS * (long)sizeof(long), &bytes } };
     /* -c CLASS first, then the numbers */
     if (argc >= 3 && strcmp(argv[1], "-c") == 0) {
         for (int k = 0; k < NKINDS; k++)
@@ -319,7 +349,7 @@ static int run(int argc, char **argv, int rank, int size)
         argc -= 2;
         argv += 2;
     }
-    int rc = kind < 0 ? 2 : bench_intopts_parse("mpiprof-known waits", argc, argv, opts, 2, err, sizeof err);
+    int rc = kind < 0 ? 2 : bench_intopts_parse("mpiprof-known waits", argc, argv, opts, 3, err, sizeof err);
     if (rc != 0) {
         if (rank == 0) {
             char list[256] = "";
@@ -330,7 +360,8 @@ static int run(int argc, char **argv, int rank, int size)
             else if (kind < 0)
                 fprintf(stderr, "mpiprof-known waits: give -c and one of %s first\n", list);
             else if (rc == 1)
-                printf("Usage: mpiprof-known waits -c CLASS [-k CALLS (default 10)] [-d MS (0..10000, default 20)]: "
+                printf("Usage: mpiprof-known waits -c CLASS [-k CALLS (default 10)] [-d MS (0..10000, default 20)] "
+                       "[-s BYTES (rendezvous's message, 8..262144, default 262144)]: "
                        "one rank computes MS ms before each call of CLASS (one of %s); the others wait for it\n",
                        list);
             else
@@ -338,8 +369,16 @@ static int run(int argc, char **argv, int rank, int size)
         }
         return rc == 1 ? 0 : 2;
     }
-    int late = kind == BCAST || kind == IBCAST || kind == SCAN || kind == ISCAN || kind == CHAIN || kind == ORDER || kind == LATEPOST
-             ? 0 : kind == SSEND || kind == ISSEND || kind == RENDEZVOUS || kind == LOCK ? 1 : size - 1;
+    rendezvous_longs = bytes / (long)sizeof(long);
+    if (MPI_VERSION < 4 && (kind == PBCAST || kind == PALLREDUCE)) {
+        if (rank == 0)
+            fprintf(stderr, "mpiprof-known waits: -c %s: persistent collectives are MPI-4.0; this MPI is %d.%d\n",
+                    kind_name[kind], MPI_VERSION, MPI_SUBVERSION);
+        return 2;
+    }
+    int late = kind == BCAST || kind == IBCAST || kind == PBCAST || kind == SCAN || kind == ISCAN || kind == CHAIN || kind == ORDER || kind == LATEPOST
+             ? 0 : kind == SSEND || kind == ISSEND || kind == RENDEZVOUS || kind == LOCK || kind == LOCKALL ? 1
+             : size - 1;
     double delay = ms * 1e-3, mine = 0;
     long check = 0, cells[64] = { 0 };
     MPI_Group world;
@@ -356,6 +395,14 @@ static int run(int argc, char **argv, int rank, int size)
         fprintf(stderr, "mpiprof-known waits: rank %d: MPI_Win_create failed\n", rank);
         return 1;
     }
+#if MPI_VERSION >= 4
+    if ((kind == PBCAST && MPI_Bcast_init(&pbuf, 1, MPI_LONG, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &persistent)) ||
+        (kind == PALLREDUCE &&
+         MPI_Allreduce_init(&pone, &pbuf, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &persistent))) {
+        fprintf(stderr, "mpiprof-known waits: rank %d: the persistent collective's init failed\n", rank);
+        return 1;
+    }
+#endif
     for (long k = 0; k < calls; k++) {
         long out = 0;
         double spent = round_of((int)kind, late, rank, size, delay, &out);
@@ -368,11 +415,14 @@ static int run(int argc, char **argv, int rank, int size)
     }
     if (win != MPI_WIN_NULL)
         MPI_Win_free(&win);
+    if (persistent != MPI_REQUEST_NULL)
+        MPI_Request_free(&persistent);
     if (group != MPI_GROUP_NULL)
         MPI_Group_free(&group);
     /* What each collective gave, summed over the calls. */
-    long want = kind == BARRIER || kind == FENCE ? calls : kind == NXN || kind == IALLREDUCE ? calls * size
-              : kind == BCAST || kind == IBCAST ? calls
+    long want = kind == BARRIER || kind == FENCE ? calls
+              : kind == NXN || kind == IALLREDUCE || kind == PALLREDUCE ? calls * size
+              : kind == BCAST || kind == IBCAST || kind == PBCAST ? calls
               : kind == REDUCE ? (rank == 0 ? calls * size : 0) : kind == SCAN || kind == ISCAN ? calls * (rank + 1)
               : kind == ORDER ? (rank == 1 ? calls * 21 : 0)
               : kind == SSEND || kind == ISSEND || kind == RENDEZVOUS ? (rank == 1 ? calls : 0)
@@ -395,8 +445,8 @@ static int run(int argc, char **argv, int rank, int size)
                 }
         char what[32];
         const char *from_fn = kind == ORDER ? "order" : kind == EARLYWAIT || kind == LATECOMPLETE ? "pscw"
-                            : kind == LOCK ? "lock" : "round_of";
-        const char *to_fn = kind == ORDER ? "order" : kind == CHAIN ? "chain" : kind == LOCK ? "lock"
+                            : kind == LOCK || kind == LOCKALL ? "lock" : "round_of";
+        const char *to_fn = kind == ORDER ? "order" : kind == CHAIN ? "chain" : kind == LOCK || kind == LOCKALL ? "lock"
                           : kind == RENDEZVOUS ? "rendezvous" : kind >= LATEPOST ? "pscw" : "round_of";
         snprintf(what, sizeof what, "waits-%s", kind_name[kind]);
         known_line(what, calls, delay, "waits.txt", "caused_s");
@@ -411,7 +461,9 @@ static int run(int argc, char **argv, int rank, int size)
 
 const struct known_workload known_waits = {
     "waits", "-c CLASS (barrier, nxn, bcast, reduce, scan, chain, fence, order, ssend, issend, rendezvous, "
-             "ibcast, iallreduce, iscan, latepost, earlywait, latecomplete, lock): one rank computes D ms before each call: "
+             "ibcast, iallreduce, iscan, pbcast, pallreduce, latepost, earlywait, latecomplete, lock, lockall): one "
+             "rank "
+             "computes D ms before each call: "
              "wait states (D)",
     run
 };

@@ -229,12 +229,14 @@ function add_fn(name, family, flags, rest, base,    na, a, i, arg, at, decl, rol
     # (events.h; the model agrees its clocks alongside); not a persistent
     # one's init (flag init).
     fn_icoll[nfn] = (fn_coll[nfn] && fn_sync[nfn] == "" && ("," flags ",") !~ /,init,/ && ("comm" in role_arg) && ("req" in role_arg)) ? \
-        "prof_icoll(&c, " role_arg["comm"] ", " role_arg["req"] ", " (("root" in role_arg) ? role_arg["root"] : "PROF_COLL_NOROOT") ")" : ""
+        "prof_icoll(&c, c.fn, " role_arg["comm"] ", " role_arg["req"] ", " (("root" in role_arg) ? role_arg["root"] : "PROF_COLL_NOROOT") ")" : ""
     fn_post[nfn] = hook_call(name, family, "post")
-    # A persistent collective's init (flag init): its request, for the post
-    # hook's volume to go to each MPI_Start of it (coll.c).
-    fn_init[nfn] = (("," flags ",") ~ /,init,/ && fn_post[nfn] != "" && ("req" in role_arg)) ? \
-        "c.pinit = " role_arg["req"] : ""
+    # A persistent collective's init (flag init): its request, communicator
+    # and root, for the post hook's volume to go to each MPI_Start of it and
+    # each start to be a nonblocking collective's (coll.c, p2p.c).
+    fn_init[nfn] = (("," flags ",") ~ /,init,/ && fn_post[nfn] != "" && ("req" in role_arg) && ("comm" in role_arg)) ? \
+        sprintf("c.pinit.req = %s, c.pinit.comm = %s, c.pinit.root = %s", role_arg["req"], role_arg["comm"], \
+                ("root" in role_arg) ? role_arg["root"] : "PROF_COLL_NOROOT") : ""
     # A hook reading a status gets one even when the caller ignores it.
     fn_subst[nfn] = ""
     if (("status" in role_arg) && uses_role(family, "status"))

@@ -423,9 +423,13 @@ static void coll_leave(const struct prof_ev_call *ev)
         agree(ev->c, ev->bytes);
 }
 
+/* A nonblocking collective's call (not a persistent one's MPI_Start: not
+ * modelled, its completion ends when it really did). */
 static void icoll_started(const struct prof_ev_icoll *ev)
 {
     struct prof_call *c = ev->c;
+    if (ev->fn != (int)c->fn)
+        return;
     c->m_comm = c->rc == MPI_SUCCESS ? ev->comm : MPI_COMM_NULL;
     c->m_ireq = c->rc == MPI_SUCCESS ? *ev->req : MPI_REQUEST_NULL;
 }

@@ -66,6 +66,8 @@ static int class_named(const char *fn, int nonblocking)
     size_t len = strlen(fn);
     if (len > 2 && strcmp(fn + len - 2, "_c") == 0)
         len -= 2;
+    if (len > 5 && strncmp(fn + len - 5, "_init", 5) == 0)     /* MPI_Allreduce_init, _init_c */
+        len -= 5;
     for (size_t i = 0; i < sizeof classes / sizeof classes[0]; i++)
         if (strlen(classes[i].name) == len && strncasecmp(fn, classes[i].name, len) == 0)   /* MPI_Ibcast */
             return classes[i].cls;
@@ -486,7 +488,7 @@ static int post_tokens(struct pend *p, MPI_Comm tok, int size, int from, int ski
 static void icoll_started(const struct prof_ev_icoll *ev)
 {
     struct prof_call *c = ev->c;
-    int cls = class_of[c->fn];
+    int cls = class_of[ev->fn];
     const struct prof_comm_info *ci;
     if (cls < 0 || c->rc != MPI_SUCCESS || *ev->req == MPI_REQUEST_NULL ||
         !(ci = prof_comm_info(ev->comm)) || ci->inter || ci->size < 2)
@@ -545,7 +547,7 @@ static void p2p_end(const struct prof_ev_p2p *ev)
     int fn = prof_fn_base[ev->c->fn];
     if (fn == FN_MPI_Issend || fn == FN_MPI_Isend)
         prof_waits_sync_sent(ev, 0, 0);
-    else if (fn == FN_MPI_Send)
+    else if (fn == FN_MPI_Send || fn == FN_MPI_Ssend)
         prof_waits_sync_sent(ev, me.key, me.end);
 }
 
@@ -601,7 +603,7 @@ static int start(void)
     if (prof_colls_same("wait states", 1) != 0)
         return -1;
     for (int f = 0; f < PROF_FN_COUNT; f++)
-        class_of[f] = prof_fn_coll[f] == 2 ? (signed char)class_named(prof_fn_name[f], 0)
+        class_of[f] = prof_fn_coll[f] == 2 || prof_fn_coll[f] == 4 ? (signed char)class_named(prof_fn_name[f], 0)
                     : prof_fn_coll[f] == 3 ? (signed char)class_named(prof_fn_name[f], 1) : -1;
     if (reduction(sizeof(struct last), pick, &last_type, &last_op) != 0 ||
         reduction(sizeof(struct latest), pick_latest, &latest_type, &latest_op) != 0) {

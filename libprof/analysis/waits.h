@@ -28,13 +28,12 @@
  *                      there, not received (late sender, wrong order);
  *   late_receiver      a synchronous send waiting for its receive to be
  *                      posted, charged to the sender's site and the
- *                      receiver's cause, on one node: a blocking one
- *                      (MPI_Ssend) worked out by the receiver, from the
- *                      send's start in its token to the posting; a
- *                      nonblocking one (MPI_Issend) by the sender, in the
- *                      call that completed its request, from a notice of
- *                      the posting (waits_sync.c); a standard send above
- *                      PROF_WAITS_RENDEZVOUS bytes (a rendezvous) the same.
+ *                      receiver's cause, worked out by the sender from a
+ *                      notice of the posting: within the call that waited
+ *                      (MPI_Ssend itself; for MPI_Issend the call that
+ *                      completed its request; waits_sync.c); a standard
+ *                      send above the MPI's eager limit (eager.h: a
+ *                      rendezvous) the same.
  *
  * At most one small message per rank per rooted collective, on the
  * communicator's reply shadow (shadow.h: no receive of the program or of
@@ -86,10 +85,9 @@ void prof_waits_charge_rank(int cls, int waiter, uint64_t key, const struct prof
 void prof_waits_charge(int cls, uint64_t key, const struct prof_cause *cause, uint64_t ticks);
 
 /* Sends whose sender learns when their receive was posted (waits_sync.c):
- * MPI_Issend, and MPI_Send and MPI_Isend of more than
- * PROF_WAITS_RENDEZVOUS bytes (above the eager limit of MPICH and Open
- * MPI's shared memory: a rendezvous, which waits for the receive); and
- * MPI_Ssend, whose receiver works its wait out. prof_waits_sync_start (at
+ * MPI_Ssend, MPI_Issend, and MPI_Send and MPI_Isend above the MPI's eager
+ * limit (eager.h: a rendezvous, which waits for the receive).
+ * prof_waits_sync_start (at
  * the module's start): wait states ride on the tokens (tokens.h), which
  * carry the causes, the synchronous sends' starts and notice ids;
  * prof_waits_sync_sent, from a send's p2p_end: its request, or for a
@@ -100,7 +98,6 @@ void prof_waits_charge(int cls, uint64_t key, const struct prof_cause *cause, ui
  * collective over all. */
 struct prof_ev_p2p;
 struct prof_ev_req;
-#define PROF_WAITS_RENDEZVOUS 65536
 void prof_waits_sync_start(void);
 void prof_waits_sync_sent(const struct prof_ev_p2p *ev, uint64_t key, uint64_t t1);
 void prof_waits_sync_done(const struct prof_ev_req *ev, uint64_t key, uint64_t t1);

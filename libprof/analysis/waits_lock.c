@@ -22,13 +22,17 @@
  * MPI_Win_unlock to it; or, when it waited for the lock itself longer than
  * it then held it, the cause of that wait).
  *
- * Not seen: MPI_Win_lock_all epochs; waits in the one-sided calls and
- * flushes between (an implementation that takes the lock there, or only in
- * MPI_Win_unlock after a later epoch's unlock started); holders on other
- * nodes whose clocks are not on one timeline (nodes.h); an unprofiled
- * unlock's release is when it returned. Cost: per
- * MPI_Win_unlock one exclusive epoch on the target (a get, a flush, a
- * put). */
+ * An MPI_Win_lock_all epoch is a shared lock on every target of the
+ * window: written at each at its MPI_Win_unlock_all, charged the longest
+ * of its waits there (they overlap in its two calls).
+ *
+ * Not seen: waits in the one-sided calls and flushes between (an
+ * implementation that takes the lock there, or only in MPI_Win_unlock
+ * after a later epoch's unlock started); holders on other nodes whose
+ * clocks are not on one timeline (nodes.h); an unprofiled unlock's
+ * release is when it returned. Cost: per MPI_Win_unlock one exclusive
+ * epoch on the target (a get, a flush, a put), per MPI_Win_unlock_all one
+ * on each target of the window. */
 #include <stdlib.h>
 #include "nodes.h"
 #include "prof.h"
@@ -112,8 +116,12 @@ void prof_waits_locks_free(struct prof_waits_locks *l)
 
 void prof_waits_locked(struct prof_waits_locks *l, const struct prof_ev_epoch *ev)
 {
-    if (l && ev->target >= 0 && ev->target < l->n)
-        l->held[ev->target] = (struct held){ ev->lock, prof_call_key(ev->c), ev->c->th ? ev->c->t0 : 0, prof_clock() };
+    if (!l)
+        return;
+    struct held h = { ev->lock, prof_call_key(ev->c), ev->c->th ? ev->c->t0 : 0, prof_clock() };
+    for (int t = 0; t < l->n; t++)
+        if (t == ev->target || ev->target == PROF_EPOCH_ALL)
+            l->held[t] = h;
 }
 
 /* Whether e had to wait for the release of p (another process's, on its
@@ -191,40 +199,62 @@ static void charge(const struct charge *c)
     }
 }
 
-void prof_waits_unlocked(struct prof_waits_locks *l, const struct prof_ev_epoch *ev)
+/* The epoch mine, ended on the target of window rank t: written in the
+ * target's ring (one exclusive epoch on its lock window) with the epochs
+ * it followed and that followed it worked out; those others' waits
+ * charged, its own in *own (rank -1: none). 0, or -1 when the exchange
+ * failed. */
+static int exchange(struct prof_waits_locks *l, int t, struct epoch *mine, struct charge *own)
 {
-    struct prof_call *c = ev->c;
-    if (!l || lw.win == MPI_WIN_NULL || ev->target < 0 || ev->target >= l->n || !l->held[ev->target].type)
-        return;
-    struct held h = l->held[ev->target];
-    l->held[ev->target].type = 0;
-    int world = l->world[ev->target];
-    if (c->rc != MPI_SUCCESS || world == MPI_UNDEFINED)
-        return;
-    uint64_t now = prof_clock(), key = prof_call_key(c);
-    struct epoch mine = { prof_sync_out(c->th ? c->t0 : now), prof_sync_node(), prof_run.rank, h.type, h.key,
-                          prof_sync_out(h.t0), prof_sync_out(h.t1), key, prof_sync_out(now), 0,
-                          prof_waits_carried(key) };
-    struct charge own = { .rank = -1 }, other[RING];
-    int n = 0;
+    struct charge other[RING];
+    int n = 0, world = l->world[t];
     struct slot s;
     MPI_Aint at = (MPI_Aint)((size_t)l->slot * sizeof s);
-    if (PMPI_Win_lock(MPI_LOCK_EXCLUSIVE, world, 0, lw.win) != MPI_SUCCESS)
-        return;
+    own->rank = -1;
+    if (world == MPI_UNDEFINED || PMPI_Win_lock(MPI_LOCK_EXCLUSIVE, world, 0, lw.win) != MPI_SUCCESS)
+        return -1;
     if (PMPI_Get(&s, (int)sizeof s, MPI_BYTE, world, at, (int)sizeof s, MPI_BYTE, lw.win) == MPI_SUCCESS &&
         PMPI_Win_flush(world, lw.win) == MPI_SUCCESS) {
-        match(&s, &mine, &own, other, &n);
-        s.last[s.count % RING] = mine;
+        match(&s, mine, own, other, &n);
+        s.last[s.count % RING] = *mine;
         s.count++;
         PMPI_Put(&s, (int)sizeof s, MPI_BYTE, world, at, (int)sizeof s, MPI_BYTE, lw.win);
     }
     PMPI_Win_unlock(world, lw.win);
+    for (int i = 0; i < n; i++)
+        charge(&other[i]);
+    return 0;
+}
+
+/* An MPI_Win_unlock, or an MPI_Win_unlock_all (every target its lock
+ * held): the epoch written at each target. Of an MPI_Win_lock_all's
+ * waits at its targets, which overlap in its one MPI_Win_lock_all and
+ * MPI_Win_unlock_all, the longest is charged. */
+void prof_waits_unlocked(struct prof_waits_locks *l, const struct prof_ev_epoch *ev)
+{
+    struct prof_call *c = ev->c;
+    if (!l || lw.win == MPI_WIN_NULL || (ev->target != PROF_EPOCH_ALL && (ev->target < 0 || ev->target >= l->n)))
+        return;
+    uint64_t now = prof_clock(), key = prof_call_key(c);
+    struct charge own = { .rank = -1 }, got;
+    for (int t = 0; t < l->n; t++) {
+        if ((t != ev->target && ev->target != PROF_EPOCH_ALL) || !l->held[t].type)
+            continue;
+        struct held h = l->held[t];
+        l->held[t].type = 0;
+        if (c->rc != MPI_SUCCESS)
+            continue;
+        struct epoch mine = { prof_sync_out(c->th ? c->t0 : now), prof_sync_node(), prof_run.rank, h.type, h.key,
+                              prof_sync_out(h.t0), prof_sync_out(h.t1), key, prof_sync_out(now), 0,
+                              prof_waits_carried(key) };
+        if (exchange(l, t, &mine, &got) == 0 && got.rank >= 0 &&
+            (own.rank < 0 || got.ticks[0] + got.ticks[1] > own.ticks[0] + own.ticks[1]))
+            own = got;
+    }
     uint64_t done = prof_clock();
     if (own.rank >= 0)
         charge(&own);
-    for (int i = 0; i < n; i++)
-        charge(&other[i]);
-    if (c->th) {         /* the exchange is the profiler's time */
+    if (c->th) {         /* the exchanges are the profiler's time */
         c->t0 += done - now;
         c->th->profiler += done - now;
     }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "branch.h"
+#include "eager.h"
 #include "log.h"
 #include "nodes.h"
 #include "report.h"
@@ -189,6 +190,16 @@ static void write_rows(struct prof_buf *b, const struct prof_report_ctx *ctx, co
     }
 }
 
+/* The eager limits late receiver used (eager.h), then the columns. */
+static void write_columns(struct prof_buf *b, const struct prof_report_ctx *ctx)
+{
+    char line[256];
+    (void)ctx;
+    prof_eager_line(line, sizeof line);
+    prof_buf_printf(b, "%s", line);
+    prof_report_column_line(b, columns, sizeof columns / sizeof columns[0]);
+}
+
 const struct prof_writer prof_report_waits = {
-    .file = "waits.txt", PROF_COLUMNS_OF(columns), .rows = write_rows, .merged = 1
+    .file = "waits.txt", .columns = write_columns, .rows = write_rows, .merged = 1
 };

@@ -1,21 +1,22 @@
 /* waits_sync.c: late receiver of the sends whose sender learns when
- * their receive was posted (waits.h): an MPI_Issend whose request the
- * call completing it (MPI_Wait, Waitall, a Test, ...) waited for the
- * receive to be posted; MPI_Send and MPI_Isend of more than
- * PROF_WAITS_RENDEZVOUS bytes the same (a rendezvous; the blocking send
- * completes itself; an eager one ends before the posting and does not
- * wait). The receiver knows
- * when it posted the receive and the cause its call passed on; the sender
- * knows the completing call. The send's token (tokens.h) carries
- * a notice id (sync 2, mark the id), and the receive that takes it sends
- * a notice back on the communicator's reply shadow (shadow.h): a token
- * whose key is the id, whose mark is the posting, with the receiver's node
- * and cause, sent synchronously to a receive the sender posted with its
- * token (TAG_NOTICE from the destination). The notices of one pair come
- * in the order the receives took the tokens, not always the order of the
- * sends, so a notice may land in another send's receive: it is given to
- * the send its id names, whose receive, still posted, takes the place of
- * the one it came in.
+ * their receive was posted (waits.h): MPI_Ssend, whose call waits for the
+ * receive to be posted; an MPI_Issend whose request the call completing
+ * it (MPI_Wait, Waitall, a Test, ...) waited the same; MPI_Send and
+ * MPI_Isend above the MPI's eager limit to their destination the same
+ * (eager.h: a rendezvous; the blocking send completes itself; an eager
+ * one ends before the posting and does not wait). The receiver knows when it
+ * posted the receive and the cause its call passed on; the sender knows
+ * the completing call, so the sender works the wait out: it is within
+ * that call whatever the clocks of two nodes err by. The send's token
+ * (tokens.h) carries a notice id (sync set, mark the id), and the receive
+ * that takes it sends a notice back on the communicator's reply shadow
+ * (shadow.h): a token whose key is the id, whose mark is the posting,
+ * with the receiver's node and cause, sent synchronously to a receive the
+ * sender posted with its token (TAG_NOTICE from the destination). The
+ * notices of one pair come in the order the receives took the tokens, not
+ * always the order of the sends, so a notice may land in another send's
+ * receive: it is given to the send its id names, whose receive, still
+ * posted, takes the place of the one it came in.
  *
  * The sender never waits for a notice: it keeps the completing call's
  * site and times, and once both are there (tested when the request
@@ -31,6 +32,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include "answers.h"
+#include "eager.h"
 #include "fn_table.h"
 #include "lock.h"
 #include "nodes.h"
@@ -49,7 +51,8 @@ struct note {
     struct prof_token tok;
 };
 
-/* A send followed: its id, whether it is synchronous (MPI_Issend), a
+/* A send followed: its id, whether it is synchronous (MPI_Ssend,
+ * MPI_Issend: complete only once the receive was posted), a
  * receive posted for a notice (NULL once one came in it and was given on),
  * the notice for it (noticed) and when it was taken, its request
  * (MPI_REQUEST_NULL until its call ended), and the call that completed it
@@ -72,6 +75,12 @@ static struct {
     unsigned kept, due;      /* followed; completed, not yet noticed */
     uint64_t ids;
 } sy = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+/* The sends that may wait for their receive, set at start: 1 for the
+ * synchronous ones (MPI_Ssend, MPI_Issend and their _c forms), 2 for the
+ * standard ones (MPI_Send, MPI_Isend), which wait above the eager limit
+ * (eager.h: a rendezvous). Both get a notice. */
+static unsigned char is_ssend[PROF_FN_COUNT];
 
 /* This thread's send whose request its p2p_end brings: the call (and its
  * start, as a stack address is used again) and the send. */
@@ -210,7 +219,7 @@ void prof_waits_sync_sent(const struct prof_ev_p2p *ev, uint64_t key, uint64_t t
     if (ev->c->rc != MPI_SUCCESS)
         return;         /* followed until MPI_Finalize: its token may yet be taken, and answered */
     prof_lock(&sy.lock);
-    s->synchronous = ev->c->fn == FN_MPI_Issend;
+    s->synchronous = is_ssend[ev->c->fn] == 1;
     if (key)
         complete(s, key, ev->c->t0, t1);
     else
@@ -266,24 +275,15 @@ void prof_waits_sync_finish(MPI_Comm all)
 
 /* --- riding on the tokens (tokens.h) ------------------------------------- */
 
-/* The sends that may wait for their receive, set at start: 1 for the
- * blocking synchronous ones (MPI_Ssend, MPI_Ssend_c), whose receive works
- * the figure out; 2 for the nonblocking ones (MPI_Issend, MPI_Issend_c),
- * whose receive sends the sender a notice; 3 for the standard ones
- * (MPI_Send, MPI_Isend), which get a notice too above
- * PROF_WAITS_RENDEZVOUS bytes (a rendezvous). */
-static unsigned char is_ssend[PROF_FN_COUNT];
-
 /* A send's token carries the cause its call passes on, and whether it
  * waits for its receive (sync; a notice id in mark). */
 static void ride_send(const struct prof_call *c, uint64_t bytes, MPI_Comm reply, int dst, struct prof_token *t)
 {
     int sync = c->th ? is_ssend[c->fn] : 0;
     t->cause = prof_waits_carried(t->key);
-    if (sync == 3)
-        sync = bytes > PROF_WAITS_RENDEZVOUS ? 2 : 0;
-    uint64_t notice = sync == 2 ? isend(c, reply, dst) : 0;
-    t->sync = sync == 2 && !notice ? 0 : sync;
+    uint64_t notice = sync == 1 || (sync == 2 && reply != MPI_COMM_NULL && prof_eager_waits(reply, dst, bytes))
+                          ? isend(c, reply, dst) : 0;
+    t->sync = notice != 0;
     t->mark = notice;
 }
 
@@ -294,17 +294,12 @@ static void ride_posted(const struct prof_call *c, struct prof_posting *p)
     p->cause = prof_waits_carried(prof_call_key(c));
 }
 
-/* The receive posted as p on comm took t from src: a blocking synchronous
- * sender's wait for this posting (late receiver: from the send's start,
- * on the nodes' timeline, to the posting), or a nonblocking one's notice
- * of the posting. */
+/* The receive posted as p took t from src: the sender's notice of the
+ * posting, if it asked for one. */
 static void ride_taken(const struct prof_posting *p, MPI_Comm comm, MPI_Comm reply, int src, struct prof_token *t)
 {
-    uint64_t sent;
-    if (t->sync == 1 && prof_sync_in(t->at, t->node, t->from, 0, &sent) && p->at > sent)
-        prof_waits_charge_rank(PROF_WAIT_late_receiver, prof_comm_world_rank(comm, src), t->key, &p->cause,
-                               p->at - sent);
-    if (t->sync == 2)
+    (void)comm;
+    if (t->sync)
         notify(reply, src, t->mark, p->at, &p->cause);
 }
 
@@ -315,8 +310,8 @@ static const struct prof_rider rider = {
 void prof_waits_sync_start(void)
 {
     for (int f = 0; f < PROF_FN_COUNT; f++)
-        is_ssend[f] = prof_fn_base[f] == FN_MPI_Ssend    ? 1
-                    : prof_fn_base[f] == FN_MPI_Issend ? 2
-                    : prof_fn_base[f] == FN_MPI_Send || prof_fn_base[f] == FN_MPI_Isend ? 3 : 0;
+        is_ssend[f] = prof_fn_base[f] == FN_MPI_Ssend || prof_fn_base[f] == FN_MPI_Issend ? 1
+                    : prof_fn_base[f] == FN_MPI_Send || prof_fn_base[f] == FN_MPI_Isend ? 2 : 0;
+    prof_eager_start();
     prof_tokens_ride(&rider);
 }

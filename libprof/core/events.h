@@ -36,7 +36,9 @@
  *   p2p_init        a persistent send or receive described (its starts
  *                   send or post it), on every call;
  *   icoll_started   a profiled nonblocking collective on a communicator
- *                   (prof_fn_coll 3) ended, its request made;
+ *                   (prof_fn_coll 3) ended, its request made; or a
+ *                   profiled MPI_Start or MPI_Startall started a
+ *                   persistent one (once per request);
  *   epoch           MPI_Win_post, start, complete, wait or test ended, on
  *                   every call (c->th NULL when not profiled): its
  *                   handlers may exchange messages on the window's shadow
@@ -188,10 +190,13 @@ struct prof_ev_post {
 
 typedef void (*prof_ev_post_fn)(const struct prof_ev_post *ev);
 
-/* A nonblocking collective's start: on comm, *req (both valid only when
- * c->rc is MPI_SUCCESS), with its root as given (else PROF_COLL_NOROOT). */
+/* A nonblocking collective's start by the call c: the collective fn (c's
+ * own function; for an MPI_Start of a persistent collective, the
+ * function of its init), on comm, *req (both valid only when c->rc is
+ * MPI_SUCCESS), with its root as given (else PROF_COLL_NOROOT). */
 struct prof_ev_icoll {
     struct prof_call *c;
+    int fn;                /* enum prof_fn */
     MPI_Comm comm;
     MPI_Request *req;
     int root;
@@ -201,7 +206,9 @@ typedef void (*prof_ev_icoll_fn)(const struct prof_ev_icoll *ev);
 
 /* The active-target synchronization calls (MPI_Win_test is a wait whose
  * flag says whether the epoch is over), and a passive-target epoch's
- * MPI_Win_lock and MPI_Win_unlock. */
+ * MPI_Win_lock and MPI_Win_unlock (MPI_Win_lock_all and MPI_Win_unlock_all:
+ * a shared lock on every target, target PROF_EPOCH_ALL). */
+#define PROF_EPOCH_ALL (-1)
 enum prof_epoch_call {
     PROF_EPOCH_POST, PROF_EPOCH_START, PROF_EPOCH_COMPLETE, PROF_EPOCH_WAIT, PROF_EPOCH_LOCK, PROF_EPOCH_UNLOCK
 };
@@ -212,7 +219,8 @@ struct prof_ev_epoch {
     MPI_Group group;              /* post, start: the group given; else MPI_GROUP_NULL */
     MPI_Win win;
     const int *flag;              /* MPI_Win_test's flag; else NULL */
-    int target;                   /* lock, unlock: the target's rank in the window's group */
+    int target;                   /* lock, unlock: the target's rank in the window's group, or
+                                     PROF_EPOCH_ALL */
     int lock;                     /* lock: its lock type */
 };
 
@@ -390,10 +398,12 @@ static inline void prof_recv_init(struct prof_call *c, MPI_Count count, MPI_Data
     prof_emit_post(prof_events.p2p_init, c, count, type, src, tag, comm, req, 1, PROF_POST_STATUS);
 }
 
-/* prof_icoll: icoll_started, from the wrapper of a nonblocking collective. */
-static inline void prof_icoll(struct prof_call *c, MPI_Comm comm, MPI_Request *req, int root)
+/* prof_icoll: icoll_started, from the wrapper of a nonblocking collective
+ * (fn: its own) or from an MPI_Start of a persistent one (fn: its init's,
+ * p2p.c). */
+static inline void prof_icoll(struct prof_call *c, int fn, MPI_Comm comm, MPI_Request *req, int root)
 {
-    struct prof_ev_icoll ev = { c, comm, req, root };
+    struct prof_ev_icoll ev = { c, fn, comm, req, root };
     prof_emit(prof_events.icoll_started, &ev);
 }
 

@@ -95,15 +95,23 @@ static int world_peer(MPI_Comm comm, int peer, const MPI_Status *st)
  * record is r and time dt; tr is its traffic with the posted receive size;
  * no_status: its completion status says nothing of the receive (request.h).
  * 0 when the map is full. */
-static int track(struct prof_call *c, MPI_Request req, struct prof_record *r, uint64_t dt, MPI_Comm comm,
-                 int peer, int tag, int is_recv, int persistent, int no_status, const struct prof_traffic *tr)
+static struct prof_request tracked(struct prof_call *c, struct prof_record *r, uint64_t dt, MPI_Comm comm, int peer,
+                                   int tag, int is_recv, int persistent, int no_status, const struct prof_traffic *tr)
 {
     int keep = comm != MPI_COMM_NULL &&
                ((peer == MPI_ANY_SOURCE && prof_config.partners) || ((is_recv || persistent) && prof_events_want_comm()));
     struct prof_request info = { c->th->serial, r, comm, keep ? prof_comm_info(comm)->serial : 0, peer, peer, tag,
-                                 is_recv, persistent, 0, *tr, c->th->serial, persistent ? NULL : r, dt, no_status };
+                                 is_recv, persistent, 0, *tr, c->th->serial, persistent ? NULL : r, dt, no_status,
+                                 -1, PROF_COLL_NOROOT };
     if (peer >= 0)
         info.peer = prof_comm_world_rank(comm, peer);
+    return info;
+}
+
+static int track(struct prof_call *c, MPI_Request req, struct prof_record *r, uint64_t dt, MPI_Comm comm,
+                 int peer, int tag, int is_recv, int persistent, int no_status, const struct prof_traffic *tr)
+{
+    struct prof_request info = tracked(c, r, dt, comm, peer, tag, is_recv, persistent, no_status, tr);
     return prof_request_put(req, &info);
 }
 
@@ -287,16 +295,25 @@ static void persistent(struct prof_call *c, const struct prof_traffic *tr, MPI_C
     struct prof_traffic none = { 0 };
     uint64_t dt;
     struct prof_record *r = prof_exit_record(c, &none, &dt);
-    if (c->rc == MPI_SUCCESS)
-        track(c, *req, r, dt, comm, peer, tag, is_recv, 1, 0, tr);
+    if (c->rc == MPI_SUCCESS) {
+        struct prof_request info = tracked(c, r, dt, comm, peer, tag, is_recv, 1, 0, tr);
+        if (prof_fn_coll[c->fn] == 4) {
+            info.coll_fn = (int)c->fn;
+            info.coll_root = c->pinit.root;
+        }
+        prof_request_put(*req, &info);
+    }
     prof_emit_p2p(c, 0, MPI_REQUEST_NULL);
     prof_exit_done(c);
 }
 
+/* A persistent collective's init: each MPI_Start of it counts its volume,
+ * and starts it as a nonblocking collective of its kind (icoll_started,
+ * with the init's function, communicator and root). */
 void prof_exit_persistent_coll(struct prof_call *c, uint64_t sent, uint64_t recv)
 {
     struct prof_traffic tr = { sent, recv, 0, 0 };
-    persistent(c, &tr, MPI_COMM_NULL, MPI_PROC_NULL, 0, 0, c->pinit);
+    persistent(c, &tr, c->pinit.comm, MPI_PROC_NULL, 0, 0, c->pinit.req);
 }
 
 void prof_exit_send_init(struct prof_call *c, MPI_Count count, MPI_Datatype type, int dst, int tag, MPI_Comm comm,
@@ -384,6 +401,9 @@ void prof_exit_startall(struct prof_call *c, int n, MPI_Request *reqs)
     struct prof_record *r = prof_exit_record(c, &sum, &dt);
     uint64_t share = msgs ? dt / msgs : 0;
     prof_emit_p2p(c, sum.bytes_sent, MPI_REQUEST_NULL);
+    for (int i = 0; PROF_UNLIKELY(prof_events.icoll_started[0] != NULL) && c->rc == MPI_SUCCESS && i < n; i++)
+        if (prof_request_get(reqs[i], &info) && info.coll_fn >= 0)
+            prof_icoll(c, info.coll_fn, info.comm, &reqs[i], info.coll_root);
     for (int i = 0; msgs && i < n; i++) {
         if (!prof_request_get(reqs[i], &info))
             continue;

@@ -65,7 +65,11 @@ struct prof_call {
     MPI_Request m_ireq;    /* a nonblocking collective's request (icoll hook), */
     double m_partner;      /* the partners' clock: a blocking collective's agreed end, a one-sided
                               epoch's partners' latest (model_rma.c); < 0: none */
-    MPI_Request *pinit;    /* a persistent collective's init: its request (set by its wrapper, coll.c) */
+    struct {               /* a persistent collective's init (set by its wrapper, coll.c): */
+        MPI_Request *req;  /* its request, */
+        MPI_Comm comm;     /* communicator */
+        int root;          /* and root as given (else PROF_COLL_NOROOT) */
+    } pinit;
 };
 
 /* 1 for every function being profiled between MPI_Init and MPI_Finalize. */
@@ -227,7 +231,8 @@ void prof_exit_psend_init(struct prof_call *c, int parts, MPI_Count count, MPI_D
 void prof_exit_precv_init(struct prof_call *c, int parts, MPI_Count count, MPI_Datatype type, int src, int tag,
                           MPI_Comm comm, MPI_Request *req);
 /* A persistent collective's init (prof_fn_coll 4) whose one run moves sent
- * and recv: no bytes now, each MPI_Start of c->pinit counts them (p2p.c). */
+ * and recv: no bytes now, each MPI_Start of c->pinit.req counts them and
+ * starts it as a nonblocking collective (icoll_started; p2p.c). */
 void prof_exit_persistent_coll(struct prof_call *c, uint64_t sent, uint64_t recv);
 void prof_exit_mprobe(struct prof_call *c, int *flag, MPI_Status *status);
 void prof_exit_start(struct prof_call *c, MPI_Request *req);

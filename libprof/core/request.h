@@ -41,6 +41,9 @@ struct prof_request {
      * MPICH 4.0.2 leaves that status unset): its posted size, peer and tag
      * count instead. */
     int no_status;
+    /* A persistent collective: its init's function (enum prof_fn; -1: not
+     * one) and root as given; comm is its communicator. */
+    int coll_fn, coll_root;
 };
 
 /* prof_request_put: remember req (thread safe; hot for nonblocking calls);

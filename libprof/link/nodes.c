@@ -35,6 +35,7 @@ static struct {
     int want;                        /* an analysis asked for the timeline */
     int synced;                      /* the ranks' times travel on the timeline */
     MPI_Comm node, lead;             /* this node's processes; the leaders (MPI_COMM_NULL but there) */
+    MPI_Group group;                 /* node's group, on several nodes (else MPI_GROUP_NULL) */
     int nnodes, index;               /* how many nodes (leaders), and which this one is */
     struct skew *skew;               /* the drift of each node's times here (nnodes; NULL: none) */
     struct offset init, fin;         /* at MPI_Init and at MPI_Finalize */
@@ -44,7 +45,8 @@ static struct {
     struct row *rows;                /* rank 0, at MPI_Finalize: nodes.txt's rows, */
     int *node_of;                    /* each rank's node, */
     int waits;                       /* and whether wait states ran (prof_nodes_waits_on) */
-} nd = { .node = MPI_COMM_NULL, .lead = MPI_COMM_NULL, .ahead = &nd.own, .win = MPI_WIN_NULL };
+} nd = { .node = MPI_COMM_NULL, .lead = MPI_COMM_NULL, .group = MPI_GROUP_NULL, .ahead = &nd.own,
+         .win = MPI_WIN_NULL };
 
 void prof_sync_want(void)
 {
@@ -352,8 +354,22 @@ static void unshare_ahead(void)
     PMPI_Win_free(&nd.win);
 }
 
+int prof_nodes_local(MPI_Comm comm, int peer)
+{
+    MPI_Group g;
+    int r = 0;
+    if (nd.group == MPI_GROUP_NULL || PMPI_Comm_group(comm, &g) != MPI_SUCCESS)
+        return 1;
+    if (PMPI_Group_translate_ranks(g, 1, &peer, nd.group, &r) != MPI_SUCCESS)
+        r = 0;
+    PMPI_Group_free(&g);
+    return r != MPI_UNDEFINED;
+}
+
 static void free_comms(void)
 {
+    if (nd.group != MPI_GROUP_NULL)
+        PMPI_Group_free(&nd.group);
     if (nd.lead != MPI_COMM_NULL)
         PMPI_Comm_free(&nd.lead);
     if (nd.node != MPI_COMM_NULL)
@@ -388,6 +404,8 @@ static int start(void)
     PMPI_Bcast(n, 2, MPI_INT, 0, nd.node);
     nd.nnodes = n[0];
     nd.index = n[1];
+    if (nd.nnodes > 1 && PMPI_Comm_group(nd.node, &nd.group) != MPI_SUCCESS)
+        nd.group = MPI_GROUP_NULL;
     PMPI_Comm_size(nd.node, &local);
     prof_run.oversubscribed = local > sysconf(_SC_NPROCESSORS_ONLN);
     if (all[1] && !all[2] && nd.nnodes > 1) {

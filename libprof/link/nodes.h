@@ -64,6 +64,12 @@ int prof_sync_arrive(MPI_Comm comm, uint64_t t, uint64_t *latest);
  * this process's ticks. */
 uint64_t prof_sync_span(uint64_t d);
 
+/* prof_nodes_local: whether rank peer of comm runs on this process's node
+ * (1 too when the job is on one node, or its nodes are not known). Thread
+ * safe; a few PMPI group calls on several nodes (cold callers, or sends
+ * large enough that they do not show). */
+int prof_nodes_local(MPI_Comm comm, int peer);
+
 /* prof_nodes_waits_on, prof_nodes_waited: on rank 0, in the wait states'
  * agree step (after the nodes' figures), that wait states ran, and s
  * seconds that rank waiter waited for rank cause's region: nodes.txt's

@@ -56,7 +56,7 @@ struct prof_shadow;
  * unknown), the sender's time at the send as it travels (nodes.h:
  * prof_sync_out) with the clock it is on (prof_sync_node), the reply the
  * sender's model waits for (its tag plus 1; 0: none), the cause the sender
- * passes on, whether the send was a synchronous one (wait states), and the
+ * passes on, whether the send waits for its receive (wait states), and the
  * sender's node (prof_sync_from). */
 struct prof_token {
     uint64_t key;
@@ -65,10 +65,10 @@ struct prof_token {
     uint64_t node;
     uint64_t reply;
     struct prof_cause cause;
-    int32_t sync;          /* a synchronous send's (wait states, late receiver): 1 blocking, 2 nonblocking */
+    int32_t sync;          /* a send that waits for its receive (wait states, late receiver): a notice id in mark */
     int32_t from;
     uint64_t mark;         /* wait states: a time on the sender's clock (an epoch's last one-sided call);
-                              a nonblocking synchronous send's notice id */
+                              the notice id of a send that waits for its receive */
 };
 
 /* What a receive's posting noted for the riders: the model's clock then

@@ -1,7 +1,7 @@
 #!/bin/sh
 # t_waits.sh: wait states and their causes (--waits, waits.txt). (1) The
-# known answer of mpiprof-known waits for each class (the collectives, the
-# fence, wrong order, late receiver): the row of the class names the late
+# known answer of mpiprof-known waits for each class (the collectives,
+# persistent ones on MPICH, the fence, wrong order, late receiver): the row of the class names the late
 # rank and its region (both call sites exactly) and its caused_s is within
 # 20 % (floor 10 ms) of the late rank's compute times the ranks that
 # waited; no other row of that class causes more than 10 ms. (2) A chain of late senders then a
@@ -10,8 +10,10 @@
 # (colls.c) and on intercommunicators (intercolls.c, not measured). (4)
 # With --collwait too, collective wait's figures stay the known answer
 # (the wait states' barrier is theirs). (5) Without the option: no
-# waits.txt. (6) Ranks that disagree: off everywhere, one message. Open
-# MPI at 4 ranks (oversubscribed), MPICH at 2.
+# waits.txt. (6) Ranks that disagree: off everywhere, one message. (7)
+# waits.txt names the eager limits used (from MPI_T on Open MPI, fixed on
+# MPICH), and on Open MPI an 8 KiB rendezvous (shared memory) is late
+# receiver. Open MPI at 4 ranks (oversubscribed), MPICH at 2.
 . "$top_srcdir/tests/integration/lib.sh"
 
 known="$top_builddir/bench/mpiprof-known"
@@ -37,11 +39,27 @@ causes_within() {
 # (1) each class's known answer: 5 calls of 40 ms, so that the floor is
 # 2 ms a call (a barrier on 4 ranks over 2 cores took 1.7 to 2.4 ms a call
 # beside a whole test suite).
-for c in barrier nxn bcast reduce scan fence order ssend issend rendezvous ibcast iallreduce iscan latepost \
-    earlywait latecomplete lock; do
+# The persistent collectives (MPI-4.0: MPICH here) as their nonblocking forms.
+persistent=
+[ "$MPI_FLAVOR" = mpich ] && persistent="pbcast pallreduce"
+for c in barrier nxn bcast reduce scan fence order ssend issend rendezvous ibcast iallreduce iscan $persistent \
+    latepost earlywait latecomplete lock lockall; do
     timed causes_within "waits -c $c: the late rank's region and the wait it caused" 20 0.010 \
         $np "$work/$c.out" "$work/$c" "$launcher" -q --waits -o "$work/$c" "$known" waits -c $c -k 5 -d 40
 done
+# The eager limits the late receiver used, from the MPI's control variables
+# (Open MPI's shared-memory and TCP transports) or fixed (MPICH's ch4:ucx
+# names none), and an 8 KiB rendezvous on Open MPI's shared memory (above
+# its 4 KiB limit) classified as late receiver.
+if [ "$MPI_FLAVOR" = mpich ]; then
+    eager='# eager: node=65536 node_from=fixed network=65536 network_from=fixed'
+else
+    eager='# eager: node=4096 node_from=btl_vader_eager_limit network=65536 network_from=btl_tcp_eager_limit'
+    timed causes_within "waits -c rendezvous -s 8192 (Open MPI shared memory, limit 4 KiB): late receiver" 20 0.010 \
+        2 "$work/rv8k.out" "$work/rv8k" "$launcher" -q --waits -o "$work/rv8k" "$known" waits -c rendezvous -k 5 -d 40 \
+        -s 8192
+fi
+check "waits.txt: the eager limits used" grep -qx "$eager" "$work/bcast/waits.txt"
 check "waits.txt: the column line" grep -qx \
     '# class caused_s waits ranks rank from_brid to_brid waited_at from_site to_site' "$work/bcast/waits.txt"
 # bcast: every non-root rank waited 10 times at one site, the Bcast's.
