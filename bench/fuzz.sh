@@ -4,8 +4,9 @@
 # check). Seeds FIRST .. FIRST+COUNT-1 in batches of B schedules: each batch
 # runs without the profiler, then under each option set; a hang (no end
 # within TIMEOUT s, the job killed), a sorted output that differs from the
-# plain run's, or (under --slt) send_late_s per rank and site off fuzz's
-# truth by more than 20 % (floor 5 ms) is a failure, which is then narrowed
+# plain run's, (under --slt) send_late_s per rank and site off fuzz's
+# truth by more than 20 % (floor 5 ms), or a report whose figures do not
+# add up (mpiprof-report check: an invariant broken) is a failure, which is then narrowed
 # to its seeds (each run alone) and printed with the command that repeats
 # it. Not a test: not in make check.
 
@@ -16,9 +17,10 @@ Usage: bench/fuzz.sh [-m openmpi|mpich] [-b BUILDDIR] [-s FIRST] [-c COUNT] [-np
 
 Run the schedules of seeds FIRST..FIRST+COUNT-1 of BUILDDIR/tests/integration/fuzz
 without the profiler and under each option set, and report hangs, output
-differences and late-sender figures off the truth, each with its seed and the
-command that repeats it; then "N schedules, N hangs, N differences, N figures
-off" and the time taken.
+differences, late-sender figures off the truth and reports whose figures do not
+add up (mpiprof-report check), each with its seed and the command that repeats
+it; then "N schedules, N hangs, N differences, N figures off, N broken" and the
+time taken.
 
   -m MPI       openmpi or mpich (default: the MPI BUILDDIR was configured with)
   -b BUILDDIR  configured and built mpiprof tree, with make tests/integration/fuzz
@@ -72,6 +74,8 @@ is_count "$batch" 1000 || die "-B: '$batch' is not a number of schedules in 1..1
 fuzz=$(built "$builddir" tests/integration/fuzz "make tests/integration/fuzz") || exit 2
 MPIPROF_PRELOAD=$(built "$builddir" .libs/libmpiprof.so) || exit 2
 launcher=$(built "$builddir" tools/mpiprof) || exit 2
+checker=$(built "$builddir" tools/mpiprof-report) || exit 2
+python3 -c 'import pandas' 2> /dev/null || checker=''
 export MPIPROF_PRELOAD
 figures=$(dirname "$0")/../tests/integration/fuzz-figures.awk
 stuck=$(dirname "$0")/../tests/integration/fuzz-stuck.awk
@@ -93,7 +97,7 @@ trap 'rm -rf "$tmp"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-schedules=0 hangs=0 diffs=0 offs=0 start=$(date +%s)
+schedules=0 hangs=0 diffs=0 offs=0 broken=0 start=$(date +%s)
 
 # command SEED N OPTS: the command line of one run (OPTS empty: plain).
 command_of() {
@@ -132,8 +136,9 @@ runone() {
     cmp -s "$tmp/ref.$1.$2" "$out.sorted" || { echo diff; return; }
     case $3 in *--slt*)
         awk -v pct=20 -v floor=0.005 -f "$figures" "$out" "$tmp/rep/branches.txt" "$tmp/rep/slt.txt" > "$tmp/fig" ||
-            echo off ;;
+            { echo off; return; } ;;
     esac
+    [ -z "$checker" ] || "$checker" check "$tmp/rep" > "$tmp/inv" 2>&1 || echo broken
 }
 
 # stuck: where the last run was when it hung (fuzz -v's stderr).
@@ -155,6 +160,8 @@ report() {
             diff "$tmp/ref.$2.$3" "$tmp/out.sorted" | head -6 | sed 's/^/    /' ;;
         off) offs=$((offs + 1)); echo "OFF $range under $4: send_late_s off the truth: $cmd"
             grep 'OFF$' "$tmp/fig" | sort | sed 's/^/    /' ;;
+        broken) broken=$((broken + 1)); echo "BROKEN $range under $4: the report's figures do not add up: $cmd"
+            head -6 "$tmp/inv" | sed 's/^/    /' ;;
         *) diffs=$((diffs + 1)); echo "FAIL $range under ${4:-no profiler}: exit status ${1#fail }: $cmd"
             { grep BAD "$tmp/out"; tail -3 "$tmp/out.err"; } | head -6 | sed 's/^/    /' ;;
     esac
@@ -204,6 +211,7 @@ fuzzargs="$*"
 echo "# fuzz.sh: $flavor, $np ranks, seeds $first..$((first + count - 1)), batches of $batch, limit $limit s"
 echo "# plain: $(command_of SEED N "")"
 echo "# option sets: $sets"
+[ -n "$checker" ] || echo "# no Python 3 with pandas: the reports' invariants are not checked"
 seed=$first
 while [ "$seed" -lt $((first + count)) ]; do
     n=$batch
@@ -214,5 +222,6 @@ while [ "$seed" -lt $((first + count)) ]; do
     printf '.' >&2
 done
 echo >&2
-echo "$schedules schedules, $hangs hangs, $diffs differences, $offs figures off in $(($(date +%s) - start)) s"
-[ $((hangs + diffs + offs)) -eq 0 ]
+echo "$schedules schedules, $hangs hangs, $diffs differences, $offs figures off, $broken broken in" \
+    "$(($(date +%s) - start)) s"
+[ $((hangs + diffs + offs + broken)) -eq 0 ]

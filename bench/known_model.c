@@ -32,7 +32,10 @@
  *                  in the round with MPI_Fetch_and_op; then MPI_Barrier. A
  *                  lock is granted when the previous holder's
  *                  MPI_Win_unlock ends: a round is P x D, under a perfect
- *                  interconnect too.
+ *                  interconnect too. -m lockall: the odd ranks take an
+ *                  MPI_Win_lock_all epoch (shared, on every rank)
+ *                  instead, granted after the exclusive holders before
+ *                  them (not after each other).
  * The answer is worked out on rank 0 from every rank's measured
  * computations (all the time between its MPI calls, from a barrier before
  * the first) by the model's rules (model.h): a receive completes at
@@ -745,13 +748,22 @@ static int model_sync(int argc, char **argv, int rank, int size)
     return bad;
 }
 
-/* model-lock: what each rank measured in a round, in this order. */
+/* model-lock: what each rank measured in a round, in this order; its
+ * modes: every rank's lock exclusive, or the odd ranks' an
+ * MPI_Win_lock_all epoch (shared, on every rank). */
 enum { L_BEFORE, L_HELD, L_AFTER_OP, L_AFTER, L_N };
+static const struct {
+    const char *name;
+} locks[] = { { "exclusive" }, { "lockall" } };
 
 static int model_lock(int argc, char **argv, int rank, int size)
 {
+    int mode = pick("mpiprof-known model-lock", "-m", locks, sizeof locks[0], 2, 0, &argc, &argv, rank);
+    if (mode < 0)
+        return 2;
+    int shared = mode && rank % 2;
     struct model_opts o;
-    int rc = parse("model-lock", argc, argv, rank, size, -1, &o);
+    int rc = parse("model-lock [-m exclusive|lockall]", argc, argv, rank, size, -1, &o);
     if (rc >= 0)
         return rc;
     long n = o.calls * L_N;
@@ -765,14 +777,20 @@ static int model_lock(int argc, char **argv, int rank, int size)
     for (long k = 0; k < o.calls; k++) {
         double *m = spent + k * L_N;
         m[L_BEFORE] = since(&mark);
-        MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win);
+        if (shared)
+            MPI_Win_lock_all(0, win);
+        else
+            MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win);
         mark = MPI_Wtime();
         known_compute(d);
         m[L_HELD] = since(&mark);
         MPI_Fetch_and_op(&one, &got, MPI_INT64_T, 0, 0, MPI_SUM, win);
         mark = MPI_Wtime();
         m[L_AFTER_OP] = since(&mark);
-        MPI_Win_unlock(0, win);
+        if (shared)
+            MPI_Win_unlock_all(win);
+        else
+            MPI_Win_unlock(0, win);
         mark = MPI_Wtime();
         places[k] = (double)(got - k * size);
         m[L_AFTER] = since(&mark);
@@ -784,11 +802,12 @@ static int model_lock(int argc, char **argv, int rank, int size)
     int bad = 0;
     if (rank == 0) {
         /* Round k: the holders in their places; each one's lock granted
-         * at the later of its lock's end and the previous release, its
-         * release when its unlock's data (8 bytes) is at rank 0; then the
-         * barrier. */
+         * at the later of its lock's end and the previous release (a
+         * shared lock: of an exclusive one; an exclusive lock: of any),
+         * its release when its unlock's data (8 bytes) is at rank 0; then
+         * the barrier. */
         double t0 = prof_model_time(&o.m, 0), x = prof_model_time(&o.m, sizeof one);
-        double barrier = prof_model_coll_time(&o.m, PROF_MC_BARRIER, size, 0), t = 0, release = 0;
+        double barrier = prof_model_coll_time(&o.m, PROF_MC_BARRIER, size, 0), t = 0, release = 0, excl = 0;
         int *order = malloc((size_t)size * sizeof *order);
         for (long k = 0; order && k < o.calls; k++) {
             double latest = 0;
@@ -805,10 +824,14 @@ static int model_lock(int argc, char **argv, int rank, int size)
                     break;
                 }
                 const double *m = all + (order[j] * o.calls + k) * L_N;
-                double granted = t + m[L_BEFORE] + t0;
-                granted = granted > release ? granted : release;
-                release = granted + m[L_HELD] + o.m.o + m[L_AFTER_OP] + x;
-                latest = release + m[L_AFTER] > latest ? release + m[L_AFTER] : latest;
+                int mine_shared = mode && order[j] % 2;
+                double granted = t + m[L_BEFORE] + t0, before = mine_shared ? excl : release;
+                granted = granted > before ? granted : before;
+                double end = granted + m[L_HELD] + o.m.o + m[L_AFTER_OP] + x;
+                release = end > release ? end : release;
+                if (!mine_shared)
+                    excl = end > excl ? end : excl;
+                latest = end + m[L_AFTER] > latest ? end + m[L_AFTER] : latest;
             }
             t = latest + barrier;
         }
@@ -857,6 +880,6 @@ const struct known_workload known_model_sync = {
     "other computes D ms and receives: modelled elapsed (--model)", model_sync
 };
 const struct known_workload known_model_lock = {
-    "model-lock", "every rank in turn holds an exclusive lock on rank 0's window for D ms, then MPI_Barrier, K times: "
-    "modelled elapsed (--model)", model_lock
+    "model-lock", "every rank in turn holds an exclusive lock on rank 0's window for D ms (-m lockall: the odd ranks "
+    "an MPI_Win_lock_all epoch instead), then MPI_Barrier, K times: modelled elapsed (--model)", model_lock
 };

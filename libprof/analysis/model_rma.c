@@ -36,9 +36,13 @@
  * the order their unlocks returned. In the same epoch it reads and moves
  * on the target's incoming link clock (after the slots): the epoch's bytes
  * b come in after those of the unlocks before, at the later of s + T(b)
- * and that clock + b/bw. Not seen: MPI_Win_lock_all epochs, unprofiled
- * locks, targets outside MPI_COMM_WORLD, bytes a flush completes (at the
- * target at their own s + T(b)). */
+ * and that clock + b/bw. An MPI_Win_lock_all epoch is a shared lock on
+ * every target: its MPI_Win_unlock_all takes the targets' epochs in the
+ * order of their MPI_COMM_WORLD ranks, waits for the latest exclusive
+ * release among them and writes its release at each (its bytes at
+ * s + T(b), their target not known). Not seen: unprofiled locks, targets
+ * outside MPI_COMM_WORLD, bytes a flush completes (at the target at their
+ * own s + T(b)). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -340,59 +344,94 @@ static int lockable(struct prof_pscw *p, MPI_Win win)
     return -1;
 }
 
-/* MPI_Win_lock ended at c->m_end: its target's lock held. */
+/* MPI_Win_lock ended at c->m_end: its target's lock held (MPI_Win_lock_all:
+ * target PROF_EPOCH_ALL, a shared lock on every target). */
 static void locked(struct prof_call *c, MPI_Win win, int target, int type)
 {
     struct prof_pscw *p = win_state(win);
-    if (!p || c->rc != MPI_SUCCESS || locks.win == MPI_WIN_NULL || lockable(p, win) != 0 || target < 0 ||
-        target >= p->n || p->world[target] == MPI_UNDEFINED)
+    if (!p || c->rc != MPI_SUCCESS || locks.win == MPI_WIN_NULL || lockable(p, win) != 0)
         return;
-    p->held[target] = (struct held){ type, c->m_end };
+    for (int t = 0; t < p->n; t++)
+        if ((t == target || target == PROF_EPOCH_ALL) && p->world[t] != MPI_UNDEFINED)
+            p->held[t] = (struct held){ type, c->m_end };
 }
 
-/* MPI_Win_unlock of target: the release it waits for read, and its own
- * written, in one epoch on the lock window; the call (and the clock) moves
- * on by the wait, and its data leaves after. Its modelled end. */
+/* The targets an unlock of target ends (PROF_EPOCH_ALL: every one held)
+ * into *v, in the order of their MPI_COMM_WORLD ranks (so that the lock
+ * window's epochs of two unlocks are taken in one order); their number. */
+static int held_targets(const struct prof_pscw *p, int target, int **v)
+{
+    int n = 0;
+    *v = p && p->held ? malloc((size_t)p->n * sizeof **v) : NULL;
+    for (int k = 0; *v && k < p->n; k++)
+        if ((k == target || target == PROF_EPOCH_ALL) && p->held[k].type) {
+            int i = n++;
+            for (; i > 0 && p->world[(*v)[i - 1]] > p->world[k]; i--)
+                (*v)[i] = (*v)[i - 1];
+            (*v)[i] = k;
+        }
+    return n;
+}
+
+/* MPI_Win_unlock of target (MPI_Win_unlock_all: PROF_EPOCH_ALL, every
+ * target it holds): in one exclusive epoch on each target's lock window,
+ * the releases it waits for read (for an exclusive lock, of any lock; for
+ * a shared one, of an exclusive one), the latest counting, and its own
+ * written; the call (and the clock) moves on by the wait, and its data
+ * leaves after. Its modelled end. */
 static double unlocked(struct prof_call *c, MPI_Win win, int target)
 {
     struct prof_pscw *p = win_state(win);
-    struct held h = p && p->held && target >= 0 && target < p->n ? p->held[target] : (struct held){ 0, 0 };
-    double floor = c->m_begin + prof_model_transfer(0), at;
-    if (!h.type) {
+    int *v, n = held_targets(p, target, &v);
+    double floor = c->m_begin + prof_model_transfer(0), wait = 0, link = 0, at;
+    if (!n) {
+        free(v);
         at = deliver(c, win);
         return at > floor ? at : floor;
     }
-    p->held[target].type = 0;
     uint64_t t = prof_clock();
-    double prev[2] = { 0, 0 }, link = 0;
-    int world = p->world[target], at_slot = 2 * p->slot;
-    int ok = PMPI_Win_lock(MPI_LOCK_EXCLUSIVE, world, 0, locks.win) == MPI_SUCCESS;
-    if (ok && PMPI_Get(prev, 2, MPI_DOUBLE, world, at_slot, 2, MPI_DOUBLE, locks.win) == MPI_SUCCESS &&
-        PMPI_Get(&link, 1, MPI_DOUBLE, world, LINK, 1, MPI_DOUBLE, locks.win) == MPI_SUCCESS)
-        PMPI_Win_flush(world, locks.win);
-    double wait = h.type == MPI_LOCK_EXCLUSIVE && prev[1] > prev[0] ? prev[1] : prev[0], d = wait - h.end;
-    if (d > 0) {
-        prof_model_delay(FN_MPI_Win_lock, d);
-        c->m_begin += d;
-        c->m_end += d;
-        floor += d;
+    unsigned char *ok = calloc((size_t)n, 1);
+    for (int i = 0; ok && i < n; i++) {
+        struct held h = p->held[v[i]];
+        double prev[2] = { 0, 0 };
+        int world = p->world[v[i]];
+        ok[i] = PMPI_Win_lock(MPI_LOCK_EXCLUSIVE, world, 0, locks.win) == MPI_SUCCESS;
+        if (ok[i] && PMPI_Get(prev, 2, MPI_DOUBLE, world, 2 * p->slot, 2, MPI_DOUBLE, locks.win) == MPI_SUCCESS &&
+            (target == PROF_EPOCH_ALL ||
+             PMPI_Get(&link, 1, MPI_DOUBLE, world, LINK, 1, MPI_DOUBLE, locks.win) == MPI_SUCCESS))
+            PMPI_Win_flush(world, locks.win);
+        double d = (h.type == MPI_LOCK_EXCLUSIVE && prev[1] > prev[0] ? prev[1] : prev[0]) - h.end;
+        wait = d > wait ? d : wait;
+    }
+    if (wait > 0) {
+        prof_model_delay(FN_MPI_Win_lock, wait);
+        c->m_begin += wait;
+        c->m_end += wait;
+        floor += wait;
     }
     /* The data comes in through the target's link after the bytes that
      * came in before it (of the unlocks before, in the order they
      * returned): at the later of s + T(b) and that link's free clock +
-     * b / bw. */
+     * b / bw (MPI_Win_unlock_all, whose bytes per target are not known:
+     * at s + T(b)). */
     uint64_t bytes = prof_model_rma_take(win);
     at = prof_model_rma_deliver(c, bytes, &c->m_partner);
-    if (bytes && ok && link + prof_model_wire(&prof_model, (double)bytes) > at)
+    if (bytes && target != PROF_EPOCH_ALL && link + prof_model_wire(&prof_model, (double)bytes) > at)
         at = link + prof_model_wire(&prof_model, (double)bytes);
     double release = at > floor ? at : floor;
-    if (ok) {
-        PMPI_Accumulate(&release, 1, MPI_DOUBLE, world, at_slot + (h.type == MPI_LOCK_EXCLUSIVE ? 0 : 1), 1,
+    for (int i = 0; i < n; i++) {
+        int world = p->world[v[i]], type = p->held[v[i]].type;
+        p->held[v[i]].type = 0;
+        if (!ok || !ok[i])
+            continue;
+        PMPI_Accumulate(&release, 1, MPI_DOUBLE, world, 2 * p->slot + (type == MPI_LOCK_EXCLUSIVE ? 0 : 1), 1,
                         MPI_DOUBLE, MPI_MAX, locks.win);
-        if (bytes)
+        if (bytes && target != PROF_EPOCH_ALL)
             PMPI_Accumulate(&at, 1, MPI_DOUBLE, world, LINK, 1, MPI_DOUBLE, MPI_MAX, locks.win);
         PMPI_Win_unlock(world, locks.win);
     }
+    free(ok);
+    free(v);
     prof_profiler_add(c->th, t);
     return release;
 }
@@ -420,7 +459,11 @@ void prof_model_rma_epoch(struct prof_call *c, MPI_Win win, int k, int target, i
         at = unlocked(c, win, target);
         break;
     case FN_MPI_Win_lock_all:
-        at = c->m_begin + prof_model_transfer(0);
+        c->m_end = c->m_begin + prof_model_transfer(0);
+        locked(c, win, PROF_EPOCH_ALL, MPI_LOCK_SHARED);
+        return;
+    case FN_MPI_Win_unlock_all:
+        at = unlocked(c, win, PROF_EPOCH_ALL);
         break;
     case FN_MPI_Win_flush_local:
     case FN_MPI_Win_flush_local_all:

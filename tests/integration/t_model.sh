@@ -1,7 +1,8 @@
 #!/bin/sh
 # t_model.sh: the model (--model). The known answers of mpiprof-known
 # model-compute, model-icompute, model-comm, model-sends, model-rma,
-# model-chain, model-sync and model-lock under a perfect interconnect and
+# model-chain, model-sync and model-lock (-m lockall too: MPI_Win_lock_all
+# epochs) under a perfect interconnect and
 # under lat/bw (model-sync with MPI_Send's rendezvous and MPI_Issend too,
 # model-rma with many origins to one target too, in fence, PSCW and
 # shared-lock epochs), of model-colls for each
@@ -98,6 +99,11 @@ for model in perfect lat=100,bw=100; do
     timed_within "model-lock --model $model: model_elapsed_s per rank within 15 % (floor 10 ms)" 15 0.010 \
         $np "$out.out" "$out" "$launcher" -q --model "$model" -o "$out" "$known" model-lock -k 5 -d 10
 done
+# MPI_Win_lock_all epochs (the odd ranks'): a shared lock on every rank,
+# granted after the exclusive holders before it.
+out="$work/lockall"
+timed_within "model-lock -m lockall --model perfect: model_elapsed_s per rank within 15 % (floor 10 ms)" 15 0.010 \
+    $np "$out.out" "$out" "$launcher" -q --model perfect -o "$out" "$known" model-lock -m lockall -k 5 -d 10
 # MPI_Issend: the MPI_Wait that completes it waits for the receive (a
 # round takes 2 D; D while the model did not wait for it).
 out="$work/sync-issend"
