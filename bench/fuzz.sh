@@ -75,7 +75,9 @@ fuzz=$(built "$builddir" tests/integration/fuzz "make tests/integration/fuzz") |
 MPIPROF_PRELOAD=$(built "$builddir" .libs/libmpiprof.so) || exit 2
 launcher=$(built "$builddir" tools/mpiprof) || exit 2
 checker=$(built "$builddir" tools/mpiprof-report) || exit 2
-python3 -c 'import pandas' 2> /dev/null || checker=''
+python=$(sed -n '1s/^#! *//p' "$checker")     # the Python mpiprof-report runs with
+# shellcheck disable=SC2086 # a shebang's words
+$python -c 'import pandas' 2> /dev/null || checker=''
 export MPIPROF_PRELOAD
 figures=$(dirname "$0")/../tests/integration/fuzz-figures.awk
 stuck=$(dirname "$0")/../tests/integration/fuzz-stuck.awk
