@@ -424,7 +424,7 @@ static void coll_leave(const struct prof_ev_call *ev)
 }
 
 /* A nonblocking collective's call (not a persistent one's MPI_Start: not
- * modelled, its completion ends when it really did). */
+ * modelled, the call completing it takes no modelled time). */
 static void icoll_started(const struct prof_ev_icoll *ev)
 {
     struct prof_call *c = ev->c;
