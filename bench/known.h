@@ -23,6 +23,7 @@ extern const struct known_workload known_late_senders;
 extern const struct known_workload known_late_waitall;
 extern const struct known_workload known_model_compute;
 extern const struct known_workload known_model_icompute;
+extern const struct known_workload known_model_pcompute;
 extern const struct known_workload known_model_comm;
 extern const struct known_workload known_model_sends;
 extern const struct known_workload known_model_rma;

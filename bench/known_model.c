@@ -6,7 +6,9 @@
  *                  MPI_Allreduce of one double: every rank's modelled
  *                  elapsed is the critical path, sum over calls of the
  *                  slowest computation x cpu, plus K allreduce costs
- *                  (model-icompute: MPI_Iallreduce and MPI_Wait).
+ *                  (model-icompute: MPI_Iallreduce and MPI_Wait;
+ *                  model-pcompute: MPI_Allreduce_init once, then
+ *                  MPI_Start and MPI_Wait, MPI-4.0).
  *   model-comm     pairs of ranks (0-1, 2-3, ...) compute D ms and swap
  *                  -s BYTES (default 1 MiB) with MPI_Sendrecv, K times: a
  *                  perfect interconnect leaves the computation alone; the
@@ -183,29 +185,48 @@ static double since(double *mark)
     return d;
 }
 
-static int compute(const char *name, int nonblocking, int argc, char **argv, int rank, int size)
+/* model-compute's reductions: blocking, nonblocking (model-icompute) or
+ * persistent (model-pcompute, MPI-4.0). */
+enum { BLOCKING, NONBLOCKING, PERSISTENT };
+
+static int compute(const char *name, int how, int argc, char **argv, int rank, int size)
 {
     struct model_opts o;
     int rc = parse(name, argc, argv, rank, size, -1, &o);
     if (rc >= 0)
         return rc;
-    double *spent = known_doubles(o.calls), d = o.ms * 1e-3, sum = 0, mark;
+    double one = 1, total = 0, sum = 0, mark;
+    MPI_Request req = MPI_REQUEST_NULL;
+#if MPI_VERSION >= 4
+    if (how == PERSISTENT)
+        MPI_Allreduce_init(&one, &total, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &req);
+#else
+    if (how == PERSISTENT) {
+        if (rank == 0)
+            fprintf(stderr, "mpiprof-known %s: persistent collectives are MPI-4.0; this MPI is %d.%d\n", name,
+                    MPI_VERSION, MPI_SUBVERSION);
+        return 2;
+    }
+#endif
+    double *spent = known_doubles(o.calls), d = o.ms * 1e-3;
     MPI_Barrier(MPI_COMM_WORLD);
     mark = MPI_Wtime();
     for (long k = 0; k < o.calls; k++) {
-        double one = 1, total = 0;
         known_compute((rank + 1) * d);
         spent[k] = since(&mark);
-        if (nonblocking) {
-            MPI_Request req;
+        if (how == NONBLOCKING)
             MPI_Iallreduce(&one, &total, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &req);
-            MPI_Wait(&req, MPI_STATUS_IGNORE);
-        } else {
+        else if (how == PERSISTENT)
+            MPI_Start(&req);
+        else
             MPI_Allreduce(&one, &total, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-        }
+        if (how != BLOCKING)
+            MPI_Wait(&req, MPI_STATUS_IGNORE);
         mark = MPI_Wtime();
         sum += total;
     }
+    if (req != MPI_REQUEST_NULL)
+        MPI_Request_free(&req);
     if (sum != (double)o.calls * size)
         fprintf(stderr, "mpiprof-known %s: rank %d: the reduction sums to %g\n", name, rank, sum);
     double *all = gather_spent(&o, spent, rank, size);
@@ -218,12 +239,17 @@ static int compute(const char *name, int nonblocking, int argc, char **argv, int
 
 static int model_compute(int argc, char **argv, int rank, int size)
 {
-    return compute("model-compute", 0, argc, argv, rank, size);
+    return compute("model-compute", BLOCKING, argc, argv, rank, size);
 }
 
 static int model_icompute(int argc, char **argv, int rank, int size)
 {
-    return compute("model-icompute", 1, argc, argv, rank, size);
+    return compute("model-icompute", NONBLOCKING, argc, argv, rank, size);
+}
+
+static int model_pcompute(int argc, char **argv, int rank, int size)
+{
+    return compute("model-pcompute", PERSISTENT, argc, argv, rank, size);
 }
 
 static int model_comm(int argc, char **argv, int rank, int size)
@@ -854,6 +880,11 @@ const struct known_workload known_model_compute = {
 };
 const struct known_workload known_model_icompute = {
     "model-icompute", "model-compute with MPI_Iallreduce and MPI_Wait: modelled elapsed (--model)", model_icompute
+};
+
+const struct known_workload known_model_pcompute = {
+    "model-pcompute", "model-compute with a persistent MPI_Allreduce_init, MPI_Start and MPI_Wait (MPI-4.0): "
+    "modelled elapsed (--model)", model_pcompute
 };
 const struct known_workload known_model_comm = {
     "model-comm", "pairs compute D ms and swap -s bytes with MPI_Sendrecv: modelled elapsed (--model)", model_comm

@@ -563,6 +563,10 @@ END {
     print "/* The function whose rules each follows (the model's costs): itself, or" > h
     print " * for a large-count variant (MPI_Bcast_c) its base function (MPI_Bcast). */" > h
     print "extern const enum prof_fn prof_fn_base[PROF_FN_COUNT];" > h
+    print "/* The blocking collective a persistent one's init stands for" > h
+    print " * (MPI_Allreduce_init: MPI_Allreduce; MPI_Allreduce_init_c: MPI_Allreduce_c);" > h
+    print " * the function itself otherwise. */" > h
+    print "extern const enum prof_fn prof_fn_blocking[PROF_FN_COUNT];" > h
     print "\n#endif" > h
     close(h)
 
@@ -584,6 +588,17 @@ END {
     print "const enum prof_fn prof_fn_base[PROF_FN_COUNT] = {" > c
     for (i = 1; i <= nfn; i++)
         printf "    FN_%s,\n", fn_base[i] > c
+    print "};" > c
+    print "\nconst enum prof_fn prof_fn_blocking[PROF_FN_COUNT] = {" > c
+    for (i = 1; i <= nfn; i++) {
+        blocking = fn_name[i]
+        if (fn_init[i] != "") {
+            sub(/_init/, "", blocking)
+            if (!(blocking in seen))
+                fail(fn_name[i] ": a persistent collective whose blocking form " blocking " is not in the tables")
+        }
+        printf "    FN_%s,\n", blocking > c
+    }
     print "};" > c
     close(c)
 

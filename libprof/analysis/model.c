@@ -9,6 +9,7 @@
 #include "model.h"
 #include "module.h"
 #include "prof.h"
+#include "request.h"
 #include "shadow.h"
 #include "thread.h"
 #include "tokens.h"
@@ -294,17 +295,21 @@ static double settle(struct icoll *e, struct prof_thread *th)
     return at;
 }
 
-static void start_icoll(struct prof_call *c)
+/* The call c started the collective fn on comm, its request req, bytes
+ * its volume here: its clocks agreed alongside (a nonblocking reduction of
+ * the start times and volumes on comm, in the order every rank starts its
+ * collectives there), waited for when req completes. */
+static void start_icoll(struct prof_call *c, int fn, MPI_Comm comm, MPI_Request req, uint64_t bytes)
 {
-    struct icoll *e = calloc(1, sizeof *e), *old = take(c->m_ireq);
+    struct icoll *e = calloc(1, sizeof *e), *old = take(req);
     if (old)
         settle(old, c->th);     /* its handle is given again: it completed unseen */
     if (!e)
         return;
-    *e = (struct icoll){ c->m_ireq, MPI_REQUEST_NULL, { c->m_begin, (double)c->m_bytes }, { 0, 0 }, c->fn, 0, NULL };
+    *e = (struct icoll){ req, MPI_REQUEST_NULL, { c->m_begin, (double)bytes }, { 0, 0 }, fn, 0, NULL };
     uint64_t t = prof_clock();
-    int ok = PMPI_Comm_size(c->m_comm, &e->p) == MPI_SUCCESS &&
-             PMPI_Iallreduce(e->in, e->out, 2, MPI_DOUBLE, MPI_MAX, c->m_comm, &e->clock) == MPI_SUCCESS;
+    int ok = PMPI_Comm_size(comm, &e->p) == MPI_SUCCESS &&
+             PMPI_Iallreduce(e->in, e->out, 2, MPI_DOUBLE, MPI_MAX, comm, &e->clock) == MPI_SUCCESS;
     prof_profiler_add(c->th, t);
     if (!ok) {
         free(e);
@@ -336,7 +341,7 @@ static void end(struct prof_call *c)
     if (prof_fn_coll[c->fn] == 3) {
         c->m_end = c->m_begin;
         if (c->m_comm != MPI_COMM_NULL)
-            start_icoll(c);
+            start_icoll(c, (int)c->fn, c->m_comm, c->m_ireq, c->m_bytes);
     }
     prof_lock(&clk.lock);
     double before = compute_before(c->t0);
@@ -423,13 +428,19 @@ static void coll_leave(const struct prof_ev_call *ev)
         agree(ev->c, ev->bytes);
 }
 
-/* A nonblocking collective's call (not a persistent one's MPI_Start: not
- * modelled, the call completing it takes no modelled time). */
+/* A nonblocking collective's call: its clocks agreed at its end, once its
+ * volume is known (call_volume); an MPI_Start of a persistent one: now,
+ * with the volume its init gave, as its blocking form's. */
 static void icoll_started(const struct prof_ev_icoll *ev)
 {
     struct prof_call *c = ev->c;
-    if (ev->fn != (int)c->fn)
+    if (ev->fn != (int)c->fn) {
+        struct prof_request info;
+        if (c->rc == MPI_SUCCESS && prof_request_get(*ev->req, &info))
+            start_icoll(c, prof_fn_blocking[ev->fn], ev->comm, *ev->req,
+                        info.tr.bytes_sent > info.tr.bytes_recv ? info.tr.bytes_sent : info.tr.bytes_recv);
         return;
+    }
     c->m_comm = c->rc == MPI_SUCCESS ? ev->comm : MPI_COMM_NULL;
     c->m_ireq = c->rc == MPI_SUCCESS ? *ev->req : MPI_REQUEST_NULL;
 }

@@ -66,8 +66,6 @@ static int class_named(const char *fn, int nonblocking)
     size_t len = strlen(fn);
     if (len > 2 && strcmp(fn + len - 2, "_c") == 0)
         len -= 2;
-    if (len > 5 && strncmp(fn + len - 5, "_init", 5) == 0)     /* MPI_Allreduce_init, _init_c */
-        len -= 5;
     for (size_t i = 0; i < sizeof classes / sizeof classes[0]; i++)
         if (strlen(classes[i].name) == len && strncasecmp(fn, classes[i].name, len) == 0)   /* MPI_Ibcast */
             return classes[i].cls;
@@ -603,7 +601,8 @@ static int start(void)
     if (prof_colls_same("wait states", 1) != 0)
         return -1;
     for (int f = 0; f < PROF_FN_COUNT; f++)
-        class_of[f] = prof_fn_coll[f] == 2 || prof_fn_coll[f] == 4 ? (signed char)class_named(prof_fn_name[f], 0)
+        class_of[f] = prof_fn_coll[f] == 2 || prof_fn_coll[f] == 4
+                          ? (signed char)class_named(prof_fn_name[prof_fn_blocking[f]], 0)
                     : prof_fn_coll[f] == 3 ? (signed char)class_named(prof_fn_name[f], 1) : -1;
     if (reduction(sizeof(struct last), pick, &last_type, &last_op) != 0 ||
         reduction(sizeof(struct latest), pick_latest, &latest_type, &latest_op) != 0) {

@@ -1,8 +1,8 @@
 #!/bin/sh
 # t_model.sh: the model (--model). The known answers of mpiprof-known
-# model-compute, model-icompute, model-comm, model-sends, model-rma,
-# model-chain, model-sync and model-lock (-m lockall too: MPI_Win_lock_all
-# epochs) under a perfect interconnect and
+# model-compute, model-icompute, model-pcompute (MPICH), model-comm,
+# model-sends, model-rma, model-chain, model-sync and model-lock (-m
+# lockall too: MPI_Win_lock_all epochs) under a perfect interconnect and
 # under lat/bw (model-sync with MPI_Send's rendezvous and MPI_Issend too,
 # model-rma with many origins to one target too, in fence, PSCW and
 # shared-lock epochs), of model-colls for each
@@ -58,8 +58,11 @@ for w in "model-colls -c allreduce" "model-colls -c alltoall" model-sends; do
 done
 check "table=: model.txt names the table, its latency and bandwidth" \
     grep -q "^# model: table=$work/table.txt(lat=100us,bw=104.858MB/s),cpu=1," "$work/table-model-sends/model.txt"
+# model-pcompute: the persistent MPI_Allreduce_init (MPI-4.0: MPICH here).
+persistent=
+[ "$MPI_FLAVOR" = mpich ] && persistent=model-pcompute
 for model in perfect lat=100,bw=100; do
-    for w in model-compute model-icompute model-comm model-sends model-rma model-chain model-sync; do
+    for w in model-compute model-icompute $persistent model-comm model-sends model-rma model-chain model-sync; do
         out="$work/$w-$model"
         size= ranks=$np
         [ $w = model-comm ] && size="-s 262144"
