@@ -13,7 +13,6 @@
 #include <unistd.h>
 #include "config.h"
 #include "hmap.h"
-#include "log.h"
 #include "lock.h"
 #include "module.h"
 #include "next.h"
