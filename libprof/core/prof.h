@@ -99,8 +99,9 @@ PROF_INLINE bool prof_enter(struct prof_call *c, enum prof_fn fn, void *site)
     c->frames = &c->site;
     c->nframes = 1;
     if (th->table.depth > 1 || PROF_UNLIKELY(c->via))
-        c->nframes = prof_site_capture(site, c->stack, th->table.depth, &c->frames, &c->via);
-    c->t0 = prof_clock();
+        c->nframes = prof_site_capture(site, c->stack, th->table.depth, &c->frames, &c->via, &c->t0);
+    else
+        c->t0 = prof_clock();
     return true;
 }
 

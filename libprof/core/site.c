@@ -55,7 +55,7 @@ static uint32_t c_frames(void *site, void **buf, uint32_t depth, void ***frames,
     return got;
 }
 
-uint32_t prof_site_capture(void *site, void **buf, uint32_t depth, void ***frames, uint32_t *via)
+uint32_t prof_site_capture(void *site, void **buf, uint32_t depth, void ***frames, uint32_t *via, uint64_t *now)
 {
     uint64_t t = prof_clock();
     uint32_t got = 0;
@@ -66,7 +66,7 @@ uint32_t prof_site_capture(void *site, void **buf, uint32_t depth, void ***frame
     }
     if (!got)
         got = c_frames(site, buf, depth, frames, via);
-    prof_profiler_add(prof_tl, t);      /* the walk is the profiler's time (profiler_s) */
+    *now = prof_profiler_add(prof_tl, t);   /* the walk is the profiler's time (profiler_s) */
     if (got)
         return got;
     *via = 0;

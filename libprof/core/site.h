@@ -33,7 +33,8 @@ extern __thread void *prof_f08_site __attribute__((tls_model("initial-exec")));
  * (python.h). With *via PROF_VIA_PYTHON (a call from Python), the Python
  * frames (up to depth; the C frames when there are none), *via 0. Called from
  * the MPI_ entry point through the inlined prof_enter, before the call's
- * clock starts: the walk's time is the thread's profiler time (thread.h). */
-uint32_t prof_site_capture(void *site, void **buf, uint32_t depth, void ***frames, uint32_t *via);
+ * clock starts: the walk's time is the thread's profiler time (thread.h),
+ * and *now the clock at its end, the call's start (one read for both). */
+uint32_t prof_site_capture(void *site, void **buf, uint32_t depth, void ***frames, uint32_t *via, uint64_t *now);
 
 #endif
