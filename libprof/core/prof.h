@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <libunwind.h>
 #include <mpi.h>
 #include "around.h"
 #include "clock.h"
@@ -98,10 +99,13 @@ PROF_INLINE bool prof_enter(struct prof_call *c, enum prof_fn fn, void *site)
     c->via = prof_via_on ? prof_via_site(th, site) : PROF_VIA_NONE;
     c->frames = &c->site;
     c->nframes = 1;
-    if (th->table.depth > 1 || PROF_UNLIKELY(c->via))
-        c->nframes = prof_site_capture(site, c->stack, th->table.depth, &c->frames, &c->via, &c->t0);
-    else
+    if (th->table.depth > 1 || PROF_UNLIKELY(c->via)) {
+        c->t0 = prof_clock();    /* the walk's start (site.h) */
+        int n = c->via == PROF_VIA_PYTHON ? 0 : unw_backtrace(c->stack, prof_site_walk(site, th->table.depth, c->via));
+        c->nframes = prof_site_frames(c, n);
+    } else {
         c->t0 = prof_clock();
+    }
     return true;
 }
 

@@ -2,11 +2,8 @@
  * for a call through a library that passes MPI calls through, or for a
  * call from Python). */
 #include <libunwind.h>
-#include "config.h"
+#include "prof.h"
 #include "python.h"
-#include "site.h"
-#include "thread.h"
-#include "via.h"
 
 __thread void *prof_f08_site __attribute__((tls_model("initial-exec")));
 
@@ -35,11 +32,9 @@ static uint32_t past_libraries(void **buf, int i, int n, uint32_t depth, void **
 }
 
 /* The C frames from site on (at most depth, or depth + 1 through a
- * library), 0 when site is not among the frames walked. */
-static uint32_t c_frames(void *site, void **buf, uint32_t depth, void ***frames, uint32_t *via)
+ * library), 0 when site is not among the first slack + 1 of the n walked. */
+static uint32_t c_frames(void *site, void **buf, int n, int slack, uint32_t depth, void ***frames, uint32_t *via)
 {
-    int slack = PROF_SITE_SLACK + (site == prof_f08_site ? PROF_SITE_F08_SLACK : 0);
-    int n = unw_backtrace(buf, (int)depth + slack + (*via ? PROF_VIA_FRAMES : 0));
     uint32_t got = 0;
     for (int i = 0; i < n && i <= slack; i++) {
         if (buf[i] != site)
@@ -55,22 +50,27 @@ static uint32_t c_frames(void *site, void **buf, uint32_t depth, void ***frames,
     return got;
 }
 
-uint32_t prof_site_capture(void *site, void **buf, uint32_t depth, void ***frames, uint32_t *via, uint64_t *now)
+uint32_t prof_site_frames(struct prof_call *c, int n)
 {
-    uint64_t t = prof_clock();
+    void **buf = c->stack;
+    uint32_t depth = c->th->table.depth;
+    int slack = prof_site_walk(c->site, 0, 0);
     uint32_t got = 0;
-    if (*via == PROF_VIA_PYTHON) {
-        *via = PROF_VIA_NONE;
+    if (c->via == PROF_VIA_PYTHON) {
+        c->via = PROF_VIA_NONE;
         got = prof_python_capture(buf, depth);
-        *frames = buf;
+        c->frames = buf;
+        if (!got)
+            n = unw_backtrace(buf, (int)depth + ++slack);   /* from here: this frame too */
     }
     if (!got)
-        got = c_frames(site, buf, depth, frames, via);
-    *now = prof_profiler_add(prof_tl, t);   /* the walk is the profiler's time (profiler_s) */
-    if (got)
-        return got;
-    *via = 0;
-    buf[0] = site;
-    *frames = buf;
-    return 1;
+        got = c_frames(c->site, buf, n, slack, depth, &c->frames, &c->via);
+    if (!got) {
+        c->via = 0;
+        buf[0] = c->site;
+        c->frames = buf;
+        got = 1;
+    }
+    c->t0 = prof_profiler_add(c->th, c->t0);   /* the walk is the profiler's time (profiler_s) */
+    return got;
 }
