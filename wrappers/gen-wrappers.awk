@@ -565,7 +565,7 @@ END {
     print "extern const enum prof_fn prof_fn_base[PROF_FN_COUNT];" > h
     print "/* The blocking collective a persistent one's init stands for" > h
     print " * (MPI_Allreduce_init: MPI_Allreduce; MPI_Allreduce_init_c: MPI_Allreduce_c);" > h
-    print " * the function itself otherwise. */" > h
+    print " * the function itself otherwise, or when the tables lack that form. */" > h
     print "extern const enum prof_fn prof_fn_blocking[PROF_FN_COUNT];" > h
     print "\n#endif" > h
     close(h)
@@ -595,7 +595,7 @@ END {
         if (fn_init[i] != "") {
             sub(/_init/, "", blocking)
             if (!(blocking in seen))
-                fail(fn_name[i] ": a persistent collective whose blocking form " blocking " is not in the tables")
+                blocking = fn_name[i]
         }
         printf "    FN_%s,\n", blocking > c
     }

@@ -247,7 +247,7 @@ PROF_INLINE int w_MPI_Bcast_init(void *site, void *buffer, int count, MPI_Dataty
     if (!prof_enter(&c, FN_MPI_Bcast_init, site))
         return prof_next.MPI_Bcast_init(buffer, count, datatype, root, comm, info, request);
     c.rc = prof_next.MPI_Bcast_init(buffer, count, datatype, root, comm, info, request);
-    c.pinit = request;
+    c.pinit.req = request, c.pinit.comm = comm, c.pinit.root = root;
     prof_exit_coll_bcast(&c, count, datatype, root, comm);
     return c.rc;
 }
