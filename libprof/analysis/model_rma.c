@@ -351,20 +351,25 @@ static void locked(struct prof_call *c, MPI_Win win, int target, int type)
     struct prof_pscw *p = win_state(win);
     if (!p || c->rc != MPI_SUCCESS || locks.win == MPI_WIN_NULL || lockable(p, win) != 0)
         return;
-    for (int t = 0; t < p->n; t++)
-        if ((t == target || target == PROF_EPOCH_ALL) && p->world[t] != MPI_UNDEFINED)
+    int lo, hi;
+    prof_epoch_targets(target, p->n, &lo, &hi);
+    for (int t = lo; t < hi; t++)
+        if (p->world[t] != MPI_UNDEFINED)
             p->held[t] = (struct held){ type, c->m_end };
 }
 
 /* The targets an unlock of target ends (PROF_EPOCH_ALL: every one held)
  * into *v, in the order of their MPI_COMM_WORLD ranks (so that the lock
- * window's epochs of two unlocks are taken in one order); their number. */
-static int held_targets(const struct prof_pscw *p, int target, int **v)
+ * window's epochs of two unlocks are taken in one order); their number.
+ * *v is one, room for a single target, or (PROF_EPOCH_ALL) allocated. */
+static int held_targets(const struct prof_pscw *p, int target, int *one, int **v)
 {
-    int n = 0;
-    *v = p && p->held ? malloc((size_t)p->n * sizeof **v) : NULL;
-    for (int k = 0; *v && k < p->n; k++)
-        if ((k == target || target == PROF_EPOCH_ALL) && p->held[k].type) {
+    int n = 0, lo = 0, hi = 0;
+    if (p && p->held)
+        prof_epoch_targets(target, p->n, &lo, &hi);
+    *v = hi - lo == 1 ? one : hi > lo ? malloc((size_t)(hi - lo) * sizeof **v) : NULL;
+    for (int k = lo; *v && k < hi; k++)
+        if (p->held[k].type) {
             int i = n++;
             for (; i > 0 && p->world[(*v)[i - 1]] > p->world[k]; i--)
                 (*v)[i] = (*v)[i - 1];
@@ -382,15 +387,18 @@ static int held_targets(const struct prof_pscw *p, int target, int **v)
 static double unlocked(struct prof_call *c, MPI_Win win, int target)
 {
     struct prof_pscw *p = win_state(win);
-    int *v, n = held_targets(p, target, &v);
+    int one, *v, n = held_targets(p, target, &one, &v);
     double floor = c->m_begin + prof_model_transfer(0), wait = 0, link = 0, at;
+    unsigned char ok1 = 0, *ok = n == 1 ? &ok1 : NULL;
     if (!n) {
-        free(v);
+        if (v != &one)
+            free(v);
         at = deliver(c, win);
         return at > floor ? at : floor;
     }
     uint64_t t = prof_clock();
-    unsigned char *ok = calloc((size_t)n, 1);
+    if (n > 1)
+        ok = calloc((size_t)n, 1);
     for (int i = 0; ok && i < n; i++) {
         struct held h = p->held[v[i]];
         double prev[2] = { 0, 0 };
@@ -430,8 +438,10 @@ static double unlocked(struct prof_call *c, MPI_Win win, int target)
             PMPI_Accumulate(&at, 1, MPI_DOUBLE, world, LINK, 1, MPI_DOUBLE, MPI_MAX, locks.win);
         PMPI_Win_unlock(world, locks.win);
     }
-    free(ok);
-    free(v);
+    if (ok != &ok1)
+        free(ok);
+    if (v != &one)
+        free(v);
     prof_profiler_add(c->th, t);
     return release;
 }

@@ -119,9 +119,10 @@ void prof_waits_locked(struct prof_waits_locks *l, const struct prof_ev_epoch *e
     if (!l)
         return;
     struct held h = { ev->lock, prof_call_key(ev->c), ev->c->th ? ev->c->t0 : 0, prof_clock() };
-    for (int t = 0; t < l->n; t++)
-        if (t == ev->target || ev->target == PROF_EPOCH_ALL)
-            l->held[t] = h;
+    int lo, hi;
+    prof_epoch_targets(ev->target, l->n, &lo, &hi);
+    for (int t = lo; t < hi; t++)
+        l->held[t] = h;
 }
 
 /* Whether e had to wait for the release of p (another process's, on its
@@ -233,12 +234,13 @@ static int exchange(struct prof_waits_locks *l, int t, struct epoch *mine, struc
 void prof_waits_unlocked(struct prof_waits_locks *l, const struct prof_ev_epoch *ev)
 {
     struct prof_call *c = ev->c;
-    if (!l || lw.win == MPI_WIN_NULL || (ev->target != PROF_EPOCH_ALL && (ev->target < 0 || ev->target >= l->n)))
+    int lo, hi;
+    if (!l || lw.win == MPI_WIN_NULL || (prof_epoch_targets(ev->target, l->n, &lo, &hi), lo == hi))
         return;
     uint64_t now = prof_clock(), key = prof_call_key(c);
     struct charge own = { .rank = -1 }, got;
-    for (int t = 0; t < l->n; t++) {
-        if ((t != ev->target && ev->target != PROF_EPOCH_ALL) || !l->held[t].type)
+    for (int t = lo; t < hi; t++) {
+        if (!l->held[t].type)
             continue;
         struct held h = l->held[t];
         l->held[t].type = 0;

@@ -209,6 +209,15 @@ typedef void (*prof_ev_icoll_fn)(const struct prof_ev_icoll *ev);
  * MPI_Win_lock and MPI_Win_unlock (MPI_Win_lock_all and MPI_Win_unlock_all:
  * a shared lock on every target, target PROF_EPOCH_ALL). */
 #define PROF_EPOCH_ALL (-1)
+/* The targets [*lo, *hi) an epoch call on target touches in a window of n
+ * ranks: all of them for PROF_EPOCH_ALL, else target alone (none when it
+ * is out of range), so that a single target's lock costs O(1), not O(n). */
+static inline void prof_epoch_targets(int target, int n, int *lo, int *hi)
+{
+    int all = target == PROF_EPOCH_ALL, in = target >= 0 && target < n;
+    *lo = all ? 0 : in ? target : 0;
+    *hi = all ? n : in ? target + 1 : 0;
+}
 enum prof_epoch_call {
     PROF_EPOCH_POST, PROF_EPOCH_START, PROF_EPOCH_COMPLETE, PROF_EPOCH_WAIT, PROF_EPOCH_LOCK, PROF_EPOCH_UNLOCK
 };

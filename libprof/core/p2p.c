@@ -100,9 +100,12 @@ static struct prof_request tracked(struct prof_call *c, struct prof_record *r, u
 {
     int keep = comm != MPI_COMM_NULL &&
                ((peer == MPI_ANY_SOURCE && prof_config.partners) || ((is_recv || persistent) && prof_events_want_comm()));
-    struct prof_request info = { c->th->serial, r, comm, keep ? prof_comm_info(comm)->serial : 0, peer, peer, tag,
-                                 is_recv, persistent, 0, *tr, c->th->serial, persistent ? NULL : r, dt, no_status,
-                                 -1, PROF_COLL_NOROOT };
+    struct prof_request info = { .owner = c->th->serial, .rec = r, .comm = comm,
+                                 .comm_serial = keep ? prof_comm_info(comm)->serial : 0, .peer = peer,
+                                 .local = peer, .tag = tag, .tr = *tr, .arr_owner = c->th->serial,
+                                 .arr_rec = persistent ? NULL : r, .arr_ticks = dt, .coll_fn = -1,
+                                 .coll_root = PROF_COLL_NOROOT, .is_recv = (unsigned char)is_recv,
+                                 .persistent = (unsigned char)persistent, .no_status = (unsigned char)no_status };
     if (peer >= 0)
         info.peer = prof_comm_world_rank(comm, peer);
     return info;

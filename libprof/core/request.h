@@ -27,8 +27,6 @@ struct prof_request {
                                       partners on and for the modules' msg_received (events.h); else 0 */
     int peer;                      /* world rank, MPI_ANY_SOURCE, or MPI_PROC_NULL */
     int local, tag;                /* the peer and tag as given (the tokens, tokens.c) */
-    int is_recv;
-    int persistent;
     int active;                    /* persistent: started and not yet completed; atomic */
     struct prof_traffic tr;        /* per start; bytes_recv is the posted size */
     /* Where a receive's arrival goes (bytes, message, partner): the posting
@@ -37,13 +35,16 @@ struct prof_request {
     uint64_t arr_owner;            /* serial of the thread whose table holds arr_rec */
     struct prof_record *arr_rec;
     uint64_t arr_ticks;
-    /* A receive whose completion status says nothing of it (MPI_Isendrecv:
-     * MPICH 4.0.2 leaves that status unset): its posted size, peer and tag
-     * count instead. */
-    int no_status;
     /* A persistent collective: its init's function (enum prof_fn; -1: not
      * one) and root as given; comm is its communicator. */
     int coll_fn, coll_root;
+    /* Flags, last and a byte each: the map's slots (request.c) stay as small
+     * as before the persistent collectives' two fields, and so the copies in
+     * and out of them on every nonblocking call. no_status: a receive whose
+     * completion status says nothing of it (MPI_Isendrecv: MPICH 4.0.2
+     * leaves that status unset): its posted size, peer and tag count
+     * instead. */
+    unsigned char is_recv, persistent, no_status;
 };
 
 /* prof_request_put: remember req (thread safe; hot for nonblocking calls);

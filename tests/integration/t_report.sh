@@ -12,7 +12,7 @@
 #         calls, summed over the ranks and of one rank, in the file's order;
 #   compare A B: MPI_Barrier's site and function took at least 90 % of the
 #         injected time in B and grew by at least that less NOISE s; no
-#         other site moved by more than NOISE s (A and B are run again, 3
+#         other site moved by more than NOISE s (A and B are run again, 5
 #         times at most, while another program's load breaks this);
 #   compare A A: every ratio 1, every difference 0, no depth note;
 #   compare at depths 2 and 5 (branches.c, whose MPI_Recv has two stacks at
@@ -62,9 +62,9 @@ noisy_sites() {
         $1 != "MPI_Barrier" && (d > noise || $7 != "both") || $1 == "MPI_Barrier" && $5 < inj - noise'
 }
 
-# A and B again (3 tries at most) while another program's load made them
+# A and B again (5 tries at most) while another program's load made them
 # differ by more than NOISE elsewhere than the injected delay.
-for try in 1 2 3; do
+for try in 1 2 3 4 5; do
     rm -rf "$work/a" "$work/b"
     run_timed $np "$launcher" -q -o "$work/a" "$prog" || fail "reportmix runs (A)"
     run_timed $np "$launcher" -q -o "$work/b" "$prog" $DELAY || fail "reportmix $DELAY runs (B)"
