@@ -23,14 +23,24 @@ double known_compute(double seconds)
     return MPI_Wtime() - t0;
 }
 
-double *known_doubles(long n)
+static void *zeroed(long n, size_t size)
 {
-    double *v = calloc(n > 0 ? (size_t)n : 1, sizeof *v);
+    void *v = calloc(n > 0 ? (size_t)n : 1, size);
     if (!v) {
         fprintf(stderr, "mpiprof-known: out of memory for %ld values\n", n);
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     return v;
+}
+
+double *known_doubles(long n)
+{
+    return zeroed(n, sizeof(double));
+}
+
+int *known_ints(long n)
+{
+    return zeroed(n, sizeof(int));
 }
 
 double *known_gather(const double *mine, int n)

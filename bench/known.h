@@ -41,9 +41,10 @@ extern const struct known_workload known_io;
  * the answers are worked out from what happened. */
 double known_compute(double seconds);
 
-/* known_doubles: n zeroed doubles (to free); without memory the job stops
- * with one message. */
+/* known_doubles, known_ints: n zeroed doubles or ints (to free); without
+ * memory the job stops with one message. */
 double *known_doubles(long n);
+int *known_ints(long n);
 
 /* known_gather: each rank's n values; on rank 0 an array of n per rank in
  * rank order (to free), NULL elsewhere. Collective over MPI_COMM_WORLD. */

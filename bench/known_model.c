@@ -48,6 +48,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <mpi.h>
 #include "model.h"
 #include "intopts.h"
@@ -58,7 +59,72 @@
 struct model_opts {
     long calls, ms, bytes;
     struct prof_model m;
+    /* The placement (MPIPROF_MODEL's network between nodes): each rank's
+     * node (NULL: all on one), how many nodes and the most ranks on one,
+     * and the model between two nodes. */
+    int *node_of, nnodes, ppn;
+    struct prof_model net;
 };
+
+/* How many nodes o->node_of has, and the most ranks on one. */
+static void place_counts(struct model_opts *o, int size)
+{
+    int *on = known_ints(size);
+    o->nnodes = o->ppn = 0;
+    for (int r = 0; r < size; r++) {
+        o->nnodes += on[o->node_of[r]]++ == 0;
+        o->ppn = on[o->node_of[r]] > o->ppn ? on[o->node_of[r]] : o->ppn;
+    }
+    free(on);
+}
+
+/* o's placement for size ranks: nodes= as the model places them (no MPI
+ * call: the answer counts from the first barrier, the model's clock from
+ * MPI_Init); the real nodes are found by gather_n. 0, or -1 and err. */
+static int place(struct model_opts *o, int size, char *err, size_t len)
+{
+    o->node_of = NULL;
+    o->nnodes = 1;
+    o->ppn = size;
+    if (!o->m.net)
+        return 0;
+    prof_model_net_of(&o->m, &o->net);
+    if (!o->m.nodes)
+        return 0;
+    o->node_of = known_ints(size);
+    if (prof_model_place(&o->m, size, o->node_of) != 0) {
+        snprintf(err, len, "MPIPROF_MODEL's placement does not fit: %s", prof_model_why());
+        return -1;
+    }
+    place_counts(o, size);
+    return 0;
+}
+
+/* This process's host as a number exact in a double (52 bits of a hash of
+ * its name): the ranks of one host make a node, as the profiler's host
+ * names do. */
+static double host_key(void)
+{
+    char host[256] = "";
+    uint64_t h = 1469598103934665603ULL;
+    gethostname(host, sizeof host - 1);
+    for (const char *p = host; *p; p++)
+        h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+    return (double)(h >> 12);
+}
+
+/* The model of a message between ranks a and b under o's placement. */
+static const struct prof_model *between(const struct model_opts *o, int a, int b)
+{
+    return o->node_of && o->node_of[a] != o->node_of[b] ? &o->net : &o->m;
+}
+
+/* A collective of shape k over MPI_COMM_WORLD (size ranks) of x bytes
+ * under o's placement. */
+static double coll(const struct model_opts *o, enum prof_model_coll k, int size, double x)
+{
+    return prof_model_coll_placed(&o->m, &o->net, k, size, o->nnodes, o->ppn, x);
+}
 
 static int parse(const char *name, int argc, char **argv, int rank, int size, long bytes, struct model_opts *o)
 {
@@ -80,6 +146,8 @@ static int parse(const char *name, int argc, char **argv, int rank, int size, lo
         snprintf(err, sizeof err, "%s: needs at least 2 processes (got %d)", prog, size);
         rc = 2;
     }
+    if (rc == 0 && place(o, size, err, sizeof err) != 0)
+        rc = 2;
     if (rc != 0) {
         if (rank == 0 && rc == 1) {
             printf("Usage: mpiprof-known %s [-k CALLS (1..%d, default 10)] [-d MS (0..10000, default 20)]", name,
@@ -96,16 +164,35 @@ static int parse(const char *name, int argc, char **argv, int rank, int size, lo
 }
 
 /* Every rank's measured computations (n per rank) on rank 0, times cpu
- * (NULL elsewhere). */
-static double *gather_n(const struct model_opts *o, const double *spent, long n, int rank, int size)
+ * (NULL elsewhere); with a network between nodes and the real nodes,
+ * each rank's host too, which places the ranks on rank 0 (o->node_of). */
+static double *gather_n(struct model_opts *o, const double *spent, long n, int rank, int size)
 {
-    double *all = known_gather(spent, (int)n);
+    int hosts = o->m.net && !o->m.nodes;
+    double *mine = known_doubles(n + hosts);
+    memcpy(mine, spent, (size_t)n * sizeof *mine);
+    if (hosts)
+        mine[n] = host_key();
+    double *all = known_gather(mine, (int)(n + hosts));
+    free(mine);
+    if (rank == 0 && hosts) {
+        o->node_of = known_ints(size);
+        for (int r = 0; r < size; r++) {
+            int k = 0;
+            while (all[k * (n + 1) + n] != all[r * (n + 1) + n])
+                k++;
+            o->node_of[r] = k;
+        }
+        place_counts(o, size);
+        for (int r = 0; r < size; r++)
+            memmove(&all[r * n], &all[r * (n + 1)], (size_t)n * sizeof *all);
+    }
     for (long i = 0; rank == 0 && i < size * n; i++)
         all[i] *= o->m.cpu;
     return all;
 }
 
-static double *gather_spent(const struct model_opts *o, const double *spent, int rank, int size)
+static double *gather_spent(struct model_opts *o, const double *spent, int rank, int size)
 {
     return gather_n(o, spent, o->calls, rank, size);
 }
@@ -231,7 +318,7 @@ static int compute(const char *name, int how, int argc, char **argv, int rank, i
         fprintf(stderr, "mpiprof-known %s: rank %d: the reduction sums to %g\n", name, rank, sum);
     double *all = gather_spent(&o, spent, rank, size);
     if (rank == 0)
-        expect_critical(name, &o, size, all, prof_model_coll_time(&o.m, PROF_MC_ALLREDUCE, size, sizeof(double)));
+        expect_critical(name, &o, size, all, coll(&o, PROF_MC_ALLREDUCE, size, sizeof(double)));
     free(all);
     free(spent);
     return sum != (double)o.calls * size;
@@ -281,10 +368,9 @@ static int model_comm(int argc, char **argv, int rank, int size)
     if (rank == 0) {
         /* Each pair: a's clock after swap k is max(a's + c(a,k), b's + c(b,k) + T). */
         double *values = known_doubles(size), *nominal = known_doubles(size);
-        double x = prof_model_time(&o.m, (double)o.bytes);
         for (int a = 0; a < size; a += 2) {
             int b = a + 1;
-            double va = 0, vb = 0;
+            double va = 0, vb = 0, x = b < size ? prof_model_time(between(&o, a, b), (double)o.bytes) : 0;
             for (long k = 0; k < o.calls; k++) {
                 double sa = va + all[a * o.calls + k], sb = b < size ? vb + all[b * o.calls + k] : 0;
                 va = b < size && sb + x > sa ? sb + x : sa;
@@ -301,7 +387,8 @@ static int model_comm(int argc, char **argv, int rank, int size)
         for (int r = 0; r < size; r++)
             values[r] = latest;
         for (int r = 0; r < size; r++)
-            nominal[r] = o.calls * (d * o.m.cpu + ((r ^ 1) < size ? x : 0));
+            nominal[r] = o.calls * (d * o.m.cpu + ((r ^ 1) < size ? prof_model_time(between(&o, r, r ^ 1),
+                                                                                      (double)o.bytes) : 0));
         expect("model-comm", &o, size, values, nominal);
         free(values);
         free(nominal);
@@ -346,14 +433,15 @@ static int model_chain(int argc, char **argv, int rank, int size)
         fprintf(stderr, "mpiprof-known model-chain: rank %d: %s\n", rank, buf ? "wrong data" : "out of memory");
     double *all = gather_spent(&o, spent, rank, size);
     if (rank == 0) {
-        double x = prof_model_time(&o.m, (double)o.bytes), t = 0;
-        double barrier = prof_model_coll_time(&o.m, PROF_MC_BARRIER, size, 0);
+        double x = 0, t = 0, barrier = coll(&o, PROF_MC_BARRIER, size, 0);
+        for (int r = 0; r + 1 < size; r++)        /* the chain's messages, each between its two ranks */
+            x += prof_model_time(between(&o, r, r + 1), (double)o.bytes);
         for (long k = 0; k < o.calls; k++) {
             for (int r = 0; r < size; r++)
                 t += all[r * o.calls + k];
-            t += (size - 1) * x + barrier;
+            t += x + barrier;
         }
-        expect_same("model-chain", &o, size, t, o.calls * (size * d * o.m.cpu + (size - 1) * x + barrier));
+        expect_same("model-chain", &o, size, t, o.calls * (size * d * o.m.cpu + x + barrier));
     }
     free(all);
     free(spent);
@@ -402,13 +490,14 @@ static int model_sends(int argc, char **argv, int rank, int size)
     if (rank == 0) {
         /* Rank 0's messages leave one after the other; rank 1 takes each at
          * its arrival; the gather then brings every clock to the latest. */
-        double x = prof_model_time(&o.m, (double)o.bytes);
+        const struct prof_model *m = between(&o, 0, 1);
+        double x = prof_model_time(m, (double)o.bytes);
         double link = 0, c0 = 0, c1 = 0, nlink = 0, n0 = 0, n1 = 0;
         for (long k = 0; k < o.calls; k++) {
-            double s = link_send(&o.m, &link, c0 + all[k], (double)o.bytes, &c0);
+            double s = link_send(m, &link, c0 + all[k], (double)o.bytes, &c0);
             c1 += all[o.calls + k];
             c1 = s + x > c1 ? s + x : c1;
-            s = link_send(&o.m, &nlink, n0 + d * o.m.cpu, (double)o.bytes, &n0);
+            s = link_send(m, &nlink, n0 + d * o.m.cpu, (double)o.bytes, &n0);
             n1 = s + x > n1 ? s + x : n1;
         }
         expect_same("model-sends", &o, size, c0 > c1 ? c0 : c1, n0 > n1 ? n0 : n1);
@@ -678,7 +767,7 @@ static int model_colls(int argc, char **argv, int rank, int size)
     double *all = gather_spent(&o, spent, rank, size);
     if (rank == 0) {
         double x = (double)o.bytes * (colls[which].blocks == PER_RANK ? size : colls[which].blocks);
-        expect_critical("model-colls", &o, size, all, prof_model_coll_time(&o.m, colls[which].shape, size, x));
+        expect_critical("model-colls", &o, size, all, coll(&o, colls[which].shape, size, x));
     }
     free(all);
     free(spent);

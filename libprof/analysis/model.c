@@ -1,6 +1,7 @@
 /* model.c: virtual clocks (see model.h). One clock per process, under a
  * lock: with several threads calling MPI their calls share one timeline. */
 #include <pthread.h>
+#include <stdlib.h>
 #include <time.h>
 #include "agree.h"
 #include "config.h"
@@ -8,6 +9,7 @@
 #include "log.h"
 #include "model.h"
 #include "module.h"
+#include "nodes.h"
 #include "prof.h"
 #include "request.h"
 #include "shadow.h"
@@ -15,6 +17,82 @@
 #include "tokens.h"
 
 int prof_model_on;
+
+/* Where the ranks are: each world rank's node (NULL: one node), and the
+ * model of a message between two nodes. */
+static struct {
+    int *node_of;
+    struct prof_model net;
+} place;
+
+int prof_model_world(MPI_Comm comm, int peer)
+{
+    return place.node_of && comm != MPI_COMM_NULL ? prof_comm_world_rank(comm, peer) : -1;
+}
+
+const struct prof_model *prof_model_between(int a, int b)
+{
+    return place.node_of && a >= 0 && b >= 0 && a < prof_run.size && b < prof_run.size &&
+                   place.node_of[a] != place.node_of[b] ? &place.net : &prof_model;
+}
+
+/* The nodes' count and the most ranks on one, from place.node_of. */
+static void place_counts(void)
+{
+    int *n = calloc((size_t)prof_run.size, sizeof *n);
+    prof_model_nnodes = prof_model_ppn = 0;
+    for (int r = 0; n && r < prof_run.size; r++)
+        if (place.node_of[r] >= 0 && place.node_of[r] < prof_run.size && n[place.node_of[r]]++ == 0)
+            prof_model_nnodes++;
+    for (int k = 0; n && k < prof_run.size; k++)
+        prof_model_ppn = n[k] > prof_model_ppn ? n[k] : prof_model_ppn;
+    free(n);
+}
+
+/* A hypothetical placement (nodes=), at the model's start: 0, or -1 and
+ * rank 0 says why (every rank finds the same: the options agree). */
+static int place_given(const struct prof_model *m)
+{
+    if (!m->net || !m->nodes)
+        return 0;
+    if (prof_model_place(m, prof_run.size, NULL) != 0) {
+        prof_log_once("MPIPROF_MODEL='%s' is not valid (%s); no model", prof_config.model, prof_model_why());
+        return -1;
+    }
+    place.node_of = malloc((size_t)prof_run.size * sizeof *place.node_of);
+    if (!place.node_of) {
+        prof_log_once("out of memory for the model's placement; no model");
+        return -1;
+    }
+    prof_model_place(m, prof_run.size, place.node_of);
+    prof_model_net_of(m, &place.net);
+    place_counts();
+    return 0;
+}
+
+/* The real placement (a network between nodes without nodes=), once the
+ * nodes module told each rank its node (collective): each rank's; when a
+ * rank's is not known, one node, and rank 0 says so. */
+static void place_real(void)
+{
+    if (!prof_model.net || prof_model.nodes)
+        return;
+    int mine = prof_nodes_index();
+    place.node_of = malloc((size_t)prof_run.size * sizeof *place.node_of);
+    int ok = mine >= 0 && place.node_of;
+    if (PMPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, prof_run.comm) != MPI_SUCCESS)
+        ok = 0;
+    if (ok)
+        ok = PMPI_Allgather(&mine, 1, MPI_INT, place.node_of, 1, MPI_INT, prof_run.comm) == MPI_SUCCESS;
+    if (!ok) {
+        prof_log_once("the model cannot tell the ranks' nodes apart; every message is priced as inside a node");
+        free(place.node_of);
+        place.node_of = NULL;
+        return;
+    }
+    prof_model_net_of(&prof_model, &place.net);
+    place_counts();
+}
 
 static struct {
     pthread_mutex_t lock;
@@ -108,10 +186,10 @@ static void partner_end(struct prof_call *c, double at)
     c->m_end = at;
 }
 
-void prof_model_arrival(struct prof_call *c, double sent, uint64_t bytes)
+void prof_model_arrival(struct prof_call *c, double sent, uint64_t bytes, int src)
 {
     if (sent >= 0)
-        partner_end(c, sent + prof_model_transfer(bytes));
+        partner_end(c, sent + prof_model_time(prof_model_between(src, prof_run.rank), (double)bytes));
     else if (c->m_begin + c->m_real > c->m_end)
         c->m_end = c->m_begin + c->m_real;
 }
@@ -121,7 +199,78 @@ void prof_model_arrival(struct prof_call *c, double sent, uint64_t bytes)
 /* A collective's modelled cost on p processes when the largest volume of
  * one process is bytes (model_parse.c); a large-count variant as its base
  * function. */
-static double coll_cost(int fn, int p, uint64_t bytes)
+/* How a communicator's processes are spread: p of them on n nodes, q at
+ * most on one. */
+struct spread {
+    int p, n, q;
+};
+
+/* The world ranks of comm's processes (intra-communicator) into w[p]:
+ * 0, or -1. */
+static int world_ranks(MPI_Comm comm, int p, int *w)
+{
+    MPI_Group g, world;
+    int *r = malloc((size_t)p * sizeof *r), rc = -1;
+    if (r && PMPI_Comm_group(comm, &g) == MPI_SUCCESS) {
+        if (PMPI_Comm_group(prof_run.comm, &world) == MPI_SUCCESS) {
+            for (int i = 0; i < p; i++)
+                r[i] = i;
+            rc = PMPI_Group_translate_ranks(g, p, r, world, w) == MPI_SUCCESS ? 0 : -1;
+            PMPI_Group_free(&world);
+        }
+        PMPI_Group_free(&g);
+    }
+    free(r);
+    return rc;
+}
+
+/* comm's spread (n 1 without a placement, on an inter-communicator, or
+ * when comm's ranks in MPI_COMM_WORLD cannot be told); the last few
+ * communicators' kept by their serial (prof_comm_info). */
+#define SPREADS 16
+static struct spread spread_of(MPI_Comm comm)
+{
+    static struct {
+        uint64_t serial;
+        struct spread s;
+    } kept[SPREADS];
+    struct spread s = { 0, 1, 0 };
+    if (PMPI_Comm_size(comm, &s.p) != MPI_SUCCESS || !place.node_of)
+        return (struct spread){ s.p, 1, s.p };
+    const struct prof_comm_info *ci = prof_comm_info(comm);
+    if (ci->inter)
+        return (struct spread){ s.p, 1, s.p };
+    prof_lock(&clk.lock);
+    for (int i = 0; i < SPREADS; i++)
+        if (kept[i].serial == ci->serial) {
+            s = kept[i].s;
+            prof_unlock(&clk.lock);
+            return s;
+        }
+    prof_unlock(&clk.lock);
+    int *on = calloc((size_t)prof_run.size, sizeof *on), *w = malloc((size_t)s.p * sizeof *w);
+    int known = on && w && world_ranks(comm, s.p, w) == 0;
+    s.n = 0;
+    for (int r = 0; known && r < s.p; r++) {
+        int k = w[r] >= 0 && w[r] < prof_run.size ? place.node_of[w[r]] : -1;
+        if (k < 0 || k >= prof_run.size)
+            continue;
+        s.n += on[k]++ == 0;
+        s.q = on[k] > s.q ? on[k] : s.q;
+    }
+    free(on);
+    free(w);
+    if (s.n < 1)
+        s = (struct spread){ s.p, 1, s.p };
+    prof_lock(&clk.lock);
+    static unsigned next;
+    kept[next % SPREADS].serial = ci->serial;
+    kept[next++ % SPREADS].s = s;
+    prof_unlock(&clk.lock);
+    return s;
+}
+
+static double coll_cost(int fn, const struct spread *s, uint64_t bytes)
 {
     enum prof_model_coll k;
     switch (prof_fn_base[fn]) {
@@ -181,17 +330,17 @@ static double coll_cost(int fn, int p, uint64_t bytes)
     default:        /* the neighbourhood collectives */
         k = PROF_MC_NEIGHBOR;
     }
-    return prof_model_coll_time(&prof_model, k, p, (double)bytes);
+    return prof_model_coll_placed(&prof_model, &place.net, k, s->p, s->n, s->q, (double)bytes);
 }
 
 /* A collective's modelled end: the latest start and the largest volume of
  * the processes (all: the reduction over the communicator; on an
  * inter-communicator it covers the remote group only, and the own values
  * stand for the local one), plus its cost. */
-static double coll_end(int fn, int p, const double mine[2], const double all[2])
+static double coll_end(int fn, const struct spread *s, const double mine[2], const double all[2])
 {
     double latest = all[0] > mine[0] ? all[0] : mine[0], bytes = all[1] > mine[1] ? all[1] : mine[1];
-    return latest + coll_cost(fn, p, (uint64_t)bytes);
+    return latest + coll_cost(fn, s, (uint64_t)bytes);
 }
 
 /* A blocking collective's modelled end, agreed with the others when it
@@ -203,11 +352,10 @@ static void agree(struct prof_call *c, uint64_t bytes)
     if (prof_fn_base[c->fn] == FN_MPI_Win_fence && c->m_partner > mine[0])     /* the epoch's data (coll_enter) */
         mine[0] = c->m_partner;
     c->m_partner = -1;
-    int p = 0;
-    if (PMPI_Comm_size(c->m_comm, &p) != MPI_SUCCESS ||
-        PMPI_Allreduce(mine, all, 2, MPI_DOUBLE, MPI_MAX, c->m_comm) != MPI_SUCCESS)
+    struct spread s = spread_of(c->m_comm);
+    if (s.p < 1 || PMPI_Allreduce(mine, all, 2, MPI_DOUBLE, MPI_MAX, c->m_comm) != MPI_SUCCESS)
         return;
-    c->m_partner = coll_end(c->fn, p, mine, all);
+    c->m_partner = coll_end(c->fn, &s, mine, all);
     if (all[0] > mine[0]) {     /* waiting for the latest, the cost after it */
         prof_lock(&clk.lock);
         clk.waited += all[0] - mine[0];
@@ -264,7 +412,8 @@ static void win_created(const struct prof_ev_handle *ev)
 struct icoll {
     MPI_Request user, clock;
     double in[2], out[2];
-    int fn, p;
+    int fn;
+    struct spread s;
     struct icoll *next;
 };
 static struct icoll *pending;       /* under clk.lock */
@@ -289,7 +438,7 @@ static double settle(struct icoll *e, struct prof_thread *th)
     double at = -1;
     uint64_t t = prof_clock();
     if (PMPI_Wait(&e->clock, MPI_STATUS_IGNORE) == MPI_SUCCESS)
-        at = coll_end(e->fn, e->p, e->in, e->out);
+        at = coll_end(e->fn, &e->s, e->in, e->out);
     prof_profiler_add(th, t);
     free(e);
     return at;
@@ -306,10 +455,10 @@ static void start_icoll(struct prof_call *c, int fn, MPI_Comm comm, MPI_Request 
         settle(old, c->th);     /* its handle is given again: it completed unseen */
     if (!e)
         return;
-    *e = (struct icoll){ req, MPI_REQUEST_NULL, { c->m_begin, (double)bytes }, { 0, 0 }, fn, 0, NULL };
+    *e = (struct icoll){ req, MPI_REQUEST_NULL, { c->m_begin, (double)bytes }, { 0, 0 }, fn, { 0, 1, 0 }, NULL };
     uint64_t t = prof_clock();
-    int ok = PMPI_Comm_size(comm, &e->p) == MPI_SUCCESS &&
-             PMPI_Iallreduce(e->in, e->out, 2, MPI_DOUBLE, MPI_MAX, comm, &e->clock) == MPI_SUCCESS;
+    e->s = spread_of(comm);
+    int ok = e->s.p >= 1 && PMPI_Iallreduce(e->in, e->out, 2, MPI_DOUBLE, MPI_MAX, comm, &e->clock) == MPI_SUCCESS;
     prof_profiler_add(c->th, t);
     if (!ok) {
         free(e);
@@ -385,11 +534,12 @@ static int start(void)
 {
     struct prof_model m = { 0 };
     int on = prof_config.model[0] && prof_model_parse(prof_config.model, &m) == 0;
-    double v[9] = { on, m.perfect, m.lat, m.bw, m.cpu, m.o, m.g, m.eager, m.table ? m.table->sum : 0 };
-    int same = prof_agree(v, 9, NULL);
+    double v[16] = { on, m.perfect, m.lat, m.bw, m.cpu, m.o, m.g, m.eager, m.table ? m.table->sum : 0,
+                     m.net, m.net_lat, m.net_bw, m.net_table ? m.net_table->sum : 0, m.nodes, m.ppn, m.place };
+    int same = prof_agree(v, 16, NULL);
     if (same == 0)
         prof_log_once("MPIPROF_MODEL is not the same on every rank; no model");
-    if (same != 1 || !on)
+    if (same != 1 || !on || place_given(&m) != 0)
         return -1;
     prof_model = m;
     prof_model_on = 1;
@@ -404,6 +554,7 @@ static int start(void)
 /* The clock starts at 0 with the run's times (MPI_Init returns). */
 static void begin_run(uint64_t t)
 {
+    place_real();
     clk.last = t;
     clk.now = 0;
 }
@@ -467,7 +618,7 @@ static void req_done(const struct prof_ev_req *ev)
 
 static void msg_arrived(const struct prof_ev_arrival *ev)
 {
-    prof_model_arrival(ev->c, ev->sent, ev->bytes);
+    prof_model_arrival(ev->c, ev->sent, ev->bytes, ev->src);
 }
 
 /* One-sided data and synchronization (fences are collectives). */

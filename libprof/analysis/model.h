@@ -71,7 +71,20 @@ struct prof_model {
     const struct prof_model_table *table;      /* table=: measured times (lat its time of 0 bytes, bw its
                                                   * two largest sizes'); else NULL */
     char path[200];    /* table='s file */
+    /* Where the ranks are. The figures above price a message between two
+     * ranks of one node; with a network between nodes (net: netlat= and
+     * netbw=, or nettable=, read as lat=, bw= and table=), a message
+     * between ranks of two nodes is priced by net_lat, net_bw and
+     * net_table. The nodes: the real ones (host names, nodes 0), or
+     * nodes=N with ppn=K ranks each (0: as many as the ranks need) placed
+     * in blocks or cyclically (place=). */
+    int net;
+    double net_lat, net_bw;
+    const struct prof_model_table *net_table;
+    char net_path[200];
+    int nodes, ppn, place;
 };
+enum { PROF_PLACE_BLOCK, PROF_PLACE_CYCLIC };
 #define PROF_MODEL_EAGER 65536     /* eager= by default */
 
 /* 1 when a model is in force, on every rank (set once at MPI_Init, by the
@@ -81,12 +94,33 @@ extern struct prof_model prof_model;
 
 /* prof_model_parse: "perfect", "perfect+F", "perfect,cpu=F",
  * "lat=US,bw=MBS[,cpu=F][,o=US][,g=US][,eager=BYTES]" or
- * "table=FILE[,cpu=F][,o=US][,g=US][,eager=BYTES]" (items in any order,
- * names in any letter case; FILE is read, and kept until the next parse
- * of a table). 0 and *m set, or -1 and prof_model_why() says why when it
- * was the table ("" else). */
+ * "table=FILE[,cpu=F][,o=US][,g=US][,eager=BYTES]", and after either of
+ * the last two a network between nodes, "netlat=US,netbw=MBS" or
+ * "nettable=FILE", with a placement "nodes=N[,ppn=K][,place=block|cyclic]"
+ * (items in any order, names in any letter case; FILE is read, and kept
+ * until the next parse of a table). 0 and *m set, or -1 and
+ * prof_model_why() says why when it knows ("" else).
+ * prof_model_place: whether m's placement fits size ranks (every node
+ * holds one at least, and all of them fit): 0 and, unless node_of is
+ * NULL, each rank's node in node_of[size] (m's nodes 0, the real nodes:
+ * nothing to fill); else -1 and prof_model_why() says why.
+ * prof_model_net_of: the model of a message between two nodes (m with
+ * the network's figures; m itself without a network). */
 int prof_model_parse(const char *text, struct prof_model *m);
 const char *prof_model_why(void);
+int prof_model_place(const struct prof_model *m, int size, int *node_of);
+void prof_model_net_of(const struct prof_model *m, struct prof_model *net);
+/* The placement in force (model.c, once the modules started): how many
+ * nodes (1 without a network between nodes) and the most ranks on one
+ * (model.txt's model line); prof_model_between: the model of a message
+ * between the ranks a and b of MPI_COMM_WORLD (the network between nodes
+ * when their nodes differ; inside a node when they do not, or when one of
+ * them is not known, -1). */
+extern int prof_model_nnodes, prof_model_ppn;
+const struct prof_model *prof_model_between(int a, int b);
+/* prof_model_world: the MPI_COMM_WORLD rank of peer in comm when the
+ * placement needs it (a network between nodes), else -1. */
+int prof_model_world(MPI_Comm comm, int peer);
 /* prof_model_time: T(bytes) = o + lat + bytes/bw + o under m, or o + the
  * table's time of bytes + o, one message from its sender's call to its
  * receiver's (0 when perfect); prof_model_wire: bytes/bw, the time its
@@ -104,6 +138,21 @@ unsigned prof_model_log2(int p);
  * nearest below (else above) times what the algorithms give for p over
  * what they give for that p. */
 double prof_model_coll_time(const struct prof_model *m, enum prof_model_coll k, int p, double x);
+/* prof_model_coll_placed: the same collective on p processes spread over
+ * n nodes, q of them at most on one: on one node (n < 2), as above under
+ * m; across nodes, as the libraries' node-aware algorithms run it, inside
+ * the nodes under m (q processes, or their share q/p of the volume) and
+ * between them under net, one process a node (mpiprof(1) has the table):
+ *   barrier: 2 barrier(q) + barrier_net(n); bcast: bcast_net(n, x) +
+ *   bcast(q, x); reduce: reduce(q, x) + reduce_net(n, x); allreduce and
+ *   scan: reduce(q, x) + allreduce_net(n, x) (scan_net) + bcast(q, x);
+ *   gather: gather(q, xq/p) + gather_net(n, x); allgather: gather(q, xq/p)
+ *   + allgather_net(n, x) + bcast(q, x); reduce-scatter: reduce(q, x) +
+ *   reduce_scatter_net(n, x) + gather(q, xq/p); alltoall: alltoall(q,
+ *   xq/p) + alltoall_net(n, xq) (a node's data through its one link);
+ *   neighbours: T_net(x). */
+double prof_model_coll_placed(const struct prof_model *m, const struct prof_model *net, enum prof_model_coll k,
+                              int p, int n, int q, double x);
 /* prof_model_text: the model in force, spelt out ("lat=1.5us,bw=1000MB/s,cpu=1"). */
 void prof_model_text(char *buf, size_t size);
 
@@ -115,19 +164,22 @@ void prof_model_text(char *buf, size_t size);
  * then icoll_started, call_volume, p2p_end, req_done, msg_arrived and
  * rma_call move the call's modelled end; call_done moves the clock to it.
  * prof_model_free (communication that costs nothing by itself) and
- * prof_model_arrival (a message sent at modelled time sent of bytes
- * completed here; sent < 0: not known) are for model_rma.c. */
+ * prof_model_arrival (a message of bytes from world rank src, -1 not
+ * known, sent at modelled time sent completed here; sent < 0: not known;
+ * priced by where the two ranks are: prof_model_between) are for
+ * model_rma.c. */
 double prof_model_now(const struct prof_call *c);
 /* prof_model_inject: a message of bytes sent now by c (profiled or not,
- * from the late-sender hooks, or an epoch's one-sided data): when it
- * starts on the link, the clock its token carries, and *injected (unless
- * NULL) when it has left (model_nic.c); prof_model_sent: the modelled end
+ * from the late-sender hooks, or an epoch's one-sided data) to world rank
+ * dst (-1: not known, priced as inside a node): when it starts on the
+ * link, the clock its token carries, and *injected (unless NULL) when it
+ * has left (model_nic.c); prof_model_sent: the modelled end
  * of the point-to-point call c, from the messages it injected (its
  * p2p_end; req the request of a nonblocking send, else MPI_REQUEST_NULL). */
-double prof_model_inject(const struct prof_call *c, uint64_t bytes, double *injected);
+double prof_model_inject(const struct prof_call *c, uint64_t bytes, int dst, double *injected);
 void prof_model_sent(struct prof_call *c, MPI_Request req);
 void prof_model_free(struct prof_call *c);
-void prof_model_arrival(struct prof_call *c, double sent, uint64_t bytes);
+void prof_model_arrival(struct prof_call *c, double sent, uint64_t bytes, int src);
 /* prof_model_waited: how far partners' clocks (arrivals, collectives'
  * latest starts) have moved this process's clock on since MPI_Init. */
 double prof_model_waited(void);
@@ -156,7 +208,7 @@ double prof_model_waited(void);
 struct prof_model_reply;
 struct prof_thread;
 double prof_model_send(const struct prof_call *c, uint64_t bytes, MPI_Comm reply, int dst, uint64_t *id);
-struct prof_model_reply *prof_model_reply_want(MPI_Comm reply, int dst, double s, uint64_t bytes, uint64_t *id);
+struct prof_model_reply *prof_model_reply_want(MPI_Comm reply, int dst, double s, double x, uint64_t *id);
 void prof_model_reply_ready(struct prof_model_reply *r, int fn, double end);
 void prof_model_reply_pending(struct prof_model_reply *r, MPI_Request user);
 void prof_model_reply_done(int fn, MPI_Request user, double end);

@@ -36,6 +36,7 @@ static __thread struct {
     unsigned n;
     double s, e;
     uint64_t bytes;
+    int dst;
     struct prof_model_reply *reply;
 } sent __attribute__((tls_model("initial-exec")));
 
@@ -47,9 +48,9 @@ static int waits_for_receive(int fn, uint64_t bytes)
            (prof_fn_base[fn] == FN_MPI_Send && (double)bytes > prof_model.eager);
 }
 
-double prof_model_inject(const struct prof_call *c, uint64_t bytes, double *injected)
+double prof_model_inject(const struct prof_call *c, uint64_t bytes, int dst, double *injected)
 {
-    double t = prof_model_now(c), w = prof_model_wire(&prof_model, (double)bytes);
+    double t = prof_model_now(c), w = prof_model_wire(prof_model_between(prof_run.rank, dst), (double)bytes);
     prof_lock(&nic.lock);
     double s = t > nic.free ? t : nic.free, e = s + prof_model.o + w;
     nic.free = e > s + prof_model.g ? e : s + prof_model.g;
@@ -67,6 +68,7 @@ double prof_model_inject(const struct prof_call *c, uint64_t bytes, double *inje
         sent.s = s;
         sent.e = e;
         sent.bytes = bytes;
+        sent.dst = dst;
     }
     return s;
 }
@@ -74,10 +76,12 @@ double prof_model_inject(const struct prof_call *c, uint64_t bytes, double *inje
 double prof_model_send(const struct prof_call *c, uint64_t bytes, MPI_Comm reply, int dst, uint64_t *id)
 {
     prof_model_reply_poll(NULL);
-    double s = prof_model_inject(c, bytes, NULL);
+    int world = prof_model_world(reply, dst);
+    double s = prof_model_inject(c, bytes, world, NULL);
     *id = 0;
     if (c->th && reply != MPI_COMM_NULL && waits_for_receive(c->fn, bytes))
-        sent.reply = prof_model_reply_want(reply, dst, s, bytes, id);
+        sent.reply = prof_model_reply_want(reply, dst, s,
+                                           prof_model_time(prof_model_between(prof_run.rank, world), (double)bytes), id);
     return s;
 }
 
@@ -93,7 +97,7 @@ void prof_model_sent(struct prof_call *c, MPI_Request req)
     case FN_MPI_Ssend:
         at = prof_fn_base[c->fn] != FN_MPI_Ssend && (double)sent.bytes <= prof_model.eager
                  ? sent.e
-                 : sent.s + prof_model_transfer(sent.bytes);
+                 : sent.s + prof_model_time(prof_model_between(prof_run.rank, sent.dst), (double)sent.bytes);
         break;
     case FN_MPI_Sendrecv:
     case FN_MPI_Sendrecv_replace:

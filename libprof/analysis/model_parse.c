@@ -10,10 +10,11 @@
 #include "model.h"
 
 struct prof_model prof_model;
+int prof_model_nnodes = 1, prof_model_ppn;
 
-/* A table= file: the one in force (the last one read whole) and the one
- * being read; why the last one read was refused. */
-static struct prof_model_table table, reading;
+/* The table= and nettable= files in force (the last one of each read
+ * whole) and the one being read; why the last one read was refused. */
+static struct prof_model_table table, net_table, reading;
 static char why[512];
 
 const char *prof_model_why(void)
@@ -93,8 +94,8 @@ static int table_row(struct prof_model_table *t, const char *file, int ln, const
     return 0;
 }
 
-/* Read file (path, len bytes of it) into table: 0, or -1 and why. */
-static int table_read(const char *path, size_t len)
+/* Read file (path, len bytes of it) into *into: 0, or -1 and why. */
+static int table_read(const char *path, size_t len, struct prof_model_table *into)
 {
     char file[sizeof prof_model.path], line[256];
     if (len >= sizeof file) {
@@ -125,24 +126,61 @@ static int table_read(const char *path, size_t len)
         rc = -1;
     }
     if (rc == 0)
-        table = reading;
+        *into = reading;
     return rc;
 }
 
-/* "table=FILE" at *p (table= in any letter case): 1, p past it and r's
- * table read; 0 when not there; -1. */
-static int table_item(const char **p, struct prof_model *r)
+/* "NAME=FILE" at *p (NAME table or nettable, in any letter case): 1, p
+ * past it and the table read into *into, its file in path[200]; 0 when
+ * not there; -1. */
+static int table_item(const char **p, const char *name, struct prof_model_table *into, char *path)
 {
-    if (strncasecmp(*p, "table=", 6) != 0)
+    size_t len = strlen(name);
+    if (strncasecmp(*p, name, len) != 0 || (*p)[len] != '=')
+        return 0;
+    const char *s = *p + len + 1;
+    size_t n = strcspn(s, ",");
+    if (n == 0 || (s[n] == ',' && s[n + 1] == '\0') || table_read(s, n, into) != 0)
+        return -1;
+    snprintf(path, sizeof prof_model.path, "%.*s", (int)n, s);
+    *p = s[n] ? s + n + 1 : s + n;
+    return 1;
+}
+
+/* "place=block" or "place=cyclic" at *p: 1, p past it and *v set; 0 when
+ * not there; -1. */
+static int place_item(const char **p, int *v)
+{
+    if (strncasecmp(*p, "place=", 6) != 0)
         return 0;
     const char *s = *p + 6;
     size_t n = strcspn(s, ",");
-    if (n == 0 || (s[n] == ',' && s[n + 1] == '\0') || table_read(s, n) != 0)
+    if (n == 5 && strncasecmp(s, "block", 5) == 0)
+        *v = PROF_PLACE_BLOCK;
+    else if (n == 6 && strncasecmp(s, "cyclic", 6) == 0)
+        *v = PROF_PLACE_CYCLIC;
+    else {
+        snprintf(why, sizeof why, "place=%.*s: the placement is block or cyclic", (int)n, s);
         return -1;
-    snprintf(r->path, sizeof r->path, "%.*s", (int)n, s);
-    r->table = &table;
+    }
+    if (s[n] == ',' && s[n + 1] == '\0')
+        return -1;
     *p = s[n] ? s + n + 1 : s + n;
     return 1;
+}
+
+/* A count item's value v (nodes=, ppn=): a whole number 1..1000000. */
+static int count_ok(double v)
+{
+    return v >= 1 && v <= 1e6 && v == (double)(int)v;
+}
+
+/* The curve's lat (its time of 0 bytes) and bw (its two largest sizes'). */
+static void table_figures(const struct prof_model_table *t, double *lat, double *bw)
+{
+    const struct prof_model_curve *c = curve(t, PROF_MC_P2P, 2);
+    *lat = curve_at(c, 0);
+    *bw = (c->x[c->n - 1] - c->x[c->n - 2]) / (c->t[c->n - 1] - c->t[c->n - 2]);
 }
 
 /* "NAME=number" at *p (NAME matched case-insensitively): the number, p past it. */
@@ -162,8 +200,8 @@ static int item(const char **p, const char *name, double *v)
 
 int prof_model_parse(const char *text, struct prof_model *m)
 {
-    struct prof_model r = { 0, 0, 0, 1, 0, 0, PROF_MODEL_EAGER, NULL, "" };
-    int lat = 0, bw = 0, cpu = 0, o = 0, g = 0, eager = 0, tab = 0;
+    struct prof_model r = { 0, 0, 0, 1, 0, 0, PROF_MODEL_EAGER, NULL, "", 0, 0, 0, NULL, "", 0, 0, PROF_PLACE_BLOCK };
+    int tab = 0, ntab = 0, place = 0;
     const char *p = text;
     why[0] = '\0';
     if (strncasecmp(p, "perfect", 7) == 0 && (p[7] == '\0' || p[7] == ',' || p[7] == '+')) {
@@ -180,49 +218,111 @@ int prof_model_parse(const char *text, struct prof_model *m)
         if (*p == '\0' && p[-1] == ',')
             return -1;
     }
+    /* The numbers: where each goes, its scale (us and MB/s to seconds and
+     * bytes per second), whether 0 is allowed (else above 0; counts: whole
+     * numbers 1..1000000), and whether perfect takes it; seen once. */
+    double nodes_v = 0, ppn_v = 0;
+    enum { N_LAT, N_BW, N_CPU, N_O, N_G, N_EAGER, N_NETLAT, N_NETBW, N_NODES, N_PPN, NNUMS };
+    struct {
+        const char *name;
+        double *dst, scale;
+        enum { ZERO_OK, ABOVE_0, COUNT } range;
+        int perfect_ok, seen;
+    } nums[NNUMS] = {
+        [N_LAT] = { "lat", &r.lat, 1e-6, ZERO_OK, 0, 0 },
+        [N_BW] = { "bw", &r.bw, 1e6, ABOVE_0, 0, 0 },
+        [N_CPU] = { "cpu", &r.cpu, 1, ABOVE_0, 1, 0 },
+        [N_O] = { "o", &r.o, 1e-6, ZERO_OK, 0, 0 },
+        [N_G] = { "g", &r.g, 1e-6, ZERO_OK, 0, 0 },
+        [N_EAGER] = { "eager", &r.eager, 1, ZERO_OK, 0, 0 },
+        [N_NETLAT] = { "netlat", &r.net_lat, 1e-6, ZERO_OK, 0, 0 },
+        [N_NETBW] = { "netbw", &r.net_bw, 1e6, ABOVE_0, 0, 0 },
+        [N_NODES] = { "nodes", &nodes_v, 1, COUNT, 0, 0 },
+        [N_PPN] = { "ppn", &ppn_v, 1, COUNT, 0, 0 },
+    };
     while (*p) {
         double v;
-        int k;
-        if ((k = item(&p, "lat", &v)) != 0) {
-            if (k < 0 || r.perfect || lat++ || v < 0)
+        int k = 0, i;
+        for (i = 0; i < NNUMS && (k = item(&p, nums[i].name, &v)) == 0; i++)
+            ;
+        if (i < NNUMS) {
+            if (k < 0 || (r.perfect && !nums[i].perfect_ok) || nums[i].seen++ ||
+                (nums[i].range == ZERO_OK ? v < 0 : nums[i].range == ABOVE_0 ? !(v > 0) : !count_ok(v)))
                 return -1;
-            r.lat = v * 1e-6;
-        } else if ((k = item(&p, "bw", &v)) != 0) {
-            if (k < 0 || r.perfect || bw++ || !(v > 0))
-                return -1;
-            r.bw = v * 1e6;
-        } else if ((k = item(&p, "cpu", &v)) != 0) {
-            if (k < 0 || cpu++ || !(v > 0))
-                return -1;
-            r.cpu = v;
-        } else if ((k = item(&p, "o", &v)) != 0) {
-            if (k < 0 || r.perfect || o++ || v < 0)
-                return -1;
-            r.o = v * 1e-6;
-        } else if ((k = item(&p, "g", &v)) != 0) {
-            if (k < 0 || r.perfect || g++ || v < 0)
-                return -1;
-            r.g = v * 1e-6;
-        } else if ((k = item(&p, "eager", &v)) != 0) {
-            if (k < 0 || r.perfect || eager++ || v < 0)
-                return -1;
-            r.eager = v;
-        } else if ((k = table_item(&p, &r)) != 0) {
+            *nums[i].dst = v * nums[i].scale;
+        } else if ((k = table_item(&p, "table", &table, r.path)) != 0) {
             if (k < 0 || r.perfect || tab++)
+                return -1;
+            r.table = &table;
+        } else if ((k = table_item(&p, "nettable", &net_table, r.net_path)) != 0) {
+            if (k < 0 || r.perfect || ntab++)
+                return -1;
+            r.net_table = &net_table;
+        } else if ((k = place_item(&p, &r.place)) != 0) {
+            if (k < 0 || r.perfect || place++)
                 return -1;
         } else {
             return -1;
         }
     }
+    int lat = nums[N_LAT].seen, bw = nums[N_BW].seen, nlat = nums[N_NETLAT].seen, nbw = nums[N_NETBW].seen,
+        nodes = nums[N_NODES].seen, ppn = nums[N_PPN].seen;
+    r.nodes = (int)nodes_v;
+    r.ppn = (int)ppn_v;
     if (!r.perfect && !(tab ? !lat && !bw : lat && bw))
         return -1;
-    if (tab) {      /* lat: the time of 0 bytes; bw: the two largest sizes' */
-        const struct prof_model_curve *c = curve(&table, PROF_MC_P2P, 2);
-        r.lat = curve_at(c, 0);
-        r.bw = (c->x[c->n - 1] - c->x[c->n - 2]) / (c->t[c->n - 1] - c->t[c->n - 2]);
+    if (ntab ? nlat || nbw : nlat != nbw) {
+        snprintf(why, sizeof why, "the network between nodes is netlat= with netbw=, or nettable=");
+        return -1;
     }
+    r.net = nlat || ntab;
+    if ((nodes || ppn || place) && !r.net) {
+        snprintf(why, sizeof why, "a placement (nodes=, ppn=, place=) needs the network between nodes: "
+                                  "netlat= and netbw=, or nettable=");
+        return -1;
+    }
+    if ((ppn || place) && !nodes) {
+        snprintf(why, sizeof why, "ppn= and place= need nodes=");
+        return -1;
+    }
+    if (tab)        /* lat: the time of 0 bytes; bw: the two largest sizes' */
+        table_figures(&table, &r.lat, &r.bw);
+    if (ntab)
+        table_figures(&net_table, &r.net_lat, &r.net_bw);
     *m = r;
     return 0;
+}
+
+int prof_model_place(const struct prof_model *m, int size, int *node_of)
+{
+    if (!m->nodes)
+        return 0;
+    int ppn = m->ppn ? m->ppn : (size + m->nodes - 1) / m->nodes;
+    why[0] = '\0';
+    if (m->nodes > size)
+        snprintf(why, sizeof why, "nodes=%d is more nodes than the job's %d ranks", m->nodes, size);
+    else if ((long long)m->nodes * ppn < size)
+        snprintf(why, sizeof why, "nodes=%d with ppn=%d holds %lld of the job's %d ranks", m->nodes, ppn,
+                 (long long)m->nodes * ppn, size);
+    else if (m->place == PROF_PLACE_BLOCK && (size + ppn - 1) / ppn < m->nodes)
+        snprintf(why, sizeof why, "nodes=%d with ppn=%d in blocks leaves nodes without ranks for the job's %d "
+                 "(place=cyclic fills them all)", m->nodes, ppn, size);
+    if (why[0])
+        return -1;
+    for (int r = 0; node_of && r < size; r++)
+        node_of[r] = m->place == PROF_PLACE_BLOCK ? r / ppn : r % m->nodes;
+    return 0;
+}
+
+void prof_model_net_of(const struct prof_model *m, struct prof_model *net)
+{
+    *net = *m;
+    if (!m->net)
+        return;
+    net->lat = m->net_lat;
+    net->bw = m->net_bw;
+    net->table = m->net_table;
+    snprintf(net->path, sizeof net->path, "%s", m->net_path);
 }
 
 double prof_model_wire(const struct prof_model *m, double bytes)
@@ -289,6 +389,40 @@ double prof_model_coll_time(const struct prof_model *m, enum prof_model_coll k, 
     return there > 0 ? measured * mine / there : measured;
 }
 
+double prof_model_coll_placed(const struct prof_model *m, const struct prof_model *net, enum prof_model_coll k,
+                              int p, int n, int q, double x)
+{
+    if (n < 2)
+        return prof_model_coll_time(m, k, p, x);
+    double share = p > 0 ? x * q / p : x;
+    switch (k) {
+    case PROF_MC_BARRIER:
+        return 2 * prof_model_coll_time(m, k, q, 0) + prof_model_coll_time(net, k, n, 0);
+    case PROF_MC_BCAST:
+        return prof_model_coll_time(net, k, n, x) + prof_model_coll_time(m, k, q, x);
+    case PROF_MC_REDUCE:
+        return prof_model_coll_time(m, k, q, x) + prof_model_coll_time(net, k, n, x);
+    case PROF_MC_ALLREDUCE:
+    case PROF_MC_SCAN:
+        return prof_model_coll_time(m, PROF_MC_REDUCE, q, x) + prof_model_coll_time(net, k, n, x) +
+               prof_model_coll_time(m, PROF_MC_BCAST, q, x);
+    case PROF_MC_GATHER:
+        return prof_model_coll_time(m, k, q, share) + prof_model_coll_time(net, k, n, x);
+    case PROF_MC_ALLGATHER:
+        return prof_model_coll_time(m, PROF_MC_GATHER, q, share) + prof_model_coll_time(net, k, n, x) +
+               prof_model_coll_time(m, PROF_MC_BCAST, q, x);
+    case PROF_MC_REDUCE_SCATTER:
+        return prof_model_coll_time(m, PROF_MC_REDUCE, q, x) + prof_model_coll_time(net, k, n, x) +
+               prof_model_coll_time(m, PROF_MC_GATHER, q, share);
+    case PROF_MC_ALLTOALL:
+        return prof_model_coll_time(m, k, q, share) + prof_model_coll_time(net, k, n, x * q);
+    case PROF_MC_NEIGHBOR:
+    case PROF_MC_P2P:
+        return prof_model_time(net, x);
+    }
+    return 0;
+}
+
 void prof_model_text(char *buf, size_t size)
 {
     if (prof_model.perfect)
@@ -300,4 +434,21 @@ void prof_model_text(char *buf, size_t size)
     else
         snprintf(buf, size, "lat=%gus,bw=%gMB/s,cpu=%g,o=%gus,g=%gus,eager=%.0fB", prof_model.lat * 1e6,
                  prof_model.bw * 1e-6, prof_model.cpu, prof_model.o * 1e6, prof_model.g * 1e6, prof_model.eager);
+    /* The network between nodes and the placement (nodes=hosts: the real one). */
+    size_t n = strlen(buf);
+    if (!prof_model.net || n >= size)
+        return;
+    if (prof_model.net_table)
+        snprintf(buf + n, size - n, ",nettable=%s(lat=%gus,bw=%gMB/s)", prof_model.net_path,
+                 prof_model.net_lat * 1e6, prof_model.net_bw * 1e-6);
+    else
+        snprintf(buf + n, size - n, ",netlat=%gus,netbw=%gMB/s", prof_model.net_lat * 1e6, prof_model.net_bw * 1e-6);
+    n = strlen(buf);
+    if (n >= size)
+        return;
+    if (prof_model.nodes)
+        snprintf(buf + n, size - n, ",nodes=%d,ppn=%d,place=%s", prof_model.nodes, prof_model_ppn,
+                 prof_model.place == PROF_PLACE_CYCLIC ? "cyclic" : "block");
+    else
+        snprintf(buf + n, size - n, ",nodes=hosts(%d)", prof_model_nnodes);
 }

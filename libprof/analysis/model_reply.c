@@ -52,7 +52,7 @@ static struct {
     unsigned waiting, tag, pending;     /* pending: MPI_Issend's, until their completion */
 } rep = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
-struct prof_model_reply *prof_model_reply_want(MPI_Comm reply, int dst, double s, uint64_t bytes, uint64_t *id)
+struct prof_model_reply *prof_model_reply_want(MPI_Comm reply, int dst, double s, double x, uint64_t *id)
 {
     struct prof_model_reply *r = calloc(1, sizeof *r);
     *id = 0;
@@ -67,7 +67,7 @@ struct prof_model_reply *prof_model_reply_want(MPI_Comm reply, int dst, double s
         return NULL;
     }
     r->s = s;
-    r->x = prof_model_transfer(bytes);
+    r->x = x;
     r->user = MPI_REQUEST_NULL;
     r->next = rep.head;
     rep.head = r;

@@ -193,7 +193,7 @@ double prof_model_rma_deliver(const struct prof_call *c, uint64_t bytes, double 
 {
     if (!bytes)
         return *injected = -1;
-    double s = prof_model_inject(c, bytes, injected);
+    double s = prof_model_inject(c, bytes, -1, injected);
     return s + prof_model_transfer(bytes);
 }
 
@@ -302,7 +302,7 @@ double prof_model_fence(const struct prof_call *c, MPI_Win win, MPI_Comm shadow)
 {
     struct prof_pscw *p = win_state(win);
     uint64_t bytes = prof_model_rma_take(win);
-    double s = bytes ? prof_model_inject(c, bytes, NULL) : -1, at = bytes ? s + prof_model_transfer(bytes) : -1;
+    double s = bytes ? prof_model_inject(c, bytes, -1, NULL) : -1, at = bytes ? s + prof_model_transfer(bytes) : -1;
     if (!p || !p->to)
         return at;
     double in[2] = { 0, 0 };

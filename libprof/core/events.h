@@ -267,11 +267,13 @@ struct prof_ev_req {
 typedef void (*prof_ev_req_fn)(const struct prof_ev_req *ev);
 
 /* msg_arrived: sent is the sender's modelled clock at the send (< 0: not
- * known), bytes what arrived. */
+ * known), bytes what arrived, src the sender's MPI_COMM_WORLD rank (-1:
+ * not known: a probe's, a matched receive's). */
 struct prof_ev_arrival {
     struct prof_call *c;
     double sent;
     uint64_t bytes;
+    int src;
 };
 
 typedef void (*prof_ev_arrival_fn)(const struct prof_ev_arrival *ev);
@@ -475,10 +477,10 @@ static inline void prof_emit_p2p(struct prof_call *c, uint64_t sent, MPI_Request
 }
 
 /* prof_emit_arrival: msg_arrived of c. */
-static inline void prof_emit_arrival(struct prof_call *c, double sent, uint64_t bytes)
+static inline void prof_emit_arrival(struct prof_call *c, double sent, uint64_t bytes, int src)
 {
     if (__builtin_expect(prof_events.msg_arrived[0] != NULL, 0)) {
-        struct prof_ev_arrival ev = { c, sent, bytes };
+        struct prof_ev_arrival ev = { c, sent, bytes, src };
         prof_emit(prof_events.msg_arrived, &ev);
     }
 }

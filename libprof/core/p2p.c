@@ -63,17 +63,19 @@ static inline void waited(struct prof_call *c, struct prof_record *r, int world,
 
 /* The events of a point-to-point call that ended: p2p_end with the bytes
  * its sends posted, and msg_arrived when it received a message (from: the
- * sender's modelled clock, < 0: not known). */
+ * sender's modelled clock, < 0: not known; src: its world rank, -1: not
+ * known). */
 static inline int p2p_wanted(void)
 {
     return prof_events.p2p_end[0] != NULL || prof_events.msg_arrived[0] != NULL;
 }
 
-static inline void p2p_events(struct prof_call *c, uint64_t sent, int received, double from, uint64_t bytes)
+static inline void p2p_events(struct prof_call *c, uint64_t sent, int received, double from, uint64_t bytes,
+                              int src)
 {
     prof_emit_p2p(c, sent, MPI_REQUEST_NULL);
     if (received)
-        prof_emit_arrival(c, from, bytes);
+        prof_emit_arrival(c, from, bytes, src);
 }
 
 /* A received message's tag: its status's, when the call has one. */
@@ -193,7 +195,7 @@ void prof_exit_recv(struct prof_call *c, MPI_Count count, MPI_Datatype type, int
         partner(r, world, sender_key(&c->sender), tr.bytes_recv, dt);
     }
     if (PROF_UNLIKELY(prof_events_p2p)) {
-        p2p_events(c, tr.bytes_sent, tr.msgs_recv > 0, c->sender.sent, tr.bytes_recv);
+        p2p_events(c, tr.bytes_sent, tr.msgs_recv > 0, c->sender.sent, tr.bytes_recv, world);
         if (!req && tr.msgs_recv) {
             waited(c, r, world, dt);
             prof_emit_msg(prof_events.msg_received, comm, 0, world, msg_tag(tag, status), tr.bytes_recv);
@@ -212,7 +214,7 @@ void prof_exit_recv_matched(struct prof_call *c, MPI_Count count, MPI_Datatype t
     uint64_t dt;
     struct prof_record *r = prof_exit_record(c, &tr, &dt);
     sized(c->th, c->fn, &tr, dt);
-    p2p_events(c, 0, tr.msgs_recv > 0, -1, tr.bytes_recv);
+    p2p_events(c, 0, tr.msgs_recv > 0, -1, tr.bytes_recv, -1);
     if (req) {
         track_recv(c, *req, r, dt, MPI_COMM_NULL, MPI_PROC_NULL, 0, 0, &posted);
     } else if (tr.msgs_recv) {
@@ -243,7 +245,8 @@ void prof_exit_sendrecv(struct prof_call *c, MPI_Count scount, MPI_Datatype styp
     struct prof_traffic posted, tr;
     uint64_t dt;
     struct prof_record *r = sendrecv_record(c, scount, stype, dst, rcount, rtype, src, status, NULL, &tr, &posted, &dt);
-    p2p_events(c, tr.bytes_sent, tr.msgs_recv > 0, c->sender.sent, tr.bytes_recv);
+    int from = tr.msgs_recv ? world_peer(comm, src, status) : -1;
+    p2p_events(c, tr.bytes_sent, tr.msgs_recv > 0, c->sender.sent, tr.bytes_recv, from);
     /* The time is split between the two partners; the wait before the
      * message was sent, when measured, is the receive's alone. */
     uint64_t peers = tr.msgs_sent + tr.msgs_recv;
@@ -256,10 +259,9 @@ void prof_exit_sendrecv(struct prof_call *c, MPI_Count scount, MPI_Datatype styp
         prof_emit_msg(prof_events.msg_sent, comm, 0, world, tag, tr.bytes_sent);
     }
     if (tr.msgs_recv) {
-        int world = world_peer(comm, src, status);
         r->s.recv_wait_ticks += dt;
-        received(c, r, world, tr.bytes_recv, late + share, dt);
-        prof_emit_msg(prof_events.msg_received, comm, 0, world, msg_tag(rtag, status), tr.bytes_recv);
+        received(c, r, from, tr.bytes_recv, late + share, dt);
+        prof_emit_msg(prof_events.msg_received, comm, 0, from, msg_tag(rtag, status), tr.bytes_recv);
     }
     prof_exit_done(c);
 }
@@ -364,7 +366,7 @@ void prof_exit_mprobe(struct prof_call *c, int *flag, MPI_Status *status)
     if (got)
         waited(c, r, -1, dt);
     if (PROF_UNLIKELY(p2p_wanted()))
-        p2p_events(c, 0, got, c->sender.sent, got ? prof_status_bytes(status, 0) : 0);
+        p2p_events(c, 0, got, c->sender.sent, got ? prof_status_bytes(status, 0) : 0, -1);
     prof_exit_done(c);
 }
 
@@ -381,7 +383,7 @@ void prof_exit_probe_around(struct prof_call *c, int *flag, MPI_Status *status)
     if (got && !flag)
         waited(c, r, -1, dt);
     if (PROF_UNLIKELY(p2p_wanted()))
-        p2p_events(c, 0, got, c->sender.sent, got ? prof_status_bytes(status, 0) : 0);
+        p2p_events(c, 0, got, c->sender.sent, got ? prof_status_bytes(status, 0) : 0, -1);
     prof_exit_done(c);
 }
 
@@ -654,7 +656,7 @@ void prof_exit_complete(struct prof_call *c)
             continue;
         partner(r, t->peer, 0, t->bytes, t->share);
         if (t->info.is_recv && t->peer != MPI_PROC_NULL)
-            prof_emit_arrival(c, t->sender.sent, t->bytes);
+            prof_emit_arrival(c, t->sender.sent, t->bytes, t->peer);
         if (t->info.is_recv && t->info.owner == th->serial)
             t->info.rec->s.recv_wait_ticks += t->share;
     }

@@ -422,6 +422,11 @@ static int start(void)
     return 0;
 }
 
+int prof_nodes_index(void)
+{
+    return nd.nnodes > 0 ? nd.index : -1;
+}
+
 /* --- at MPI_Finalize: the offsets again, and nodes.txt ------------------- */
 
 #define NODE_RANKS 160

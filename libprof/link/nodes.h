@@ -64,6 +64,11 @@ int prof_sync_arrive(MPI_Comm comm, uint64_t t, uint64_t *latest);
  * this process's ticks. */
 uint64_t prof_sync_span(uint64_t d);
 
+/* prof_nodes_index: this process's node, 0 .. nodes - 1 in the order of
+ * their lowest ranks; -1 when the nodes could not be told apart (after
+ * the nodes' start: a module's begin step or later). */
+int prof_nodes_index(void);
+
 /* prof_nodes_local: whether rank peer of comm runs on this process's node
  * (1 too when the job is on one node, or its nodes are not known). Thread
  * safe; a few PMPI group calls on several nodes (cold callers, or sends

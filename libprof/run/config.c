@@ -187,6 +187,12 @@ static int parse(const struct option *o, const char *v, unsigned char *enabled, 
         struct prof_model m;
         if (prof_model_parse(v, &m) != 0 || strlen(v) >= o->size)
             return -1;
+        /* A placement that cannot hold the job's ranks, when the launcher
+         * says how many (before MPI_Init; the model's start checks again). */
+        const char *np = getenv("OMPI_COMM_WORLD_SIZE") ? getenv("OMPI_COMM_WORLD_SIZE") : getenv("PMI_SIZE");
+        long size = np ? strtol(np, NULL, 10) : 0;
+        if (size > 0 && size <= INT_MAX && prof_model_place(&m, (int)size, NULL) != 0)
+            return -1;
         strcpy(o->dst, v);
         return 0;
     }

@@ -181,14 +181,17 @@ int main(void)
     /* Models: accepted and listed, each read as the numbers it says. */
     const struct {
         const char *text;
-        struct prof_model m;
+        struct {
+            int perfect;
+            double lat, bw, cpu, o, g, eager;
+        } m;
     } models_ok[] = {
-        { "PERFECT", { 1, 0, 0, 1, 0, 0, PROF_MODEL_EAGER, NULL, "" } },
-        { "perfect+2.5", { 1, 0, 0, 2.5, 0, 0, PROF_MODEL_EAGER, NULL, "" } },
-        { "Perfect,CPU=0.5", { 1, 0, 0, 0.5, 0, 0, PROF_MODEL_EAGER, NULL, "" } },
-        { "LAT=1.5,BW=1000", { 0, 1.5e-6, 1e9, 1, 0, 0, PROF_MODEL_EAGER, NULL, "" } },
-        { "bw=10,lat=0,cpu=0.5", { 0, 0, 1e7, 0.5, 0, 0, PROF_MODEL_EAGER, NULL, "" } },
-        { "lat=2,bw=100,o=0.5,G=3,Eager=0", { 0, 2e-6, 1e8, 1, 0.5e-6, 3e-6, 0, NULL, "" } },
+        { "PERFECT", { 1, 0, 0, 1, 0, 0, PROF_MODEL_EAGER } },
+        { "perfect+2.5", { 1, 0, 0, 2.5, 0, 0, PROF_MODEL_EAGER } },
+        { "Perfect,CPU=0.5", { 1, 0, 0, 0.5, 0, 0, PROF_MODEL_EAGER } },
+        { "LAT=1.5,BW=1000", { 0, 1.5e-6, 1e9, 1, 0, 0, PROF_MODEL_EAGER } },
+        { "bw=10,lat=0,cpu=0.5", { 0, 0, 1e7, 0.5, 0, 0, PROF_MODEL_EAGER } },
+        { "lat=2,bw=100,o=0.5,G=3,Eager=0", { 0, 2e-6, 1e8, 1, 0.5e-6, 3e-6, 0 } },
     };
     for (size_t i = 0; i < sizeof models_ok / sizeof models_ok[0]; i++) {
         struct prof_model m;
@@ -203,17 +206,62 @@ int main(void)
     const char *models_bad[] = { "warp9", "PERFECTO", "PERFECT+", "perfect,", "perfect,lat=1", "perfect+0",
                                  "LAT=1", "lat=-1,bw=1", "LAT=1,BW=0", "LAT=x,BW=1", "lat=,bw=1",
                                  "LAT=1,LAT=2,BW=1", "lat=1,bw=1,cpu=abc", "lat=1,bw=1,cpu=0", "lat=1,bw=1,",
-                                 "perfect,o=1", "lat=1,bw=1,o=-1", "lat=1,bw=1,g=1,g=2", "lat=1,bw=1,eager=x" };
+                                 "perfect,o=1", "lat=1,bw=1,o=-1", "lat=1,bw=1,g=1,g=2", "lat=1,bw=1,eager=x",
+                                 "perfect,netlat=1,netbw=1",
+                                 "lat=1,bw=1,netlat=1,netbw=1,nodes=0", "lat=1,bw=1,netlat=1,netbw=1,nodes=1.5",
+                                 "lat=1,bw=1,netlat=1,netbw=1,nodes=2,nodes=3", "lat=1,bw=1,netlat=1,netbw=0",
+                                 "lat=1,bw=1,netlat=1,netbw=1,nodes=2,ppn=0" };
     for (size_t i = 0; i < sizeof models_bad / sizeof models_bad[0]; i++) {
         clear();
         setenv("MPIPROF_MODEL", models_bad[i], 1);
-        char want[256];
+        char want[512];
         snprintf(want, sizeof want, "MPIPROF_MODEL='%s' is not valid; expected perfect, perfect+<cpu factor>, "
                  "perfect,cpu=<factor>, lat=<us>,bw=<MB/s>[,cpu=<factor>][,o=<us>][,g=<us>][,eager=<bytes>] or "
-                 "table=<file>[,...]; using the default (no model)\n",
+                 "table=<file>[,...], either with [,netlat=<us>,netbw=<MB/s> or ,nettable=<file>]"
+                 "[,nodes=<n>[,ppn=<k>][,place=block|cyclic]]; using the default (no model)\n",
                  models_bad[i]);
         CHECK(strstr(load(), want) != NULL);
         CHECK(prof_config.model[0] == '\0' && strstr(prof_config.options, "MODEL") == NULL);
+    }
+    /* A placement refused: the message says why. */
+    const struct {
+        const char *text, *why;
+    } places_bad[] = {
+        { "lat=1,bw=1,nodes=2", "a placement (nodes=, ppn=, place=) needs the network between nodes" },
+        { "lat=1,bw=1,netlat=1,netbw=1,ppn=2", "ppn= and place= need nodes=" },
+        { "lat=1,bw=1,netlat=1,netbw=1,nodes=2,place=ring", "place=ring: the placement is block or cyclic" },
+        { "lat=1,bw=1,netlat=1", "the network between nodes is netlat= with netbw=, or nettable=" },
+        { "lat=1,bw=1,netbw=1", "the network between nodes is netlat= with netbw=, or nettable=" },
+    };
+    for (size_t i = 0; i < sizeof places_bad / sizeof places_bad[0]; i++) {
+        clear();
+        setenv("MPIPROF_MODEL", places_bad[i].text, 1);
+        char want[512];
+        snprintf(want, sizeof want, "MPIPROF_MODEL='%s' is not valid (%s", places_bad[i].text, places_bad[i].why);
+        CHECK(strstr(load(), want) != NULL && prof_config.model[0] == '\0');
+    }
+    /* A placement that does not hold the job's ranks, as the launcher
+     * gives their number: refused before MPI_Init, and fitting ones taken. */
+    const struct {
+        const char *size, *text, *why;
+    } fits[] = {
+        { "4", "lat=1,bw=1,netlat=1,netbw=1,nodes=3,ppn=1", "nodes=3 with ppn=1 holds 3 of the job's 4 ranks" },
+        { "4", "lat=1,bw=1,netlat=1,netbw=1,nodes=5", "nodes=5 is more nodes than the job's 4 ranks" },
+        { "4", "lat=1,bw=1,netlat=1,netbw=1,nodes=3", "nodes=3 with ppn=2 in blocks leaves nodes without ranks" },
+        { "4", "lat=1,bw=1,netlat=1,netbw=1,nodes=3,place=cyclic", NULL },
+        { "4", "lat=1,bw=1,netlat=1,netbw=1,nodes=2,ppn=2", NULL },
+        { "8", "lat=1,bw=1,netlat=1,netbw=1,nodes=2,ppn=2", "nodes=2 with ppn=2 holds 4 of the job's 8 ranks" },
+    };
+    for (size_t i = 0; i < sizeof fits / sizeof fits[0]; i++) {
+        clear();
+        setenv("OMPI_COMM_WORLD_SIZE", fits[i].size, 1);
+        setenv("MPIPROF_MODEL", fits[i].text, 1);
+        const char *said = load();
+        if (fits[i].why)
+            CHECK(strstr(said, fits[i].why) != NULL && prof_config.model[0] == '\0');
+        else
+            CHECK(strcmp(said, "") == 0 && strcmp(prof_config.model, fits[i].text) == 0);
+        unsetenv("OMPI_COMM_WORLD_SIZE");
     }
     /* A table that cannot be read: the message says why. */
     clear();

@@ -3,8 +3,10 @@
  * and past its points; a collective's from its curve on the measured
  * process count nearest below (else above), scaled by the algorithms'
  * ratio, and from the algorithms where the table has no curve; tables
- * refused with the reason, keeping the one in force. Every figure is
- * worked out by hand in the comments. */
+ * refused with the reason, keeping the one in force; a network between
+ * nodes and a placement (nodes=, ppn=, place=): each rank's node, the
+ * placements that do not fit, and the collectives priced inside and
+ * between the nodes. Every figure is worked out by hand in the comments. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -128,6 +130,53 @@ int main(void)
     /* perfect: nothing costs. */
     CHECK(prof_model_parse("perfect", &m) == 0 && prof_model_time(&m, 1000) == 0 &&
           prof_model_coll_time(&m, PROF_MC_ALLREDUCE, 4, 1000) == 0);
+
+    /* A network between nodes: 1 us and 1000 MB/s inside a node, 100 us
+     * and 10 MB/s between nodes; nodes=2 on 4 ranks: ppn 2, blocks. */
+    CHECK(prof_model_parse("lat=1,bw=1000,netlat=100,netbw=10,nodes=2", &m) == 0 && m.net && m.nodes == 2 &&
+          m.ppn == 0 && m.place == PROF_PLACE_BLOCK && near(m.net_lat, 100e-6) && near(m.net_bw, 1e7));
+    int node_of[8];
+    CHECK(prof_model_place(&m, 4, node_of) == 0 && node_of[0] == 0 && node_of[1] == 0 && node_of[2] == 1 &&
+          node_of[3] == 1);
+    struct prof_model net;
+    prof_model_net_of(&m, &net);
+    /* T inside: 1 + 1000 / 1000 = 2 us; between: 100 + 1000 / 10 = 200 us. */
+    CHECK(near(prof_model_time(&m, 1000), 2e-6) && near(prof_model_time(&net, 1000), 200e-6));
+    /* One node: the flat algorithms. Barrier on 4 over 2 nodes of 2:
+     * 2 barrier(2) + barrier_net(2) = 2 x 1 + 100 us. */
+    CHECK(near(prof_model_coll_placed(&m, &net, PROF_MC_BARRIER, 4, 1, 4, 0),
+               prof_model_coll_time(&m, PROF_MC_BARRIER, 4, 0)));
+    CHECK(near(prof_model_coll_placed(&m, &net, PROF_MC_BARRIER, 4, 2, 2, 0), 102e-6));
+    /* Allreduce of 1000 bytes: reduce(2) = min(T(1000), 2 T(0) + 2 W(500))
+     * = min(2, 3) = 2 us; allreduce_net(2) = min(200, 200 + 100) = 200 us;
+     * bcast(2) = min(2, 2 + 1) = 2 us: 204 us. */
+    CHECK(near(prof_model_coll_placed(&m, &net, PROF_MC_ALLREDUCE, 4, 2, 2, 1000), 204e-6));
+    /* Alltoall of 1000 bytes a process: inside, alltoall(2) of its share
+     * 500: min(T(250), T(250)) = 1.25 us; between, the node's 2000 bytes
+     * through one link: min(T_net(1000), T_net(1000)) = 200 us. */
+    CHECK(near(prof_model_coll_placed(&m, &net, PROF_MC_ALLTOALL, 4, 2, 2, 1000), 201.25e-6));
+    /* Cyclic: 0 2 | 1 3 on 2 nodes; nodes=3 cyclic on 4: 0 1 2 0. */
+    CHECK(prof_model_parse("lat=1,bw=1000,netlat=100,netbw=10,nodes=2,place=cyclic", &m) == 0 &&
+          prof_model_place(&m, 4, node_of) == 0 && node_of[0] == 0 && node_of[1] == 1 && node_of[2] == 0 &&
+          node_of[3] == 1);
+    CHECK(prof_model_parse("lat=1,bw=1000,netlat=100,netbw=10,nodes=3,place=cyclic", &m) == 0 &&
+          prof_model_place(&m, 4, node_of) == 0 && node_of[3] == 0);
+    /* Placements that do not fit 4 ranks, each with its reason. */
+    CHECK(prof_model_parse("lat=1,bw=1000,netlat=100,netbw=10,nodes=3", &m) == 0 &&
+          prof_model_place(&m, 4, NULL) == -1 && strstr(prof_model_why(), "leaves nodes without ranks"));
+    CHECK(prof_model_parse("lat=1,bw=1000,netlat=100,netbw=10,nodes=2,ppn=1", &m) == 0 &&
+          prof_model_place(&m, 4, NULL) == -1 && strstr(prof_model_why(), "holds 2 of the job's 4 ranks"));
+    CHECK(prof_model_place(&m, 2, node_of) == 0 && node_of[0] == 0 && node_of[1] == 1);
+    /* The real nodes (no nodes=): nothing to place here. */
+    CHECK(prof_model_parse("lat=1,bw=1000,netlat=100,netbw=10", &m) == 0 && m.net && !m.nodes &&
+          prof_model_place(&m, 4, NULL) == 0);
+    /* A measured table between nodes: its lat and bw as for table=. */
+    CHECK(prof_model_parse("lat=1,bw=1000,nettable=x", &m) == -1);
+    snprintf(text, sizeof text, "lat=1,bw=1000,nettable=%s", good);
+    CHECK(prof_model_parse(text, &m) == 0 && m.net && m.net_table && near(m.net_lat, 1e-6) && near(m.net_bw, 5e7) &&
+          !m.table && near(m.bw, 1e9));
+    prof_model_net_of(&m, &net);
+    CHECK(near(prof_model_time(&net, 1500), 21e-6) && near(prof_model_time(&m, 1500), 2.5e-6));
 
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
