@@ -123,7 +123,7 @@ static const struct prof_model *between(const struct model_opts *o, int a, int b
  * under o's placement. */
 static double coll(const struct model_opts *o, enum prof_model_coll k, int size, double x)
 {
-    return prof_model_coll_placed(&o->m, &o->net, k, size, o->nnodes, o->ppn, x);
+    return prof_model_coll_placed(&o->m, &o->net, k, size, o->nnodes, o->ppn, x, NULL);
 }
 
 static int parse(const char *name, int argc, char **argv, int rank, int size, long bytes, struct model_opts *o)

@@ -101,6 +101,7 @@ static struct {
     double sec_per_tick;
     double mpi, compute;     /* modelled time inside MPI calls and between them */
     double waited;           /* how far partners' clocks have moved it on, in all */
+    double node, net;        /* the transfers completed here, priced inside a node and between nodes */
     double fn[PROF_FN_COUNT];
 } clk = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
@@ -186,15 +187,26 @@ static void partner_end(struct prof_call *c, double at)
     c->m_end = at;
 }
 
-void prof_model_arrival(struct prof_call *c, double sent, uint64_t bytes, int src)
+/* Transfers completed here: in inside a node, out between nodes. */
+static void transferred(double in, double out)
 {
-    if (sent >= 0)
-        partner_end(c, sent + prof_model_time(prof_model_between(src, prof_run.rank), (double)bytes));
-    else if (c->m_begin + c->m_real > c->m_end)
-        c->m_end = c->m_begin + c->m_real;
+    prof_lock(&clk.lock);
+    clk.node += in;
+    clk.net += out;
+    prof_unlock(&clk.lock);
 }
 
-
+void prof_model_arrival(struct prof_call *c, double sent, uint64_t bytes, int src)
+{
+    const struct prof_model *m = prof_model_between(src, prof_run.rank);
+    double x = prof_model_time(m, (double)bytes);
+    if (sent >= 0) {
+        transferred(m == &prof_model ? x : 0, m == &prof_model ? 0 : x);
+        partner_end(c, sent + x);
+    } else if (c->m_begin + c->m_real > c->m_end) {
+        c->m_end = c->m_begin + c->m_real;
+    }
+}
 
 /* A collective's modelled cost on p processes when the largest volume of
  * one process is bytes (model_parse.c); a large-count variant as its base
@@ -330,7 +342,9 @@ static double coll_cost(int fn, const struct spread *s, uint64_t bytes)
     default:        /* the neighbourhood collectives */
         k = PROF_MC_NEIGHBOR;
     }
-    return prof_model_coll_placed(&prof_model, &place.net, k, s->p, s->n, s->q, (double)bytes);
+    double out, cost = prof_model_coll_placed(&prof_model, &place.net, k, s->p, s->n, s->q, (double)bytes, &out);
+    transferred(cost - out, out);
+    return cost;
 }
 
 /* A collective's modelled end: the latest start and the largest volume of
@@ -523,6 +537,14 @@ void prof_model_finish(uint64_t t_end, double *elapsed, double *mpi, double *com
 double prof_model_fn_time(int fn)
 {
     return clk.fn[fn];
+}
+
+void prof_model_transfers(double *node, double *net)
+{
+    prof_lock(&clk.lock);
+    *node = clk.node;
+    *net = clk.net;
+    prof_unlock(&clk.lock);
 }
 
 /* --- the model as a module (module.h) ------------------------------------- */

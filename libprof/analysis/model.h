@@ -150,9 +150,10 @@ double prof_model_coll_time(const struct prof_model *m, enum prof_model_coll k, 
  *   + allgather_net(n, x) + bcast(q, x); reduce-scatter: reduce(q, x) +
  *   reduce_scatter_net(n, x) + gather(q, xq/p); alltoall: alltoall(q,
  *   xq/p) + alltoall_net(n, xq) (a node's data through its one link);
- *   neighbours: T_net(x). */
+ *   neighbours: T_net(x). *between (unless NULL): the part between the
+ *   nodes (0 on one). */
 double prof_model_coll_placed(const struct prof_model *m, const struct prof_model *net, enum prof_model_coll k,
-                              int p, int n, int q, double x);
+                              int p, int n, int q, double x, double *between);
 /* prof_model_text: the model in force, spelt out ("lat=1.5us,bw=1000MB/s,cpu=1"). */
 void prof_model_text(char *buf, size_t size);
 
@@ -251,8 +252,12 @@ double prof_model_transfer(uint64_t bytes);
 /* prof_model_finish: at MPI_Finalize, the modelled elapsed time (seconds)
  * up to t_end, and the modelled MPI time and compute time. */
 void prof_model_finish(uint64_t t_end, double *elapsed, double *mpi, double *compute);
-/* prof_model_fn_time: the modelled time of this process's calls of fn. */
+/* prof_model_fn_time: the modelled time of this process's calls of fn.
+ * prof_model_transfers: the transfers this process completed, priced
+ * inside a node and between nodes (each message at its receiver, each
+ * collective's cost split into its parts inside and between the nodes). */
 double prof_model_fn_time(int fn);
+void prof_model_transfers(double *node, double *net);
 /* model_report.c: model.txt (the module's writer) and the module's figures
  * step (module.h; collective). */
 struct prof_report_ctx;

@@ -390,37 +390,51 @@ double prof_model_coll_time(const struct prof_model *m, enum prof_model_coll k, 
 }
 
 double prof_model_coll_placed(const struct prof_model *m, const struct prof_model *net, enum prof_model_coll k,
-                              int p, int n, int q, double x)
+                              int p, int n, int q, double x, double *between)
 {
+    double share = p > 0 ? x * q / p : x, in = 0, out = 0;
     if (n < 2)
-        return prof_model_coll_time(m, k, p, x);
-    double share = p > 0 ? x * q / p : x;
-    switch (k) {
-    case PROF_MC_BARRIER:
-        return 2 * prof_model_coll_time(m, k, q, 0) + prof_model_coll_time(net, k, n, 0);
-    case PROF_MC_BCAST:
-        return prof_model_coll_time(net, k, n, x) + prof_model_coll_time(m, k, q, x);
-    case PROF_MC_REDUCE:
-        return prof_model_coll_time(m, k, q, x) + prof_model_coll_time(net, k, n, x);
-    case PROF_MC_ALLREDUCE:
-    case PROF_MC_SCAN:
-        return prof_model_coll_time(m, PROF_MC_REDUCE, q, x) + prof_model_coll_time(net, k, n, x) +
-               prof_model_coll_time(m, PROF_MC_BCAST, q, x);
-    case PROF_MC_GATHER:
-        return prof_model_coll_time(m, k, q, share) + prof_model_coll_time(net, k, n, x);
-    case PROF_MC_ALLGATHER:
-        return prof_model_coll_time(m, PROF_MC_GATHER, q, share) + prof_model_coll_time(net, k, n, x) +
-               prof_model_coll_time(m, PROF_MC_BCAST, q, x);
-    case PROF_MC_REDUCE_SCATTER:
-        return prof_model_coll_time(m, PROF_MC_REDUCE, q, x) + prof_model_coll_time(net, k, n, x) +
-               prof_model_coll_time(m, PROF_MC_GATHER, q, share);
-    case PROF_MC_ALLTOALL:
-        return prof_model_coll_time(m, k, q, share) + prof_model_coll_time(net, k, n, x * q);
-    case PROF_MC_NEIGHBOR:
-    case PROF_MC_P2P:
-        return prof_model_time(net, x);
-    }
-    return 0;
+        in = prof_model_coll_time(m, k, p, x);
+    else
+        switch (k) {
+        case PROF_MC_BARRIER:
+            in = 2 * prof_model_coll_time(m, k, q, 0);
+            out = prof_model_coll_time(net, k, n, 0);
+            break;
+        case PROF_MC_BCAST:
+        case PROF_MC_REDUCE:
+            in = prof_model_coll_time(m, k, q, x);
+            out = prof_model_coll_time(net, k, n, x);
+            break;
+        case PROF_MC_ALLREDUCE:
+        case PROF_MC_SCAN:
+            in = prof_model_coll_time(m, PROF_MC_REDUCE, q, x) + prof_model_coll_time(m, PROF_MC_BCAST, q, x);
+            out = prof_model_coll_time(net, k, n, x);
+            break;
+        case PROF_MC_GATHER:
+            in = prof_model_coll_time(m, k, q, share);
+            out = prof_model_coll_time(net, k, n, x);
+            break;
+        case PROF_MC_ALLGATHER:
+            in = prof_model_coll_time(m, PROF_MC_GATHER, q, share) + prof_model_coll_time(m, PROF_MC_BCAST, q, x);
+            out = prof_model_coll_time(net, k, n, x);
+            break;
+        case PROF_MC_REDUCE_SCATTER:
+            in = prof_model_coll_time(m, PROF_MC_REDUCE, q, x) + prof_model_coll_time(m, PROF_MC_GATHER, q, share);
+            out = prof_model_coll_time(net, k, n, x);
+            break;
+        case PROF_MC_ALLTOALL:
+            in = prof_model_coll_time(m, k, q, share);
+            out = prof_model_coll_time(net, k, n, x * q);
+            break;
+        case PROF_MC_NEIGHBOR:
+        case PROF_MC_P2P:
+            out = prof_model_time(net, x);
+            break;
+        }
+    if (between)
+        *between = out;
+    return in + out;
 }
 
 void prof_model_text(char *buf, size_t size)

@@ -9,9 +9,11 @@ static const char *const base[] = { PROF_SUMMARY_COLUMNS(NAME) };
 static const char *const slt_col[] = { PROF_SUMMARY_SLT_COLUMNS(NAME) };
 static const char *const collwait_col[] = { PROF_SUMMARY_COLLWAIT_COLUMNS(NAME) };
 static const char *const model_col[] = { PROF_SUMMARY_MODEL_COLUMNS(NAME) };
+static const char *const net_col[] = { PROF_SUMMARY_NET_COLUMNS(NAME) };
 static const char *const spread_col[] = { PROF_SPREAD_COLUMNS(NAME) };
 #define N(a) (int)(sizeof a / sizeof a[0])
-_Static_assert(N(base) - 1 + N(slt_col) + N(collwait_col) + N(model_col) <= PROF_FIGURES_MAX, "PROF_FIGURES_MAX");
+_Static_assert(N(base) - 1 + N(slt_col) + N(collwait_col) + N(model_col) + N(net_col) <= PROF_FIGURES_MAX,
+               "PROF_FIGURES_MAX");
 
 int prof_report_decimals(const char *name)
 {
@@ -60,6 +62,10 @@ int prof_report_figures(const struct prof_report_ctx *ctx, const struct prof_ran
         name[n] = collwait_col[0], v[n++] = sync * rd->sec_per_tick;
     if (ctx->model)
         name[n] = model_col[0], v[n++] = rd->model_elapsed;
+    if (ctx->model_net) {
+        name[n] = net_col[0], v[n++] = rd->model_node;
+        name[n] = net_col[1], v[n++] = rd->model_net;
+    }
     return n;
 }
 

@@ -12,9 +12,13 @@
 #   model-colls -c allreduce and -c alltoall on 2 nodes in blocks;
 #   the real nodes (no nodes=): one here, so every message is priced inside
 #         it, even with a network between nodes a thousand times slower;
-# model.txt's model line names both networks and the placement; a
-# placement that does not hold the job's ranks stops the job before it
-# starts, with one message naming the figures.
+# model.txt's model line names both networks and the placement;
+# summary.txt's model_node_s and model_net_s: rank 1's five messages of
+# 1 MiB from rank 0, on another node, 5 x T_net(1 MiB) = 52.93 ms between
+# nodes (priced, not measured: exact, plus at most 1 ms of the workload's
+# barrier and gather), rank 0's only that; a placement that does not hold
+# the job's ranks stops the job before it starts, with one message naming
+# the figures.
 . "$top_srcdir/tests/integration/lib.sh"
 
 known="$top_builddir/bench/mpiprof-known"
@@ -36,6 +40,16 @@ done
 check "model.txt names both networks and the placement" \
     grep -q "^# model: lat=10us,bw=1000MB/s,cpu=1,o=0us,g=0us,eager=65536B,netlat=100us,netbw=100MB/s,nodes=2,ppn=$ppn,place=cyclic " \
     "$work/model-sends-cyclic/model.txt"
+# col FILE NAME RANK: the column NAME of summary.txt's row of RANK.
+col() {
+    awk -v name="$2" -v rank="$3" '/^# rank/ { for (i = 2; i <= NF; i++) if ($i == name) c = i - 1; next }
+        !/^#/ && $1 == rank { print $c }' "$1"
+}
+sum="$work/model-sends-cyclic/summary.txt"
+net1=$(col "$sum" model_net_s 1) net0=$(col "$sum" model_net_s 0) node1=$(col "$sum" model_node_s 1)
+check "summary.txt: rank 1's transfers between nodes $net1 s = 5 x (100 us + 1 MiB / 100 MB/s) + <= 1 ms"     awk -v v="$net1" 'BEGIN { d = v - 5 * (100e-6 + 1048576 / 1e8); exit !(d >= 0 && d <= 0.001) }'
+check "summary.txt: rank 0's between nodes $net0 s, rank 1's inside $node1 s: the barrier's and gather's (<= 1 ms)"     awk -v a="$net0" -v b="$node1" 'BEGIN { exit !(a != "" && a <= 0.001 && b != "" && b <= 0.001) }'
+
 # The real nodes: one here (as nodes.txt says), so the network between
 # nodes, 100 ms and 1 MB/s, prices nothing.
 out="$work/hosts"

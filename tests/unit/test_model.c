@@ -139,22 +139,25 @@ int main(void)
     CHECK(prof_model_place(&m, 4, node_of) == 0 && node_of[0] == 0 && node_of[1] == 0 && node_of[2] == 1 &&
           node_of[3] == 1);
     struct prof_model net;
+    double between = -1;
     prof_model_net_of(&m, &net);
     /* T inside: 1 + 1000 / 1000 = 2 us; between: 100 + 1000 / 10 = 200 us. */
     CHECK(near(prof_model_time(&m, 1000), 2e-6) && near(prof_model_time(&net, 1000), 200e-6));
     /* One node: the flat algorithms. Barrier on 4 over 2 nodes of 2:
      * 2 barrier(2) + barrier_net(2) = 2 x 1 + 100 us. */
-    CHECK(near(prof_model_coll_placed(&m, &net, PROF_MC_BARRIER, 4, 1, 4, 0),
+    CHECK(near(prof_model_coll_placed(&m, &net, PROF_MC_BARRIER, 4, 1, 4, 0, NULL),
                prof_model_coll_time(&m, PROF_MC_BARRIER, 4, 0)));
-    CHECK(near(prof_model_coll_placed(&m, &net, PROF_MC_BARRIER, 4, 2, 2, 0), 102e-6));
+    CHECK(near(prof_model_coll_placed(&m, &net, PROF_MC_BARRIER, 4, 2, 2, 0, NULL), 102e-6));
     /* Allreduce of 1000 bytes: reduce(2) = min(T(1000), 2 T(0) + 2 W(500))
      * = min(2, 3) = 2 us; allreduce_net(2) = min(200, 200 + 100) = 200 us;
      * bcast(2) = min(2, 2 + 1) = 2 us: 204 us. */
-    CHECK(near(prof_model_coll_placed(&m, &net, PROF_MC_ALLREDUCE, 4, 2, 2, 1000), 204e-6));
+    CHECK(near(prof_model_coll_placed(&m, &net, PROF_MC_ALLREDUCE, 4, 2, 2, 1000, &between), 204e-6) &&
+          near(between, 200e-6));
     /* Alltoall of 1000 bytes a process: inside, alltoall(2) of its share
      * 500: min(T(250), T(250)) = 1.25 us; between, the node's 2000 bytes
      * through one link: min(T_net(1000), T_net(1000)) = 200 us. */
-    CHECK(near(prof_model_coll_placed(&m, &net, PROF_MC_ALLTOALL, 4, 2, 2, 1000), 201.25e-6));
+    CHECK(near(prof_model_coll_placed(&m, &net, PROF_MC_ALLTOALL, 4, 2, 2, 1000, &between), 201.25e-6) &&
+          near(between, 200e-6));
     /* Cyclic: 0 2 | 1 3 on 2 nodes; nodes=3 cyclic on 4: 0 1 2 0. */
     CHECK(prof_model_parse("lat=1,bw=1000,netlat=100,netbw=10,nodes=2,place=cyclic", &m) == 0 &&
           prof_model_place(&m, 4, node_of) == 0 && node_of[0] == 0 && node_of[1] == 1 && node_of[2] == 0 &&
