@@ -1,10 +1,12 @@
-"""html-check.py: load a page of mpiprof-report html in headless chromium
-and check it (t_html.sh).
+"""html-check.py: load pages of mpiprof-report html in headless chromium
+and check them (t_html.sh).
 
-    html-check.py PAGE SHOT.png [JS]
+    html-check.py JS PAGE SHOT.png [PAGE SHOT.png]...
 
-Parses PAGE with html5lib in strict mode (the HTML5 parsing algorithm:
-any parse error is an error of the page) and as XML (the page is
+One chromium for all the pages (its start is most of a page's time), each
+page in a tab of its own, closed before the next opens. Parses PAGE with
+html5lib in strict mode (the HTML5 parsing algorithm: any parse error is
+an error of the page) and as XML (the page is
 well-formed XML as well as HTML), and checks each inline SVG picture: the
 SVG namespace, width, height and viewBox, only elements of the SVG that
 the page draws, numbers where coordinates go. Then chromium (--remote-debugging-pipe: the DevTools
@@ -13,9 +15,11 @@ loads PAGE from the file system with the network off, collects every
 console error, uncaught exception and log entry of level error, measures
 the load (navigation start to the end of the load event, the page's script
 included), evaluates the JavaScript expression JS and saves a screenshot of
-the whole page in SHOT.png. Prints one JSON object: errors (list of
-strings), load_ms, svgs, bytes, value (JS's value). Exit 0 when it ran
-(the caller checks the object), 2 on usage, 3 when chromium cannot be run.
+the whole page in SHOT.png (JS empty: none evaluated). Prints one JSON
+object a line, a line per PAGE in their order: errors (list of strings; a
+page the browser could not load has its reason there), load_ms, svgs,
+bytes, value (JS's value). Exit 0 when it ran (the caller checks the
+objects), 2 on usage, 3 when chromium cannot be run.
 Standard library and html5lib (Debian's python3-html5lib).
 """
 
@@ -135,14 +139,14 @@ class Browser:
                 return msg.get("result", {})
             self.events.append(msg)
 
-    def wait_event(self, method, timeout=30):
+    def wait_event(self, method, session, timeout=30):
         deadline = time.time() + timeout
         for k, msg in enumerate(self.events):
-            if msg.get("method") == method:
+            if msg.get("method") == method and msg.get("sessionId") == session:
                 return self.events.pop(k)
         while True:
             msg = self.read(deadline)
-            if msg.get("method") == method:
+            if msg.get("method") == method and msg.get("sessionId") == session:
                 return msg
             self.events.append(msg)
 
@@ -156,19 +160,18 @@ class Browser:
         shutil.rmtree(self.profile, ignore_errors=True)
 
 
-def load(path, shot, expression):
-    b = Browser()
+def load(b, path, shot, expression):
+    """Load PAGE in a new tab of the browser B: its errors, load time and JS's value."""
+    target = b.call("Target.createTarget", {"url": "about:blank"})["targetId"]
     try:
-        targets = b.call("Target.getTargets")["targetInfos"]
-        page = next(t for t in targets if t["type"] == "page")
-        session = b.call("Target.attachToTarget", {"targetId": page["targetId"], "flatten": True})["sessionId"]
+        session = b.call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
         for domain in ("Runtime", "Log", "Page"):
             b.call(domain + ".enable", session=session)
         b.call("Network.enable", session=session)
         b.call("Emulation.setDeviceMetricsOverride",
                {"width": 1300, "height": 900, "deviceScaleFactor": 1, "mobile": False}, session=session)
         b.call("Page.navigate", {"url": "file://" + os.path.abspath(path)}, session=session)
-        b.wait_event("Page.loadEventFired", 60)
+        b.wait_event("Page.loadEventFired", session, 60)
         load_ms = b.call("Runtime.evaluate", {
             "expression": "(function(){var n=performance.getEntriesByType('navigation')[0];"
                           "return n.loadEventEnd - n.startTime;})()", "returnByValue": True},
@@ -177,14 +180,16 @@ def load(path, shot, expression):
         if expression:
             r = b.call("Runtime.evaluate", {"expression": expression, "returnByValue": True}, session=session)
             if "exceptionDetails" in r:
-                b.events.append({"method": "Runtime.exceptionThrown", "params": r})
+                b.events.append({"method": "Runtime.exceptionThrown", "params": r, "sessionId": session})
             value = r["result"].get("value")
         png = b.call("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True},
                      session=session, timeout=60)["data"]
         with open(shot, "wb") as f:
             f.write(base64.b64decode(png))
         errors = []
-        for e in b.events:
+        # This tab's events only; the others' (earlier tabs) are dropped.
+        mine, b.events = [e for e in b.events if e.get("sessionId") == session], []
+        for e in mine:
             m, p = e.get("method"), e.get("params", {})
             if m == "Runtime.exceptionThrown":
                 d = p.get("exceptionDetails", {})
@@ -199,18 +204,29 @@ def load(path, shot, expression):
                 errors.append("fetched: %s" % p["request"]["url"])
         return errors, load_ms, value
     finally:
-        b.close()
+        try:
+            b.call("Target.closeTarget", {"targetId": target})
+        except (OSError, RuntimeError, TimeoutError, EOFError):
+            pass                # the browser is gone: the next page says so
 
 
 def main(argv):
-    if len(argv) not in (2, 3):
+    if len(argv) < 3 or len(argv) % 2 == 0:
         print(__doc__.split("\n\n")[1], file=sys.stderr)
         return 2
-    path, shot = argv[:2]
-    errors, svgs = static_errors(path)
-    browser_errors, load_ms, value = load(path, shot, argv[2] if len(argv) == 3 else "")
-    print(json.dumps({"errors": errors + browser_errors, "load_ms": load_ms, "svgs": svgs,
-                      "bytes": os.path.getsize(path), "value": value}))
+    expression, pairs = argv[0], argv[1:]
+    b = Browser()
+    try:
+        for path, shot in zip(pairs[0::2], pairs[1::2]):
+            errors, svgs = static_errors(path)
+            try:
+                browser_errors, load_ms, value = load(b, path, shot, expression)
+            except (OSError, RuntimeError, TimeoutError, EOFError, KeyError, ValueError) as e:
+                browser_errors, load_ms, value = ["browser: %s: %s" % (type(e).__name__, e)], 0, None
+            print(json.dumps({"errors": errors + browser_errors, "load_ms": load_ms, "svgs": svgs,
+                              "bytes": os.path.getsize(path), "value": value}), flush=True)
+    finally:
+        b.close()
     return 0
 
 

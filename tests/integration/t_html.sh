@@ -6,9 +6,10 @@
 # report and a synthetic report of 64 ranks x 1,000 call sites. Checks:
 #   each page: valid HTML (html5lib's strict parse) and well-formed XML,
 #         its SVG pictures valid,
-#         loaded by headless chromium (html-check.py) with no console
-#         error, no exception and nothing fetched; a screenshot of each
-#         and the page kept in tests/html/ of the build tree (artifacts);
+#         loaded by headless chromium (html-check.py: one browser, a tab
+#         per page) with no console error, no exception and nothing
+#         fetched; a screenshot of each and the page kept in tests/html/
+#         of the build tree (artifacts);
 #   the functions table read back from the DOM: per function, the time,
 #         calls and bytes of functions.txt summed over the ranks (time to
 #         1e-9 s); rank 1's view is functions.txt's rows of rank 1 as
@@ -69,8 +70,9 @@ dom='(function () {
   return out;
 })()'
 
-# page NAME DIRS...: the page of DIRS in $shots/NAME.html, loaded in
-# chromium ($work/NAME.json, $shots/NAME.png); fails on an error.
+# page NAME DIRS...: the page of DIRS in $shots/NAME.html, added to the
+# pages that browse loads.
+pages=
 page() {
     local name=$1
     shift
@@ -79,18 +81,31 @@ page() {
         return 1
     fi
     check "html $*: prints the page's path" test "$(cat "$work/$name.out")" = "$shots/$name.html"
-    with_lock -s "$PYTHON" "$browse" "$shots/$name.html" "$shots/$name.png" "$dom" > "$work/$name.json" ||
-        { fail "$name: html-check.py runs"; return 1; }
-    "$PYTHON" -c 'import json, sys
+    pages="$pages $name"
+}
+
+# browse: every page written loaded in one chromium (html-check.py: its
+# start is most of a page's time), NAME's object in $work/NAME.json and
+# its screenshot in $shots/NAME.png; then each page fails on an error.
+browse() {
+    local name k=0
+    # shellcheck disable=SC2046 # one page and its screenshot per name
+    with_lock -s "$PYTHON" "$browse" "$dom" $(for name in $pages; do echo "$shots/$name.html $shots/$name.png"; done) \
+        > "$work/pages.json" || fail "html-check.py runs"
+    for name in $pages; do
+        k=$((k + 1))
+        sed -n "${k}p" "$work/pages.json" > "$work/$name.json"
+        "$PYTHON" -c 'import json, sys
 d = json.load(open(sys.argv[1]))
 print("%s: %d bytes, %d SVG, loaded in %.0f ms, %d errors" % (sys.argv[2], d["bytes"], d["svgs"], d["load_ms"], len(d["errors"])))
 for e in d["errors"]:
     print("  " + e)
-sys.exit(1 if d["errors"] else 0)' "$work/$name.json" "$name" > "$work/$name.said"
-    st=$?
-    cat "$work/$name.said"
-    check "$name: valid, loaded with no console error, nothing fetched" test $st = 0
-    check "$name: screenshot $shots/$name.png" sh -c 'head -c 8 "$1" | od -c | grep -q "P   N   G"' - "$shots/$name.png"
+sys.exit(1 if d["errors"] else 0)' "$work/$name.json" "$name" > "$work/$name.said" 2>&1
+        st=$?
+        cat "$work/$name.said"
+        check "$name: valid, loaded with no console error, nothing fetched" test $st = 0
+        check "$name: screenshot $shots/$name.png" sh -c 'head -c 8 "$1" | od -c | grep -q "P   N   G"' - "$shots/$name.png"
+    done
 }
 
 # dom_rows NAME KEY: the rows of the functions table read back (all, rank1).
@@ -131,28 +146,47 @@ has() {
     done
 }
 
-page mix "$work/mix" && functions_match mix "$work/mix"
+# The pages, then one browser for them all, then what each must hold.
+page mix "$work/mix"
+page regions "$work/regions"
+page analyses "$work/analyses"
+page rmaio "$work/rmaio"
+page summary "$work/summary"
+page compare "$work/mix" "$work/mix2"
+page partial "$work/partial"
+# 64 and 256 ranks x 1,000 sites; 256 ranks on 4 nodes of 64 (nodes.txt):
+# a bar per node.
+for n in 64 256; do
+    synthetic "$work/big$n" $n 1000 "step@syn.c:20;main@syn.c:5"
+    [ $n = 256 ] && awk 'BEGIN { print "# mpiprof 0.1.0 command=\"./synthetic\" ranks=256"
+        print "# node host ranks rank_list mpi_s offset_s drift_ppm sync_error_s advanced_s waited_s caused_s"
+        for (k = 0; k < 4; k++) printf "%d n%d 64 %d-%d 1.000000000 - - - - - -\n", k, k, 64 * k, 64 * k + 63 }' > "$work/big$n/nodes.txt"
+    start=$(date +%s.%N)
+    page big$n "$work/big$n"
+    secs=$(echo "$start $(date +%s.%N)" | awk '{ printf "%.1f", $2 - $1 }')
+    echo "big$n: $n ranks x 1,000 sites: written in $secs s"
+done
+browse
+
+functions_match mix "$work/mix"
 has mix t-functions t-sites matrix sizes
-page regions "$work/regions" && functions_match regions "$work/regions"
+functions_match regions "$work/regions"
 has regions t-regions
 check "regions: the regions of regions.c in the file's order" \
     sh -c 'grep -o "\[\"\(whole\|init\|step\|step/halo\)\",\"[0-9]*\"" "$1" | cut -d\" -f2 | tr "\n" " " |
         grep -qx "whole init step step/halo "' - "$shots/regions.html"
-page analyses "$work/analyses" && functions_match analyses "$work/analyses"
+functions_match analyses "$work/analyses"
 has analyses t-waits t-slt t-late-partners t-collwait t-model
 check "analyses: the model's predicted speed-up of model.txt" \
     grep -q "predicted speed-up <b>$(sed -n 's/^# model: .* predicted_speedup=\([^ ]*\).*/\1/p' "$work/analyses/model.txt")</b>" \
     "$shots/analyses.html"
-page rmaio "$work/rmaio" && functions_match rmaio "$work/rmaio"
+functions_match rmaio "$work/rmaio"
 has rmaio t-rma t-io
-page summary "$work/summary"
 has summary t-figures t-functions
 dom_rows summary all | sort > "$work/actual"
 awk '!/^#/' "$work/summary/functions.txt" | sort > "$work/expected"
 same_rows "summary: the functions table is the summary form's functions.txt as written"
-page compare "$work/mix" "$work/mix2"
 has compare t-cmp-job t-cmp-function t-cmp-site
-page partial "$work/partial"
 check "partial: the page says the report is partial" grep -q "This report is partial" "$shots/partial.html"
 check "complete: the page does not" sh -c '! grep -q "This report is partial" "$1"' - "$shots/mix.html"
 
@@ -173,18 +207,7 @@ fi
 check "refused: no page and no temporary file written" \
     sh -c 'test -z "$(find "$1" -name "*.html" -o -name ".mpiprof-html.*")" && test "$(cat "$1/file")" = keep' - "$work"
 
-# --- large reports ---------------------------------------------------------------
-for n in 64 256; do
-    synthetic "$work/big$n" $n 1000 "step@syn.c:20;main@syn.c:5"
-    # 256 ranks on 4 nodes of 64 (nodes.txt): a bar per node.
-    [ $n = 256 ] && awk 'BEGIN { print "# mpiprof 0.1.0 command=\"./synthetic\" ranks=256"
-        print "# node host ranks rank_list mpi_s offset_s drift_ppm sync_error_s advanced_s waited_s caused_s"
-        for (k = 0; k < 4; k++) printf "%d n%d 64 %d-%d 1.000000000 - - - - - -\n", k, k, 64 * k, 64 * k + 63 }' > "$work/big$n/nodes.txt"
-    start=$(date +%s.%N)
-    page big$n "$work/big$n"
-    secs=$(echo "$start $(date +%s.%N)" | awk '{ printf "%.1f", $2 - $1 }')
-    echo "big$n: $n ranks x 1,000 sites: written and checked in $secs s"
-done
+# --- large reports (their pages loaded above) ----------------------------------
 check "64 ranks x 1,000 sites: the page is $(wc -c < "$shots/big64.html") bytes (< 5 MB)" \
     test "$(wc -c < "$shots/big64.html")" -lt 5000000
 check "64 ranks x 1,000 sites: loaded in $(sed 's/.*"load_ms": \([0-9.]*\).*/\1/' "$work/big64.json") ms (< 2 s)" \
