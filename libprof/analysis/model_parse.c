@@ -112,9 +112,19 @@ static int table_read(const char *path, size_t len, struct prof_model_table *int
     int ln = 0, rc = 0;
     while (rc == 0 && fgets(line, sizeof line, f)) {
         ln++;
-        line[strcspn(line, "\n")] = '\0';
-        if (line[strspn(line, " \t")] != '\0' && line[strspn(line, " \t")] != '#')
+        size_t len = strcspn(line, "\n");
+        int whole = line[len] == '\n' || feof(f), c;
+        line[len] = '\0';
+        char first = line[strspn(line, " \t")];
+        if (!whole && first == '#') {       /* a long comment (a long command in mpiprof-calibrate's) */
+            while ((c = fgetc(f)) != EOF && c != '\n')
+                ;
+        } else if (!whole) {
+            snprintf(why, sizeof why, "%s line %d: longer than %zu bytes", file, ln, sizeof line - 2);
+            rc = -1;
+        } else if (first != '\0' && first != '#') {
             rc = table_row(&reading, file, ln, line);
+        }
     }
     fclose(f);
     const struct prof_model_curve *c = curve(&reading, PROF_MC_P2P, 2);

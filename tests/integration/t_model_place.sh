@@ -18,7 +18,9 @@
 # nodes (priced, not measured: exact, plus at most 1 ms of the workload's
 # barrier and gather), rank 0's only that; a placement that does not hold
 # the job's ranks stops the job before it starts, with one message naming
-# the figures.
+# the figures; mpiprof-calibrate --hosts
+# with other than two host names: one line, status 2 (its measure across
+# two nodes is t_nodes.sh's).
 . "$top_srcdir/tests/integration/lib.sh"
 
 known="$top_builddir/bench/mpiprof-known"
@@ -67,4 +69,8 @@ check "--model $bad on $np ranks: said once, naming the figures, the job not run
     sh -c 'test "$(grep -c "^mpiprof: --model .* is not valid (nodes=$1 is more nodes than the job.s $2 ranks)" "$3")" -eq 1 &&
            test ! -e "$4"' - $((np + 1)) $np "$work/bad.err" "$work/none"
 cat "$work/bad.err"
+for hosts in a a,b,c "a b,c" ,b; do
+    refuses_with "^mpiprof-calibrate: --hosts: '$hosts' is not two host names A,B\$" \
+        env MPIPROF_MPI1="$known" "$top_builddir/tools/mpiprof-calibrate" --hosts "$hosts"
+done
 finish

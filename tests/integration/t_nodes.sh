@@ -18,6 +18,8 @@
 # between the nodes), and those of one within node0 do not; with the
 # nodes' links limited to 100 Mbit/s (nodes_rate) the transfer takes at
 # least the time that rate allows;
+# mpiprof-calibrate --hosts measures the network between two nodes
+# (Open MPI, 2 nodes x 1 rank);
 # the profiler runs there: mpiprof -o DIR writes a report of every rank.
 # Offsets of opposite signs (-1000 s and +1000 s) on the second layout.
 . "$top_srcdir/tests/integration/lib.sh"
@@ -118,6 +120,32 @@ layout() {
         nodes_rate off
         check "$lay: $mib MiB at 100 Mbit/s took at least 1.2 s" \
             awk '$1 == "bulk" { print "took " $7 " s"; t = $7 } END { exit !(t >= 1.2) }' "$work/bulk.out"
+    fi
+
+    # mpiprof-calibrate --hosts (issue 51; Open MPI: MPICH's UCX hangs now
+    # and then between these nodes): PingPong with one process on each
+    # node, over TCP, its table and nettable=FILE last; its latency above
+    # twice the one measured on one node (shared memory); a model that
+    # takes it as the network between nodes.
+    if [ "$k" -eq 1 ] && [ "$MPI_FLAVOR" = openmpi ]; then
+        cal="$top_builddir/tools/mpiprof-calibrate"
+        across="$MPIRUN --bind-to none --mca plm_rsh_agent $NODES_AGENT --mca plm_rsh_no_tree_spawn 1"
+        across="$across --mca btl_tcp_if_include $NODES_SUBNET --mca oob_tcp_if_include $NODES_SUBNET"
+        with_lock -s env MPIPROF_MPI1="$top_builddir/bench/mpiprof-mpi1" "$cal" --mpirun "$across" \
+            --hosts "$(nodes_ip 0),$(nodes_ip 1)" --runs 1 --max-log 12 -o "$work/net.txt" > "$work/net.out" ||
+            fail "$lay: mpiprof-calibrate --hosts"
+        with_lock -s env MPIPROF_MPI1="$top_builddir/bench/mpiprof-mpi1" "$cal" --mpirun "$MPIRUN" --runs 1 \
+            --max-log 12 -o "$work/shm.txt" > "$work/shm.out" || fail "$lay: mpiprof-calibrate on one node"
+        tail -3 "$work/net.out" "$work/shm.out"
+        check "$lay: calibrate --hosts: 14 p2p sizes, no collective, netlat=,netbw= and nettable=<its path> last" \
+            awk -v t="$work/net.txt" '!/^#/ && NF == 4 { if ($1 == "p2p" && $2 == 2) p++; else other++ }
+                /^# without the table: netlat=[0-9.]+,netbw=[0-9]+$/ { line = 1 }
+                END { exit !(p == 14 && !other && line && $0 == "nettable=" t) }' "$work/net.out"
+        lat() { sed -n 's/^# latency \([0-9.]*\) us.*/\1/p' "$1"; }
+        check "$lay: the latency between nodes, $(lat "$work/net.out") us, above twice one node's, $(lat "$work/shm.out") us" \
+            awk -v a="$(lat "$work/net.out")" -v b="$(lat "$work/shm.out")" 'BEGIN { exit !(b > 0 && a > 2 * b) }'
+        check "$lay: a model with it as the network between nodes is taken" \
+            "$launcher" --model "$(tail -1 "$work/shm.out"),$(tail -1 "$work/net.out"),nodes=2" /bin/true
     fi
 
     clean=$work/rep nrun "$work/prof.out" "$k" "$np" "$launcher" -q -o "$work/rep" "$prog" NODEINFO_VAR 20 ||

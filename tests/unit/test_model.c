@@ -127,6 +127,13 @@ int main(void)
     CHECK(parse(table("dip", "p2p 2 0 2\np2p 2 8 1\np2p 2 16 3\n"), "", &m) == 0);
     CHECK(near(prof_model_time(&m, 8), 1e-6) && near(m.bw, 4e6) && near(prof_model_time(&m, 100), 24e-6));
     refused("flat", "p2p 2 0 2\np2p 2 8 1\np2p 2 16 1\n", "flat: the p2p time of its two largest sizes does not grow");
+    /* A comment longer than a line buffer (mpiprof-calibrate's names its
+     * whole mpirun command) is skipped whole; a longer row is refused. */
+    char lng[1024];
+    snprintf(lng, sizeof lng, "# %0400d\np2p 2 0 1\np2p 2 1000 11\n", 7);
+    CHECK(parse(table("longcomment", lng), "", &m) == 0 && near(prof_model_time(&m, 1000), 11e-6));
+    snprintf(lng, sizeof lng, "p2p 2 0 1 %0300d\np2p 2 1000 11\n", 7);
+    refused("longrow", lng, "longrow line 1: longer than 254 bytes");
     /* perfect: nothing costs. */
     CHECK(prof_model_parse("perfect", &m) == 0 && prof_model_time(&m, 1000) == 0 &&
           prof_model_coll_time(&m, PROF_MC_ALLREDUCE, 4, 1000) == 0);
