@@ -153,11 +153,12 @@ regions_counts() {
 # regions_times RANK FILE: per region (in order) its open and MPI time in
 # show's output FILE, then regions.txt's sums over the ranks (RANK "all")
 # or RANK's; exit 1 unless the four regions' differ by at most 1 us (the
-# rounding to 6 decimals).
+# rounding to 6 decimals; the sums printed with 9, as awk's print gives 6
+# significant digits: 5 us off once a sum passes 1 s, as MPICH's did in CI).
 regions_times() {
     regions_shown "$2" | awk '{ print $1, $(NF - 3), $(NF - 2) }' > "$work/shown"
     awk -v only="$1" '/^#/ { next } only == "all" || $1 == only { if (!($2 in t)) order[++n] = $2; t[$2] += $4; m[$2] += $5 }
-        END { for (i = 1; i <= n; i++) print order[i], t[order[i]], m[order[i]] }' "$work/reg/regions.txt" |
+        END { for (i = 1; i <= n; i++) printf "%s %.9f %.9f\n", order[i], t[order[i]], m[order[i]] }' "$work/reg/regions.txt" |
         paste -d ' ' "$work/shown" - | awk '{ n++; d = $2 - $5; e = $3 - $6 }
             $1 != $4 || d > 1e-6 || d < -1e-6 || e > 1e-6 || e < -1e-6 { bad = 1 } END { exit bad || n != 4 }'
 }
