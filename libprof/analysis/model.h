@@ -53,6 +53,7 @@ struct prof_model_curve {
     int p;
     int n;             /* points, bytes increasing */
     double x[PROF_MODEL_POINTS], t[PROF_MODEL_POINTS];     /* bytes, seconds */
+    double tail;       /* seconds per byte past the last point (prof_model_tail) */
 };
 struct prof_model_table {
     int n;

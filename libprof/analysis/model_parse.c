@@ -41,18 +41,37 @@ static const struct prof_model_curve *curve(const struct prof_model_table *t, in
 }
 
 /* c's time of x bytes: straight lines between its points, the first's time
- * below it, and past the last on the last two's line (not falling). */
+ * below it, and past the last its time plus c->tail a byte. */
 static double curve_at(const struct prof_model_curve *c, double x)
 {
     int i = 1;
     if (c->n == 1 || x <= c->x[0])
         return c->t[0];
-    while (i < c->n - 1 && x > c->x[i])
+    if (x > c->x[c->n - 1])
+        return c->t[c->n - 1] + (x - c->x[c->n - 1]) * c->tail;
+    while (x > c->x[i])
         i++;
-    double slope = (c->t[i] - c->t[i - 1]) / (c->x[i] - c->x[i - 1]);
-    if (x > c->x[i] && slope < 0)
-        slope = 0;
-    return c->t[i - 1] + (x - c->x[i - 1]) * slope;
+    return c->t[i - 1] + (x - c->x[i - 1]) * (c->t[i] - c->t[i - 1]) / (c->x[i] - c->x[i - 1]);
+}
+
+/* c's time per byte past its largest size: the least-squares slope of its
+ * points from a sixteenth of that size up (two at least: in a table of
+ * powers of two its last five), 0 when it falls. One noisy size among the
+ * largest (small messages over TCP on a loaded node) does not make it. */
+static double tail_of(const struct prof_model_curve *c)
+{
+    int n = c->n, i = n - 1;
+    if (n < 2)
+        return 0;
+    while (i > 0 && c->x[i - 1] >= c->x[n - 1] / 16)
+        i--;
+    if (i == n - 1)
+        i--;
+    double k = n - i, sx = 0, st = 0, sxx = 0, sxt = 0;
+    for (int j = i; j < n; j++)
+        sx += c->x[j], st += c->t[j], sxx += c->x[j] * c->x[j], sxt += c->x[j] * c->t[j];
+    double slope = (k * sxt - sx * st) / (k * sxx - sx * sx);
+    return slope > 0 ? slope : 0;
 }
 
 /* A row "SHAPE P BYTES USEC" of file's line ln into t: 0, or -1 and why. */
@@ -127,12 +146,14 @@ static int table_read(const char *path, size_t len, struct prof_model_table *int
         }
     }
     fclose(f);
+    for (int i = 0; i < reading.n; i++)
+        reading.c[i].tail = tail_of(&reading.c[i]);
     const struct prof_model_curve *c = curve(&reading, PROF_MC_P2P, 2);
     if (rc == 0 && (!c || c->n < 2)) {
         snprintf(why, sizeof why, "%s: no p2p curve of two sizes or more (mpiprof-calibrate writes one)", file);
         rc = -1;
-    } else if (rc == 0 && !(c->t[c->n - 1] > c->t[c->n - 2])) {
-        snprintf(why, sizeof why, "%s: the p2p time of its two largest sizes does not grow (no bandwidth)", file);
+    } else if (rc == 0 && !(c->tail > 0)) {
+        snprintf(why, sizeof why, "%s: the p2p time does not grow over its largest sizes (no bandwidth)", file);
         rc = -1;
     }
     if (rc == 0)
@@ -185,12 +206,12 @@ static int count_ok(double v)
     return v >= 1 && v <= 1e6 && v == (double)(int)v;
 }
 
-/* The curve's lat (its time of 0 bytes) and bw (its two largest sizes'). */
+/* The curve's lat (its time of 0 bytes) and bw (its largest sizes'). */
 static void table_figures(const struct prof_model_table *t, double *lat, double *bw)
 {
     const struct prof_model_curve *c = curve(t, PROF_MC_P2P, 2);
     *lat = curve_at(c, 0);
-    *bw = (c->x[c->n - 1] - c->x[c->n - 2]) / (c->t[c->n - 1] - c->t[c->n - 2]);
+    *bw = 1 / c->tail;
 }
 
 /* "NAME=number" at *p (NAME matched case-insensitively): the number, p past it. */

@@ -69,8 +69,8 @@ int main(void)
     struct prof_model m;
     CHECK(parse(good, "", &m) == 0 && m.table && strcmp(m.path, good) == 0 && prof_model_why()[0] == '\0');
     /* lat: the time of 0 bytes; T between the points, past the last on
-     * the last two's line; bw: theirs, 1000 bytes in 20 us (W = 0.02 us a
-     * byte). */
+     * the line of the largest sizes (here the last two); bw: theirs, 1000
+     * bytes in 20 us (W = 0.02 us a byte). */
     CHECK(near(m.lat, 1e-6) && near(m.bw, 5e7));
     CHECK(near(prof_model_time(&m, 0), 1e-6) && near(prof_model_time(&m, 500), 6e-6));
     CHECK(near(prof_model_time(&m, 1500), 21e-6) && near(prof_model_time(&m, 3000), 51e-6));
@@ -122,11 +122,17 @@ int main(void)
     CHECK(parse(table("bad", "p2p 2 0 5\np2p 2 10 4\np2p 2 5 4\n"), "", &m) == -1);
     CHECK(near(m.lat, 1e-6) && near(prof_model_time(&m, 1500), 21e-6));
 
-    /* A curve is read as measured, below its time of 0 bytes too; its last
-     * two points must rise (8 bytes in 2 us: 4 MB/s). */
+    /* A curve is read as measured, below its time of 0 bytes too; its
+     * largest sizes must rise (8 bytes in 2 us: 4 MB/s). */
     CHECK(parse(table("dip", "p2p 2 0 2\np2p 2 8 1\np2p 2 16 3\n"), "", &m) == 0);
     CHECK(near(prof_model_time(&m, 8), 1e-6) && near(m.bw, 4e6) && near(prof_model_time(&m, 100), 24e-6));
-    refused("flat", "p2p 2 0 2\np2p 2 8 1\np2p 2 16 1\n", "flat: the p2p time of its two largest sizes does not grow");
+    refused("flat", "p2p 2 0 2\np2p 2 8 1\np2p 2 16 1\n", "flat: the p2p time does not grow over its largest sizes");
+    /* Past the largest size: the least-squares line of the sizes from a
+     * sixteenth of it up, here 1000 to 4000 bytes (not 0), through one
+     * that fell: slope 8000 / 5e6 = 0.0016 us a byte (625 MB/s). */
+    CHECK(parse(table("noisy", "p2p 2 0 9\np2p 2 1000 10\np2p 2 2000 12\np2p 2 3000 16\np2p 2 4000 14\n"), "", &m) ==
+          0);
+    CHECK(near(m.bw, 6.25e8) && near(prof_model_time(&m, 5000), 15.6e-6) && near(prof_model_time(&m, 3500), 15e-6));
     /* A comment longer than a line buffer (mpiprof-calibrate's names its
      * whole mpirun command) is skipped whole; a longer row is refused. */
     char lng[1024];
