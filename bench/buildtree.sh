@@ -1,6 +1,6 @@
 # bench/buildtree.sh: what the bench scripts share (sourced after setting
 # me, the script's name for messages): die, is_count, built and the MPI of
-# a build tree.
+# a build tree; slowest and median.
 
 die() {
     echo "$me: $*" >&2
@@ -47,4 +47,17 @@ buildtree_mpi() {
         OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
         export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
     fi
+}
+
+# slowest REPORT COLUMN: the largest value of COLUMN in REPORT/summary.txt.
+slowest() {
+    awk -v col="$2" '/^# rank/ { for (i = 2; i <= NF; i++) if ($i == col) c = i - 1; next }
+        /^#/ { next } c && (n++ == 0 || $c > m) { m = $c } END { if (!c || !n) exit 1; printf "%.6f\n", m }' \
+        "$1/summary.txt"
+}
+
+# median: the median of the numbers on stdin, one a line (the mean of the
+# two middle ones for an even count; nothing for none).
+median() {
+    sort -g | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }

@@ -16,8 +16,5 @@ build_mpirun() {
     echo "$r"
 }
 
-# median: the median of the numbers on stdin, one a line (the mean of the
-# two middle ones for an even count; nothing for none).
-median() {
-    sort -g | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
+# median (and die, is_count, built): buildtree.sh's.
+. "$(dirname "$0")/buildtree.sh"

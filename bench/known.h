@@ -26,6 +26,7 @@ extern const struct known_workload known_model_icompute;
 extern const struct known_workload known_model_pcompute;
 extern const struct known_workload known_model_comm;
 extern const struct known_workload known_model_sends;
+extern const struct known_workload known_model_link;
 extern const struct known_workload known_model_rma;
 extern const struct known_workload known_model_colls;
 extern const struct known_workload known_model_chain;

@@ -14,6 +14,12 @@
  *                  perfect interconnect leaves the computation alone; the
  *                  gather of the measurements at the end brings every
  *                  rank to the latest pair's clock.
+ *   model-link     K rounds: each rank of the first half computes D ms and
+ *                  sends -s BYTES (default 1 MiB) to its partner in the
+ *                  second half (r + P/2), all at once, then MPI_Barrier:
+ *                  with a network between nodes, the messages of one
+ *                  node's ranks take its one link out and into the
+ *                  receivers' node one after the other (model_link.c).
  *   model-chain    K rounds of a pipeline: rank 0 computes D ms and sends
  *                  -s BYTES (default 8) to rank 1, which receives (in odd
  *                  rounds after MPI_Probe), computes and sends on, to the
@@ -508,6 +514,102 @@ static int model_sends(int argc, char **argv, int rank, int size)
     return bad;
 }
 
+/* model-link's round from clock c (every rank's, after the barrier): each
+ * rank r of the first half, its message to r + half starting at c +
+ * t[r], in the order of those starts, takes its node's link out (out[]:
+ * when each node's is free) from there, and the receiver's node's link in
+ * (in[]) for its last w before its arrival; each ends as the model ends
+ * it (the receiver at the arrival, the sender at its start plus T, after
+ * rendezvous at max(its start, the posting) + T), the barrier then at the
+ * latest end plus its cost. The round's end. */
+static double link_round(const struct model_opts *o, int size, double c, const double *t, double *out, double *in,
+                         int *order)
+{
+    int half = size / 2, n = 0;
+    double latest = c;
+    for (int r = 0; r < size; r++)
+        latest = c + t[r] > latest ? c + t[r] : latest;
+    for (int r = 0; r < half; r++) {
+        int i = n++;
+        for (; i > 0 && t[order[i - 1]] > t[r]; i--)
+            order[i] = order[i - 1];
+        order[i] = r;
+    }
+    for (int i = 0; i < n; i++) {
+        int a = order[i], b = a + half, na = o->node_of ? o->node_of[a] : 0, nb = o->node_of ? o->node_of[b] : 0;
+        const struct prof_model *m = between(o, a, b);
+        double w = prof_model_wire(m, (double)o->bytes), x = prof_model_time(m, (double)o->bytes);
+        double s = c + t[a], posted = c + t[b], at;
+        if (m != &o->m) {
+            s = s > out[na] ? s : out[na];
+            out[na] = s + w;
+        }
+        at = s + x;
+        if (m != &o->m) {
+            at = at - w > in[nb] ? at : in[nb] + w;
+            in[nb] = at;
+        }
+        double sent = (double)o->bytes <= o->m.eager ? s + o->m.o + w : (s > posted ? s : posted) + x;
+        latest = at > latest ? at : latest;
+        latest = sent > latest ? sent : latest;
+    }
+    return latest + coll(o, PROF_MC_BARRIER, size, 0);
+}
+
+static int model_link(int argc, char **argv, int rank, int size)
+{
+    struct model_opts o;
+    int rc = parse("model-link", argc, argv, rank, size, 1 << 20, &o);
+    if (rc >= 0)
+        return rc;
+    int half = size / 2, bad = 0;
+    double *spent = known_doubles(o.calls), d = o.ms * 1e-3, mark;
+    char *buf = calloc((size_t)o.bytes + 1, 1);
+    MPI_Barrier(MPI_COMM_WORLD);
+    mark = MPI_Wtime();
+    for (long k = 0; buf && k < o.calls; k++) {
+        known_compute(d);
+        buf[0] = (char)((k + rank) & 0x7f);
+        spent[k] = since(&mark);
+        if (rank < half)
+            MPI_Send(buf, (int)o.bytes, MPI_CHAR, rank + half, 7, MPI_COMM_WORLD);
+        else if (rank < 2 * half) {
+            MPI_Recv(buf, (int)o.bytes, MPI_CHAR, rank - half, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            if (o.bytes > 0 && buf[0] != (char)((k + rank - half) & 0x7f))
+                bad = 1;
+        }
+        MPI_Barrier(MPI_COMM_WORLD);
+        mark = MPI_Wtime();
+    }
+    if (!buf || bad)
+        fprintf(stderr, "mpiprof-known model-link: rank %d: %s\n", rank, buf ? "wrong data" : "out of memory");
+    double *all = gather_spent(&o, spent, rank, size);
+    if (rank == 0) {
+        double *t = known_doubles(size), *out = known_doubles(size), *in = known_doubles(size);
+        double *nout = known_doubles(size), *nin = known_doubles(size), c = 0, n = 0;
+        int *order = known_ints(size);
+        for (long k = 0; k < o.calls; k++) {
+            for (int r = 0; r < size; r++)
+                t[r] = all[r * o.calls + k];
+            c = link_round(&o, size, c, t, out, in, order);
+            for (int r = 0; r < size; r++)
+                t[r] = d * o.m.cpu;
+            n = link_round(&o, size, n, t, nout, nin, order);
+        }
+        expect_same("model-link", &o, size, c, n);
+        free(t);
+        free(out);
+        free(in);
+        free(nout);
+        free(nin);
+        free(order);
+    }
+    free(all);
+    free(spent);
+    free(buf);
+    return bad || !buf;
+}
+
 /* model-rma's modes: who puts to whom, in which epochs. */
 static const struct {
     const char *name;
@@ -981,6 +1083,11 @@ const struct known_workload known_model_comm = {
 const struct known_workload known_model_sends = {
     "model-sends", "rank 0 computes D ms and sends -s bytes to rank 1 (MPI_Send), K times: modelled elapsed (--model)",
     model_sends
+};
+const struct known_workload known_model_link = {
+    "model-link", "each rank of the first half computes D ms and sends -s bytes to its partner in the second half "
+    "(MPI_Send, all at once), then MPI_Barrier, K times: modelled elapsed (--model, the nodes' links shared)",
+    model_link
 };
 const struct known_workload known_model_rma = {
     "model-rma", "rank 0 computes D ms and puts -s bytes to rank 1 (-m incast: every rank computes, ranks 1.. put "

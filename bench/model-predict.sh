@@ -87,17 +87,6 @@ fi
 echo "# mpiprof model prediction: $flavor, --model $model, $runs runs each, interleaved; medians of the slowest rank"
 printf '%-28s %5s %10s %10s %8s %10s %8s\n' "# program" ranks real_s model_s error run_s cost
 
-# slowest REPORT COLUMN: the largest value of COLUMN in REPORT/summary.txt.
-slowest() {
-    awk -v col="$2" '/^# rank/ { for (i = 2; i <= NF; i++) if ($i == col) c = i - 1; next }
-        /^#/ { next } c && (n++ == 0 || $c > m) { m = $c } END { if (!c || !n) exit 1; printf "%.6f\n", m }' \
-        "$1/summary.txt"
-}
-
-median() {
-    sort -g | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
-
 for p in "$@"; do
     cmd=${p%%,*}
     [ -x "$cmd" ] || cmd=$bench/$cmd

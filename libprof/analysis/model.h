@@ -179,6 +179,18 @@ double prof_model_now(const struct prof_call *c);
  * of the point-to-point call c, from the messages it injected (its
  * p2p_end; req the request of a nonblocking send, else MPI_REQUEST_NULL). */
 double prof_model_inject(const struct prof_call *c, uint64_t bytes, int dst, double *injected);
+/* A node's one link to the network between nodes (model_link.c), shared
+ * by its ranks: prof_model_link_start, once the placement is known
+ * (node_of: each world rank's node; collective over prof_run.comm);
+ * prof_model_link_out: the start, from t on, of w seconds on the wire
+ * out of this rank's node (the earliest free, reserved);
+ * prof_model_link_in: the end, from t on, of w seconds on the wire into
+ * it; prof_model_link_end: at MPI_Finalize (collective): how far the link
+ * moved this rank's messages on, in all (seconds). Thread safe. */
+void prof_model_link_start(const int *node_of);
+double prof_model_link_out(double t, double w);
+double prof_model_link_in(double t, double w);
+double prof_model_link_end(void);
 void prof_model_sent(struct prof_call *c, MPI_Request req);
 void prof_model_free(struct prof_call *c);
 void prof_model_arrival(struct prof_call *c, double sent, uint64_t bytes, int src);

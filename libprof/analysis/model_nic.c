@@ -2,7 +2,9 @@
  * LogGP. A process's link injects one message at a time: a message of k
  * bytes sent by a call whose modelled clock is t starts at
  * s = max(t, the link free), is injected at e = s + o + k/bw, and the link
- * is free again at max(e, s + g). It arrives, its receiving overhead
+ * is free again at max(e, s + g). Between nodes s is also the earliest
+ * free k/bw of its node's link out, which the node's ranks share
+ * (model_link.c). It arrives, its receiving overhead
  * included, at s + T(k) = s + o + lat + k/bw + o (or o + a measured
  * table's time of k + o: model.h); its late-sender token
  * carries s. The sending call then ends:
@@ -50,9 +52,13 @@ static int waits_for_receive(int fn, uint64_t bytes)
 
 double prof_model_inject(const struct prof_call *c, uint64_t bytes, int dst, double *injected)
 {
-    double t = prof_model_now(c), w = prof_model_wire(prof_model_between(prof_run.rank, dst), (double)bytes);
+    const struct prof_model *m = prof_model_between(prof_run.rank, dst);
+    double t = prof_model_now(c), w = prof_model_wire(m, (double)bytes);
     prof_lock(&nic.lock);
-    double s = t > nic.free ? t : nic.free, e = s + prof_model.o + w;
+    double s = t > nic.free ? t : nic.free;
+    if (m != &prof_model)
+        s = prof_model_link_out(s, w);      /* and the node's link */
+    double e = s + prof_model.o + w;
     nic.free = e > s + prof_model.g ? e : s + prof_model.g;
     prof_unlock(&nic.lock);
     if (injected)

@@ -52,6 +52,7 @@ void prof_model_figures(struct prof_report_ctx *ctx, struct prof_rank_data *rd, 
     for (int f = 0; f < PROF_FN_COUNT; f++)
         rd->model_fn[f] = prof_model_fn_time(f);
     prof_model_transfers(&rd->model_node, &rd->model_net);
+    rd->model_link = prof_model_link_end();
     ctx->model_net = prof_model.net;
     double mine[2] = { rd->elapsed_ticks * rd->sec_per_tick, rd->model_elapsed }, all[2] = { 0, 0 };
     PMPI_Allreduce(mine, all, 2, MPI_DOUBLE, MPI_MAX, prof_run.comm);

@@ -66,6 +66,7 @@ struct prof_rank_data {
     int nthreads;
     double model_elapsed, model_mpi, model_compute; /* the model (model.h), seconds, */
     double model_node, model_net;      /* its transfers priced inside a node and between nodes, */
+    double model_link;                 /* how far its node's link moved its messages on, */
     double model_fn[PROF_FN_COUNT];    /* and per function */
     int nregions;                      /* MPI_Pcontrol regions (region.h), node ids 1..nregions: */
     const struct prof_region_node *region_nodes; /* [id]: the region (entries, time open, parent) */
@@ -129,7 +130,7 @@ extern const struct prof_writer prof_report_functions_spread; /* and functions.t
 #define PROF_SUMMARY_SLT_COLUMNS(X) X(send_late_s) X(slt_eval_pct)
 #define PROF_SUMMARY_COLLWAIT_COLUMNS(X) X(coll_wait_s)
 #define PROF_SUMMARY_MODEL_COLUMNS(X) X(model_elapsed_s)
-#define PROF_SUMMARY_NET_COLUMNS(X) X(model_node_s) X(model_net_s)
+#define PROF_SUMMARY_NET_COLUMNS(X) X(model_node_s) X(model_net_s) X(model_link_s)
 #define PROF_SPREAD_COLUMNS(X) X(figure) X(ranks) X(total) X(min) X(min_rank) X(mean) X(max) X(max_rank)
 #define PROF_FUNCTIONS_SPREAD_COLUMNS(X) \
     X(function) X(ranks) X(calls) X(time_s) X(min_s) X(min_rank) X(mean_s) X(max_s) X(max_rank) \

@@ -65,6 +65,7 @@ int prof_report_figures(const struct prof_report_ctx *ctx, const struct prof_ran
     if (ctx->model_net) {
         name[n] = net_col[0], v[n++] = rd->model_node;
         name[n] = net_col[1], v[n++] = rd->model_net;
+        name[n] = net_col[2], v[n++] = rd->model_link;
     }
     return n;
 }

@@ -38,6 +38,8 @@
 #                    $NODES_TIMEOUT seconds (default 300) is killed, with
 #                    every process on the nodes, and returns 124, with one
 #                    line on stderr.
+#   nodes_launch     $MPIRUN and nodes_mpirun's arguments but the hosts
+#                    and -np, one line: for mpiprof-calibrate --mpirun.
 #   nodes_down       Kill what still runs on the nodes, delete them, the
 #                    bridge and the slot. nodes_up makes the EXIT trap call
 #                    it (then remove lib.sh's $work unless KEEP is set, as
@@ -384,23 +386,20 @@ nodes_mpirun() {
     shift 2
     hf=$(nodes_hostfile "$k")
     case $MPI_FLAVOR in
-    mpich)
-        set -- -launcher ssh -launcher-exec "$NODES_AGENT" -iface "$NODES_BRIDGE" -f "$hf" \
-            -np "$np" ${NODES_MPIRUN_ARGS:-} "$@" ;;
+    mpich) set -- -f "$hf" -np "$np" ${NODES_MPIRUN_ARGS:-} "$@" ;;
     *)
-        [ "${NODES_BIND:-none}" = mpi ] || set -- --bind-to none "$@"
         # More ranks than this machine has cores: the nodes share them, so
         # the machine is oversubscribed though no node is, and Open MPI,
         # which yields when idle only where it knows it is, is told so
         # (else its ranks poll each other off the cores, a scheduler slice a
         # message between nodes, as on one node it would not).
         [ "$np" -gt "$(nproc)" ] && set -- --mca mpi_yield_when_idle 1 "$@"
-        set -- --hostfile "$hf" -np "$np" --mca plm_rsh_agent "$NODES_AGENT" --mca plm_rsh_no_tree_spawn 1 \
-            --mca btl_tcp_if_include "$NODES_SUBNET" --mca oob_tcp_if_include "$NODES_SUBNET" \
-            ${NODES_MPIRUN_ARGS:-} "$@" ;;
+        set -- --hostfile "$hf" -np "$np" ${NODES_MPIRUN_ARGS:-} "$@" ;;
     esac
-    echo "+ $MPIRUN $*" >&2
-    set -- timeout -k 10 "${NODES_TIMEOUT:-300}" "$MPIRUN" "$@"
+    # shellcheck disable=SC2046 # nodes_launch's words
+    set -- $(nodes_launch) "$@"
+    echo "+ $*" >&2
+    set -- timeout -k 10 "${NODES_TIMEOUT:-300}" "$@"
     if command -v with_lock > /dev/null 2>&1; then
         with_lock -s "$@"
     else
@@ -412,4 +411,17 @@ nodes_mpirun() {
         _nodes_kill "$NODES_SLOT"
     fi
     return $st
+}
+
+# nodes_launch: $MPIRUN and the arguments that start ranks on the nodes,
+# one line of words, as nodes_mpirun gives every run but the hosts and
+# -np: for a command that takes an mpirun and names the hosts itself
+# (mpiprof-calibrate --mpirun "$(nodes_launch)" --hosts ADDRESS,ADDRESS).
+nodes_launch() {
+    case $MPI_FLAVOR in
+    mpich) echo "$MPIRUN -launcher ssh -launcher-exec $NODES_AGENT -iface $NODES_BRIDGE" ;;
+    *)
+        echo "$MPIRUN$([ "${NODES_BIND:-none}" = mpi ] || echo " --bind-to none") --mca plm_rsh_agent $NODES_AGENT" \
+            "--mca plm_rsh_no_tree_spawn 1 --mca btl_tcp_if_include $NODES_SUBNET --mca oob_tcp_if_include $NODES_SUBNET" ;;
+    esac
 }

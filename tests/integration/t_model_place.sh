@@ -10,6 +10,9 @@
 #         inside a node (so a model that priced it there is 47 ms short);
 #   model-comm, pairs on two nodes (cyclic);
 #   model-colls -c allreduce and -c alltoall on 2 nodes in blocks;
+#   model-link on 2 nodes in blocks: with 4 ranks, ranks 0 and 1 send
+#         1 MiB each at once to ranks 2 and 3 on the other node, through
+#         one link: a round is about 10.5 ms longer than with a link each;
 #   the real nodes (no nodes=): one here, so every message is priced inside
 #         it, even with a network between nodes a thousand times slower;
 # model.txt's model line names both networks and the placement;
@@ -18,7 +21,12 @@
 # nodes (priced, not measured: exact, plus at most 1 ms of the workload's
 # barrier and gather), rank 0's only that; a placement that does not hold
 # the job's ranks stops the job before it starts, with one message naming
-# the figures; mpiprof-calibrate --hosts
+# the figures; summary.txt's model_link_s of model-link: with 4 ranks the
+# two senders of node 0 waited for its link about one message's wire time
+# (10.49 ms) a round between them, at least 80 % of it (the second is
+# ready a little after the first) and at most that, 2 ms added for the
+# receivers' links in; with 2 ranks (one
+# sender) nothing; mpiprof-calibrate --hosts
 # with other than two host names: one line, status 2 (its measure across
 # two nodes is t_nodes.sh's).
 . "$top_srcdir/tests/integration/lib.sh"
@@ -30,7 +38,8 @@ ppn=$((np / 2))
 model=lat=10,bw=1000,netlat=100,netbw=100
 
 for case in "cyclic|model-sends|-s 1048576 -k 5 -d 10" "cyclic|model-comm|-s 262144 -k 5 -d 10" \
-    "block|model-colls -c allreduce|-s 1048576 -k 5 -d 1" "block|model-colls -c alltoall|-s 1048576 -k 5 -d 1"; do
+    "block|model-colls -c allreduce|-s 1048576 -k 5 -d 1" "block|model-colls -c alltoall|-s 1048576 -k 5 -d 1" \
+    "block|model-link|-s 1048576 -k 10 -d 1"; do
     place=${case%%|*} rest=${case#*|}
     w=${rest%%|*} args=${rest#*|}
     out="$work/$(echo "$w-$place" | tr ' ' '_')"
@@ -51,6 +60,14 @@ sum="$work/model-sends-cyclic/summary.txt"
 net1=$(col "$sum" model_net_s 1) net0=$(col "$sum" model_net_s 0) node1=$(col "$sum" model_node_s 1)
 check "summary.txt: rank 1's transfers between nodes $net1 s = 5 x (100 us + 1 MiB / 100 MB/s) + <= 1 ms"     awk -v v="$net1" 'BEGIN { d = v - 5 * (100e-6 + 1048576 / 1e8); exit !(d >= 0 && d <= 0.001) }'
 check "summary.txt: rank 0's between nodes $net0 s, rank 1's inside $node1 s: the barrier's and gather's (<= 1 ms)"     awk -v a="$net0" -v b="$node1" 'BEGIN { exit !(a != "" && a <= 0.001 && b != "" && b <= 0.001) }'
+
+waited=$(for r in 0 1 2 3; do col "$work/model-link-block/summary.txt" model_link_s $r; done | awk '{ s += $1 } END { printf "%.6f", s }')
+if [ $np -eq 4 ]; then
+    check "summary.txt: model-link's waits for the nodes' links, $waited s, about 10 x 1 MiB / 100 MB/s = 0.104858 s" \
+        awk -v v="$waited" 'BEGIN { w = 10 * 1048576 / 1e8; exit !(v >= 0.8 * w && v <= w + 0.002) }'
+else
+    check "summary.txt: model-link's waits for the nodes' links, $waited s: none with one sender" test "$waited" = 0.000000
+fi
 
 # The real nodes: one here (as nodes.txt says), so the network between
 # nodes, 100 ms and 1 MB/s, prices nothing.

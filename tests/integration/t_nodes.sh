@@ -131,14 +131,12 @@ layout() {
     # takes it as the network between nodes.
     if [ "$k" -eq 1 ] && [ "$MPI_FLAVOR" = openmpi ]; then
         cal="$top_builddir/tools/mpiprof-calibrate"
-        across="$MPIRUN --bind-to none --mca plm_rsh_agent $NODES_AGENT --mca plm_rsh_no_tree_spawn 1"
-        across="$across --mca btl_tcp_if_include $NODES_SUBNET --mca oob_tcp_if_include $NODES_SUBNET"
-        with_lock -x env MPIPROF_MPI1="$top_builddir/bench/mpiprof-mpi1" "$cal" --mpirun "$across" \
+        with_lock -x env MPIPROF_MPI1="$top_builddir/bench/mpiprof-mpi1" "$cal" --mpirun "$(nodes_launch)" \
             --hosts "$(nodes_ip 0),$(nodes_ip 1)" --runs 1 --max-log 16 -o "$work/net.txt" > "$work/net.out" ||
             fail "$lay: mpiprof-calibrate --hosts"
         with_lock -x env MPIPROF_MPI1="$top_builddir/bench/mpiprof-mpi1" "$cal" --mpirun "$MPIRUN" --runs 1 \
             --max-log 16 -o "$work/shm.txt" > "$work/shm.out" || fail "$lay: mpiprof-calibrate on one node"
-        tail -3 "$work/net.out" "$work/shm.out"
+        tail -n 3 "$work/net.out" "$work/shm.out"
         check "$lay: calibrate --hosts: 18 p2p sizes, no collective, netlat=,netbw= and nettable=<its path> last" \
             awk -v t="$work/net.txt" '!/^#/ && NF == 4 { if ($1 == "p2p" && $2 == 2) p++; else other++ }
                 /^# without the table: netlat=[0-9.]+,netbw=[0-9]+$/ { line = 1 }
