@@ -75,13 +75,7 @@ struct model_opts {
 /* How many nodes o->node_of has, and the most ranks on one. */
 static void place_counts(struct model_opts *o, int size)
 {
-    int *on = known_ints(size);
-    o->nnodes = o->ppn = 0;
-    for (int r = 0; r < size; r++) {
-        o->nnodes += on[o->node_of[r]]++ == 0;
-        o->ppn = on[o->node_of[r]] > o->ppn ? on[o->node_of[r]] : o->ppn;
-    }
-    free(on);
+    o->nnodes = prof_model_spread(o->node_of, size, NULL, size, &o->ppn);
 }
 
 /* o's placement for size ranks: nodes= as the model places them (no MPI

@@ -39,14 +39,7 @@ const struct prof_model *prof_model_between(int a, int b)
 /* The nodes' count and the most ranks on one, from place.node_of. */
 static void place_counts(void)
 {
-    int *n = calloc((size_t)prof_run.size, sizeof *n);
-    prof_model_nnodes = prof_model_ppn = 0;
-    for (int r = 0; n && r < prof_run.size; r++)
-        if (place.node_of[r] >= 0 && place.node_of[r] < prof_run.size && n[place.node_of[r]]++ == 0)
-            prof_model_nnodes++;
-    for (int k = 0; n && k < prof_run.size; k++)
-        prof_model_ppn = n[k] > prof_model_ppn ? n[k] : prof_model_ppn;
-    free(n);
+    prof_model_nnodes = prof_model_spread(place.node_of, prof_run.size, NULL, prof_run.size, &prof_model_ppn);
 }
 
 /* A hypothetical placement (nodes=), at the model's start: 0, or -1 and
@@ -261,17 +254,8 @@ static struct spread spread_of(MPI_Comm comm)
             return s;
         }
     prof_unlock(&clk.lock);
-    int *on = calloc((size_t)prof_run.size, sizeof *on), *w = malloc((size_t)s.p * sizeof *w);
-    int known = on && w && world_ranks(comm, s.p, w) == 0;
-    s.n = 0;
-    for (int r = 0; known && r < s.p; r++) {
-        int k = w[r] >= 0 && w[r] < prof_run.size ? place.node_of[w[r]] : -1;
-        if (k < 0 || k >= prof_run.size)
-            continue;
-        s.n += on[k]++ == 0;
-        s.q = on[k] > s.q ? on[k] : s.q;
-    }
-    free(on);
+    int *w = malloc((size_t)s.p * sizeof *w);
+    s.n = w && world_ranks(comm, s.p, w) == 0 ? prof_model_spread(place.node_of, prof_run.size, w, s.p, &s.q) : 0;
     free(w);
     if (s.n < 1)
         s = (struct spread){ s.p, 1, s.p };

@@ -105,11 +105,16 @@ extern struct prof_model prof_model;
  * holds one at least, and all of them fit): 0 and, unless node_of is
  * NULL, each rank's node in node_of[size] (m's nodes 0, the real nodes:
  * nothing to fill); else -1 and prof_model_why() says why.
+ * prof_model_spread: how many nodes n ranks are on (world ranks ranks[n],
+ * or 0..n-1 when ranks is NULL; node_of[size] each world rank's node, 0
+ * to size - 1; a rank or node out of range is left out), and in *most
+ * the most on one; 0 when none is, or without memory.
  * prof_model_net_of: the model of a message between two nodes (m with
  * the network's figures; m itself without a network). */
 int prof_model_parse(const char *text, struct prof_model *m);
 const char *prof_model_why(void);
 int prof_model_place(const struct prof_model *m, int size, int *node_of);
+int prof_model_spread(const int *node_of, int size, const int *ranks, int n, int *most);
 void prof_model_net_of(const struct prof_model *m, struct prof_model *net);
 /* The placement in force (model.c, once the modules started): how many
  * nodes (1 without a network between nodes) and the most ranks on one

@@ -345,6 +345,21 @@ int prof_model_place(const struct prof_model *m, int size, int *node_of)
     return 0;
 }
 
+int prof_model_spread(const int *node_of, int size, const int *ranks, int n, int *most)
+{
+    int *on = calloc((size_t)(size > 0 ? size : 1), sizeof *on), nodes = 0;
+    *most = 0;
+    for (int i = 0; on && i < n; i++) {
+        int r = ranks ? ranks[i] : i, k = r >= 0 && r < size ? node_of[r] : -1;
+        if (k < 0 || k >= size)
+            continue;
+        nodes += on[k]++ == 0;
+        *most = on[k] > *most ? on[k] : *most;
+    }
+    free(on);
+    return nodes;
+}
+
 void prof_model_net_of(const struct prof_model *m, struct prof_model *net)
 {
     *net = *m;
