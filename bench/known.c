@@ -14,6 +14,8 @@ static const struct known_workload *const workloads[] = {
 };
 #define NWORKLOADS (int)(sizeof workloads / sizeof workloads[0])
 
+double known_t0;
+
 double known_compute(double seconds)
 {
     double t0 = MPI_Wtime();
@@ -89,6 +91,7 @@ int main(int argc, char **argv)
 {
     int rank, size, rc = 2;
     MPI_Init(&argc, &argv);
+    known_t0 = MPI_Wtime();
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     const struct known_workload *w = NULL;

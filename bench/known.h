@@ -42,6 +42,9 @@ extern const struct known_workload known_io;
  * the answers are worked out from what happened. */
 double known_compute(double seconds);
 
+/* known_t0: MPI_Wtime() when MPI_Init returned. */
+extern double known_t0;
+
 /* known_doubles, known_ints: n zeroed doubles or ints (to free); without
  * memory the job stops with one message. */
 double *known_doubles(long n);

@@ -13,7 +13,8 @@
  *                  -s BYTES (default 1 MiB) with MPI_Sendrecv, K times: a
  *                  perfect interconnect leaves the computation alone; the
  *                  gather of the measurements at the end brings every
- *                  rank to the latest pair's clock.
+ *                  rank to the latest pair's clock; pairs on the same
+ *                  nodes share their links (model-link).
  *   model-link     K rounds: each rank of the first half computes D ms and
  *                  sends -s BYTES (default 1 MiB) to its partner in the
  *                  second half (r + P/2), all at once, then MPI_Barrier:
@@ -70,6 +71,11 @@ struct model_opts {
      * and the model between two nodes. */
     int *node_of, nnodes, ppn;
     struct prof_model net;
+    /* This rank's time from MPI_Init's return to the workload's first
+     * synchronization (ready); on rank 0 (gather_n) the model's clock
+     * after it, every rank's: the latest of those, times cpu, plus a
+     * barrier's cost. */
+    double pre, start;
 };
 
 /* How many nodes o->node_of has, and the most ranks on one. */
@@ -163,31 +169,49 @@ static int parse(const char *name, int argc, char **argv, int rank, int size, lo
     return -1;
 }
 
+/* The workload's first synchronization is next (a barrier or a fence):
+ * the time since MPI_Init returned, which the model's clock counts (on a
+ * loaded node, a rank descheduled before it costs every rank 10 ms and
+ * more). */
+static void ready(struct model_opts *o)
+{
+    o->pre = MPI_Wtime() - known_t0;
+}
+
 /* Every rank's measured computations (n per rank) on rank 0, times cpu
- * (NULL elsewhere); with a network between nodes and the real nodes,
- * each rank's host too, which places the ranks on rank 0 (o->node_of). */
+ * (NULL elsewhere), and o->start; with a network between nodes and the
+ * real nodes, each rank's host too, which places the ranks on rank 0
+ * (o->node_of). */
 static double *gather_n(struct model_opts *o, const double *spent, long n, int rank, int size)
 {
     int hosts = o->m.net && !o->m.nodes;
-    double *mine = known_doubles(n + hosts);
+    long each = n + 1 + hosts;
+    double *mine = known_doubles(each);
     memcpy(mine, spent, (size_t)n * sizeof *mine);
+    mine[n] = o->pre;
     if (hosts)
-        mine[n] = host_key();
-    double *all = known_gather(mine, (int)(n + hosts));
+        mine[n + 1] = host_key();
+    double *all = known_gather(mine, (int)each);
     free(mine);
-    if (rank == 0 && hosts) {
+    if (rank != 0)
+        return all;
+    if (hosts) {
         o->node_of = known_ints(size);
         for (int r = 0; r < size; r++) {
             int k = 0;
-            while (all[k * (n + 1) + n] != all[r * (n + 1) + n])
+            while (all[k * each + n + 1] != all[r * each + n + 1])
                 k++;
             o->node_of[r] = k;
         }
         place_counts(o, size);
-        for (int r = 0; r < size; r++)
-            memmove(&all[r * n], &all[r * (n + 1)], (size_t)n * sizeof *all);
     }
-    for (long i = 0; rank == 0 && i < size * n; i++)
+    double pre = 0;
+    for (int r = 0; r < size; r++) {
+        pre = all[r * each + n] > pre ? all[r * each + n] : pre;
+        memmove(&all[r * n], &all[r * each], (size_t)n * sizeof *all);
+    }
+    o->start = pre * o->m.cpu + coll(o, PROF_MC_BARRIER, size, 0);
+    for (long i = 0; i < size * n; i++)
         all[i] *= o->m.cpu;
     return all;
 }
@@ -227,8 +251,12 @@ static int pick(const char *prog, const char *flag, const void *table, size_t st
 static void expect(const char *name, const struct model_opts *o, int size, const double *values,
                    const double *nominal)
 {
+    double *from = known_doubles(size);
+    for (int r = 0; r < size; r++)
+        from[r] = o->start + values[r];
     known_line(name, o->calls, o->ms * 1e-3, "summary.txt", "model_elapsed_s");
-    known_list("values", size, NULL, values);
+    known_list("values", size, NULL, from);
+    free(from);
     known_list("nominal", size, NULL, nominal);
     known_end();
 }
@@ -296,6 +324,7 @@ static int compute(const char *name, int how, int argc, char **argv, int rank, i
     }
 #endif
     double *spent = known_doubles(o.calls), d = o.ms * 1e-3;
+    ready(&o);
     MPI_Barrier(MPI_COMM_WORLD);
     mark = MPI_Wtime();
     for (long k = 0; k < o.calls; k++) {
@@ -339,6 +368,81 @@ static int model_pcompute(int argc, char **argv, int rank, int size)
     return compute("model-pcompute", PERSISTENT, argc, argv, rank, size);
 }
 
+/* The nodes' links (model_link.c) in an answer: when each node's link out
+ * and its link in are free again, and the ranks in the order their
+ * messages are ready. */
+struct links {
+    double *out, *in;
+    int *order;
+};
+
+static struct links links_new(int size)
+{
+    return (struct links){ known_doubles(size), known_doubles(size), known_ints(size) };
+}
+
+static void links_free(struct links *l)
+{
+    free(l->out);
+    free(l->in);
+    free(l->order);
+}
+
+/* The n ranks 0..n-1 by their ready times t[] into l->order (equal ones
+ * in rank order). */
+static void links_order(struct links *l, const double *t, int n)
+{
+    for (int r = 0; r < n; r++) {
+        int i = r;
+        for (; i > 0 && t[l->order[i - 1]] > t[r]; i--)
+            l->order[i] = l->order[i - 1];
+        l->order[i] = r;
+    }
+}
+
+/* A message of o->bytes from rank a, ready at t, to rank b, messages
+ * taken in the order they are ready: its start (between nodes, a's
+ * node's link out first free from t on) and *at its arrival (through b's
+ * node's link in, its last w before it). */
+static double link_message(const struct model_opts *o, struct links *l, int a, int b, double t, double *at)
+{
+    const struct prof_model *m = between(o, a, b);
+    double w = prof_model_wire(m, (double)o->bytes), s = t;
+    *at = s + prof_model_time(m, (double)o->bytes);
+    if (m == &o->m)
+        return s;
+    int na = o->node_of[a], nb = o->node_of[b];
+    s = t > l->out[na] ? t : l->out[na];
+    l->out[na] = s + w;
+    *at = s + prof_model_time(m, (double)o->bytes);
+    *at = *at - w > l->in[nb] ? *at : l->in[nb] + w;
+    l->in[nb] = *at;
+    return s;
+}
+
+/* model-comm's swap from the clocks v[] after computations t[]: each
+ * rank's clock after it, its send half done (injected) and its peer's
+ * message arrived (a rank without a peer: its computation). */
+static void comm_round(const struct model_opts *o, int size, double *v, const double *t, struct links *l)
+{
+    double *ready = known_doubles(size), *start = known_doubles(size), *at = known_doubles(size);
+    for (int r = 0; r < size; r++)
+        ready[r] = v[r] + t[r];
+    links_order(l, ready, size);
+    for (int i = 0; i < size; i++) {
+        int r = l->order[i];
+        if ((r ^ 1) < size)
+            start[r] = link_message(o, l, r, r ^ 1, ready[r], &at[r ^ 1]);
+    }
+    for (int r = 0; r < size; r++) {
+        double sent = start[r] + o->m.o + prof_model_wire(between(o, r, r ^ 1), (double)o->bytes);
+        v[r] = (r ^ 1) >= size ? ready[r] : at[r] > sent ? at[r] : sent;
+    }
+    free(ready);
+    free(start);
+    free(at);
+}
+
 static int model_comm(int argc, char **argv, int rank, int size)
 {
     struct model_opts o;
@@ -350,6 +454,7 @@ static int model_comm(int argc, char **argv, int rank, int size)
     int peer = rank ^ 1, bad = 0;
     if (peer >= size)
         peer = MPI_PROC_NULL;
+    ready(&o);
     MPI_Barrier(MPI_COMM_WORLD);
     mark = MPI_Wtime();
     for (long k = 0; out && in && k < o.calls; k++) {
@@ -366,29 +471,26 @@ static int model_comm(int argc, char **argv, int rank, int size)
         fprintf(stderr, "mpiprof-known model-comm: rank %d: %s\n", rank, bad ? "wrong data" : "out of memory");
     double *all = gather_spent(&o, spent, rank, size);
     if (rank == 0) {
-        /* Each pair: a's clock after swap k is max(a's + c(a,k), b's + c(b,k) + T). */
-        double *values = known_doubles(size), *nominal = known_doubles(size);
-        for (int a = 0; a < size; a += 2) {
-            int b = a + 1;
-            double va = 0, vb = 0, x = b < size ? prof_model_time(between(&o, a, b), (double)o.bytes) : 0;
-            for (long k = 0; k < o.calls; k++) {
-                double sa = va + all[a * o.calls + k], sb = b < size ? vb + all[b * o.calls + k] : 0;
-                va = b < size && sb + x > sa ? sb + x : sa;
-                vb = sa + x > sb ? sa + x : sb;
-            }
-            values[a] = va;
-            if (b < size)
-                values[b] = vb;
+        /* The pairs swap through the nodes' links; the gather of the
+         * measurements then makes every clock the latest. */
+        double *values = known_doubles(size), *nominal = known_doubles(size), *t = known_doubles(size);
+        struct links l = links_new(size), nl = links_new(size);
+        for (long k = 0; k < o.calls; k++) {
+            for (int r = 0; r < size; r++)
+                t[r] = all[r * o.calls + k];
+            comm_round(&o, size, values, t, &l);
+            for (int r = 0; r < size; r++)
+                t[r] = d * o.m.cpu;
+            comm_round(&o, size, nominal, t, &nl);
         }
-        /* The gather of the measurements then makes every clock the latest. */
         double latest = 0;
         for (int r = 0; r < size; r++)
             latest = values[r] > latest ? values[r] : latest;
         for (int r = 0; r < size; r++)
             values[r] = latest;
-        for (int r = 0; r < size; r++)
-            nominal[r] = o.calls * (d * o.m.cpu + ((r ^ 1) < size ? prof_model_time(between(&o, r, r ^ 1),
-                                                                                      (double)o.bytes) : 0));
+        links_free(&l);
+        links_free(&nl);
+        free(t);
         expect("model-comm", &o, size, values, nominal);
         free(values);
         free(nominal);
@@ -409,6 +511,7 @@ static int model_chain(int argc, char **argv, int rank, int size)
     double *spent = known_doubles(o.calls), d = o.ms * 1e-3, mark;
     char *buf = calloc((size_t)o.bytes + 1, 1);
     int bad = !buf;
+    ready(&o);
     MPI_Barrier(MPI_COMM_WORLD);
     mark = MPI_Wtime();
     for (long k = 0; buf && k < o.calls; k++) {
@@ -468,6 +571,7 @@ static int model_sends(int argc, char **argv, int rank, int size)
     double *spent = known_doubles(o.calls), d = o.ms * 1e-3, mark;
     char *buf = calloc((size_t)o.bytes + 1, 1);
     int bad = !buf;
+    ready(&o);
     MPI_Barrier(MPI_COMM_WORLD);
     mark = MPI_Wtime();
     for (long k = 0; buf && rank < 2 && k < o.calls; k++) {
@@ -508,45 +612,31 @@ static int model_sends(int argc, char **argv, int rank, int size)
     return bad;
 }
 
-/* model-link's round from clock c (every rank's, after the barrier): each
- * rank r of the first half, its message to r + half starting at c +
- * t[r], in the order of those starts, takes its node's link out (out[]:
- * when each node's is free) from there, and the receiver's node's link in
- * (in[]) for its last w before its arrival; each ends as the model ends
- * it (the receiver at the arrival, the sender at its start plus T, after
- * rendezvous at max(its start, the posting) + T), the barrier then at the
- * latest end plus its cost. The round's end. */
-static double link_round(const struct model_opts *o, int size, double c, const double *t, double *out, double *in,
-                         int *order)
+/* model-link's round from clock c (every rank's, after the barrier):
+ * each rank r of the first half sends to r + half at c + t[r], through
+ * the nodes' links; each ends as the model ends it (the receiver at the
+ * arrival, the sender when injected, or after rendezvous at max(its
+ * start, the posting) + T), the barrier then at the latest end plus its
+ * cost. The round's end. */
+static double link_round(const struct model_opts *o, int size, double c, const double *t, struct links *l)
 {
-    int half = size / 2, n = 0;
-    double latest = c;
-    for (int r = 0; r < size; r++)
-        latest = c + t[r] > latest ? c + t[r] : latest;
-    for (int r = 0; r < half; r++) {
-        int i = n++;
-        for (; i > 0 && t[order[i - 1]] > t[r]; i--)
-            order[i] = order[i - 1];
-        order[i] = r;
+    int half = size / 2;
+    double latest = c, *ready = known_doubles(size);
+    for (int r = 0; r < size; r++) {
+        ready[r] = c + t[r];
+        latest = ready[r] > latest ? ready[r] : latest;
     }
-    for (int i = 0; i < n; i++) {
-        int a = order[i], b = a + half, na = o->node_of ? o->node_of[a] : 0, nb = o->node_of ? o->node_of[b] : 0;
+    links_order(l, ready, half);
+    for (int i = 0; i < half; i++) {
+        int a = l->order[i], b = a + half;
         const struct prof_model *m = between(o, a, b);
-        double w = prof_model_wire(m, (double)o->bytes), x = prof_model_time(m, (double)o->bytes);
-        double s = c + t[a], posted = c + t[b], at;
-        if (m != &o->m) {
-            s = s > out[na] ? s : out[na];
-            out[na] = s + w;
-        }
-        at = s + x;
-        if (m != &o->m) {
-            at = at - w > in[nb] ? at : in[nb] + w;
-            in[nb] = at;
-        }
-        double sent = (double)o->bytes <= o->m.eager ? s + o->m.o + w : (s > posted ? s : posted) + x;
+        double at, s = link_message(o, l, a, b, ready[a], &at), x = prof_model_time(m, (double)o->bytes);
+        double sent = (double)o->bytes <= o->m.eager ? s + o->m.o + prof_model_wire(m, (double)o->bytes)
+                                                      : (s > ready[b] ? s : ready[b]) + x;
         latest = at > latest ? at : latest;
         latest = sent > latest ? sent : latest;
     }
+    free(ready);
     return latest + coll(o, PROF_MC_BARRIER, size, 0);
 }
 
@@ -559,6 +649,7 @@ static int model_link(int argc, char **argv, int rank, int size)
     int half = size / 2, bad = 0;
     double *spent = known_doubles(o.calls), d = o.ms * 1e-3, mark;
     char *buf = calloc((size_t)o.bytes + 1, 1);
+    ready(&o);
     MPI_Barrier(MPI_COMM_WORLD);
     mark = MPI_Wtime();
     for (long k = 0; buf && k < o.calls; k++) {
@@ -579,24 +670,20 @@ static int model_link(int argc, char **argv, int rank, int size)
         fprintf(stderr, "mpiprof-known model-link: rank %d: %s\n", rank, buf ? "wrong data" : "out of memory");
     double *all = gather_spent(&o, spent, rank, size);
     if (rank == 0) {
-        double *t = known_doubles(size), *out = known_doubles(size), *in = known_doubles(size);
-        double *nout = known_doubles(size), *nin = known_doubles(size), c = 0, n = 0;
-        int *order = known_ints(size);
+        double *t = known_doubles(size), c = 0, n = 0;
+        struct links l = links_new(size), nl = links_new(size);
         for (long k = 0; k < o.calls; k++) {
             for (int r = 0; r < size; r++)
                 t[r] = all[r * o.calls + k];
-            c = link_round(&o, size, c, t, out, in, order);
+            c = link_round(&o, size, c, t, &l);
             for (int r = 0; r < size; r++)
                 t[r] = d * o.m.cpu;
-            n = link_round(&o, size, n, t, nout, nin, order);
+            n = link_round(&o, size, n, t, &nl);
         }
         expect_same("model-link", &o, size, c, n);
+        links_free(&l);
+        links_free(&nl);
         free(t);
-        free(out);
-        free(in);
-        free(nout);
-        free(nin);
-        free(order);
     }
     free(all);
     free(spent);
@@ -693,6 +780,7 @@ static int model_rma(int argc, char **argv, int rank, int size)
     MPI_Win win;
     MPI_Group world, group = MPI_GROUP_NULL;
     MPI_Win_create(buf, bad ? 0 : (MPI_Aint)room, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+    ready(&o);
     if (pscw) {         /* the target's group: the origins; an origin's: the target */
         int zero = 0;
         MPI_Comm_group(MPI_COMM_WORLD, &world);
@@ -850,6 +938,7 @@ static int model_colls(int argc, char **argv, int rank, int size)
     size_t room = (size_t)o.bytes * (size_t)size + 1;
     char *a = calloc(room, 1), *b = calloc(room, 1);
     int bad = !a || !b;
+    ready(&o);
     MPI_Barrier(MPI_COMM_WORLD);
     mark = MPI_Wtime();
     for (long k = 0; !bad && k < o.calls; k++) {
@@ -900,6 +989,7 @@ static int model_sync(int argc, char **argv, int rank, int size)
     double *spent = known_doubles(o.calls + 1), d = o.ms * 1e-3, mark;
     char *buf = calloc((size_t)o.bytes + 1, 1);
     int bad = !buf;
+    ready(&o);
     MPI_Barrier(MPI_COMM_WORLD);
     mark = MPI_Wtime();
     for (long k = 0; buf && rank < 2 && k < o.calls; k++) {
@@ -983,6 +1073,7 @@ static int model_lock(int argc, char **argv, int rank, int size)
     MPI_Win win;
     MPI_Win_allocate(sizeof *count, sizeof *count, MPI_INFO_NULL, MPI_COMM_WORLD, &count, &win);
     *count = 0;
+    ready(&o);
     MPI_Barrier(MPI_COMM_WORLD);
     mark = MPI_Wtime();
     for (long k = 0; k < o.calls; k++) {

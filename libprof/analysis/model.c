@@ -2,7 +2,6 @@
  * lock: with several threads calling MPI their calls share one timeline. */
 #include <pthread.h>
 #include <stdlib.h>
-#include <time.h>
 #include "agree.h"
 #include "config.h"
 #include "lock.h"
@@ -106,18 +105,28 @@ double prof_model_transfer(uint64_t bytes)
     return prof_model_time(&prof_model, (double)bytes);
 }
 
-/* Seconds per tick of the profiler's clock, measured over 20 ms (the
- * profiler's own ratio is known only at the end of the run). */
-static double calibrate(void)
+/* Seconds per tick of the profiler's clock (its own ratio is known only
+ * at the end of the run): from the model's start (calibrate_from) to its
+ * begin (calibrated), 1 ms at least, the modules' starts and agreements
+ * in between (a pair of readings is off by 0.1 us at most: 1e-4; it slept
+ * 20 ms here once, which every profiled job under a model paid). */
+static uint64_t cal_mono, cal_tick;
+
+static void calibrate_from(void)
+{
+    cal_mono = prof_clock_mono_ns();
+    cal_tick = prof_clock();
+}
+
+static double calibrated(void)
 {
     if (!prof_clock_tsc())
         return 1e-9;
-    struct timespec ts = { 0, 20000000 };
-    uint64_t m0 = prof_clock_mono_ns(), t0 = prof_clock();
-    while (nanosleep(&ts, &ts) != 0)
-        ;
-    uint64_t m1 = prof_clock_mono_ns(), t1 = prof_clock();
-    return t1 > t0 ? (double)(m1 - m0) * 1e-9 / (double)(t1 - t0) : 1e-9;
+    uint64_t m1 = prof_clock_mono_ns();
+    while (m1 - cal_mono < 1000000u)
+        m1 = prof_clock_mono_ns();
+    uint64_t t1 = prof_clock();
+    return t1 > cal_tick ? (double)(m1 - cal_mono) * 1e-9 / (double)(t1 - cal_tick) : 1e-9;
 }
 
 /* The modelled time of the compute before a call that started at t0. */
@@ -550,7 +559,7 @@ static int start(void)
         return -1;
     prof_model = m;
     prof_model_on = 1;
-    clk.sec_per_tick = calibrate();
+    calibrate_from();
     prof_model_locks(1);
     prof_model_rma_attach();
     prof_tokens_ride(&prof_model_rider);     /* the clocks travel with the messages */
@@ -567,6 +576,7 @@ static void begin_run(uint64_t t)
     place_real();
     if (place.node_of)
         prof_model_link_start(place.node_of);
+    clk.sec_per_tick = calibrated();
     uint64_t now = prof_clock();
     clk.last = now > t ? now : t;
     clk.now = 0;
