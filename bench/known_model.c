@@ -47,7 +47,8 @@
  *                  them (not after each other).
  * The answer is worked out on rank 0 from every rank's measured
  * computations (all the time between its MPI calls, from a barrier before
- * the first) by the model's rules (model.h): a receive completes at
+ * the first, and the latest rank's time from MPI_Init to it: ready) by
+ * the model's rules (model.h): a receive completes at
  * max(its clock, the sender's clock + T(size)) (T: prof_model_time),
  * a collective at the latest arrival plus its cost. */
 #include <math.h>
