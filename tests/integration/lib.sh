@@ -201,7 +201,8 @@ refused() {
 # report_batch: run the queued commands, in order, in one Python, so that
 # pandas loads once and not once a command (0.4 to 1 s each here): each
 # one's stdout in $work/NAME.out, stderr in $work/NAME.err, exit status in
-# $work/NAME.status, as the command run alone would leave them (main() of
+# $work/NAME.status, as the command run alone would leave them, and the
+# seconds it took (pandas loaded) in $work/NAME.secs (main() of
 # the build's mpiprof-report called with ARGS, the descriptors 1 and 2 on
 # the files; an exception: its traceback, status 1). Empties the queue.
 report_queue() {
@@ -212,7 +213,7 @@ report_queue() {
 }
 report_batch() {
     "$PYTHON" -c '
-import os, runpy, sys, traceback
+import os, runpy, sys, time, traceback
 tool = runpy.run_path(sys.argv[1], run_name="mpiprof_report")
 keep = os.dup(1), os.dup(2)
 for line in open(sys.argv[2]):
@@ -222,6 +223,7 @@ for line in open(sys.argv[2]):
         f = os.open(path + ext, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
         os.dup2(f, fd)
         os.close(f)
+    start = time.monotonic()
     try:
         status = tool["main"](args)
     except SystemExit as e:
@@ -237,12 +239,17 @@ for line in open(sys.argv[2]):
     os.dup2(keep[0], 1)
     os.dup2(keep[1], 2)
     with open(path + ".status", "w") as f:
-        print(status or 0, file=f)' "$top_builddir/tools/mpiprof-report" "$work/report.queue" "$work"
+        print(status or 0, file=f)
+    with open(path + ".secs", "w") as f:
+        print("%.1f" % (time.monotonic() - start), file=f)' "$top_builddir/tools/mpiprof-report" "$work/report.queue" "$work"
     rm -f "$work/report.queue"
 }
 
 # batch_status NAME: the exit status report_batch kept for NAME.
 batch_status() { cat "$work/$1.status"; }
+
+# refused_by NAME WANT: report_batch's NAME refused as refuses_with checks.
+refused_by() { refused "$2" "$(batch_status "$1")" "$work/$1" "mpiprof-report ($1)"; }
 
 # synthetic DIR RANKS [SITES [ANCESTORS]]: a report of RANKS ranks
 # written by awk, with the options of late sender, collective wait and the

@@ -337,8 +337,6 @@ check "compare without branches" one_skip mincompare
 check "plot without branches, sites, partners, analyses" one_skip minplot
 check "plot without them: ranks.svg only" test "$(ls "$work/minplots")" = ranks.svg
 
-# refused_by NAME WANT: report_batch's NAME refused as refuses_with checks.
-refused_by() { refused "$2" "$(batch_status "$1")" "$work/$1" "mpiprof-report ($1)"; }
 refused_by notreport "is not an mpiprof report"
 refused_by notdir "is not a directory"
 refused_by ranks "has $np ranks and .* has 1024"
