@@ -204,7 +204,8 @@ refused() {
 # $work/NAME.status, as the command run alone would leave them, and the
 # seconds it took (pandas loaded) in $work/NAME.secs (main() of
 # the build's mpiprof-report called with ARGS, the descriptors 1 and 2 on
-# the files; an exception: its traceback, status 1). Empties the queue.
+# the files, a warning printed by each command that meets it; an
+# exception: its traceback, status 1). Empties the queue.
 report_queue() {
     printf '%s' "$1" >> "$work/report.queue"
     shift
@@ -213,7 +214,7 @@ report_queue() {
 }
 report_batch() {
     "$PYTHON" -c '
-import os, runpy, sys, time, traceback
+import os, runpy, sys, time, traceback, warnings
 tool = runpy.run_path(sys.argv[1], run_name="mpiprof_report")
 keep = os.dup(1), os.dup(2)
 for line in open(sys.argv[2]):
@@ -225,7 +226,8 @@ for line in open(sys.argv[2]):
         os.close(f)
     start = time.monotonic()
     try:
-        status = tool["main"](args)
+        with warnings.catch_warnings():     # each command warns anew, as alone
+            status = tool["main"](args)
     except SystemExit as e:
         status = e.code
         if not isinstance(status, int) and status is not None:
