@@ -179,17 +179,79 @@ refuses() {
 # refuses_with WANT COMMAND...: COMMAND (not under mpirun) exits with
 # status 2, prints nothing on stdout and one line on stderr matching WANT.
 refuses_with() {
-    local want=$1 st
+    local want=$1
     shift
     "$@" > "$work/bad.out" 2> "$work/bad.err"
-    st=$?
-    if [ $st -eq 2 ] && [ ! -s "$work/bad.out" ] && [ "$(wc -l < "$work/bad.err")" -eq 1 ] && grep -q "$want" "$work/bad.err"; then
-        ok "$(cat "$work/bad.err")"
+    refused "$want" $? "$work/bad" "$*"
+}
+
+# refused WANT STATUS FILES WHAT: the check of refuses_with on a command
+# WHAT that ended with STATUS, its stdout in FILES.out, stderr in FILES.err.
+refused() {
+    if [ "$2" -eq 2 ] && [ ! -s "$3.out" ] && [ "$(wc -l < "$3.err")" -eq 1 ] && grep -q "$1" "$3.err"; then
+        ok "$(cat "$3.err")"
     else
-        fail "$*: status $st, stdout $(wc -l < "$work/bad.out") lines, stderr:"
-        cat "$work/bad.err"
+        fail "$4: status $2, stdout $(wc -l < "$3.out") lines, stderr:"
+        cat "$3.err"
     fi
 }
+
+# report_queue NAME ARGS...: add mpiprof-report ARGS (no tab or newline
+# in them) to the commands of report_batch, its results named NAME.
+# report_batch: run the queued commands, in order, in one Python, so that
+# pandas loads once and not once a command (0.4 to 1 s each here): each
+# one's stdout in $work/NAME.out, stderr in $work/NAME.err, exit status in
+# $work/NAME.status, as the command run alone would leave them, and the
+# seconds it took (pandas loaded) in $work/NAME.secs (main() of
+# the build's mpiprof-report called with ARGS, the descriptors 1 and 2 on
+# the files, a warning printed by each command that meets it; an
+# exception: its traceback, status 1). Empties the queue.
+report_queue() {
+    printf '%s' "$1" >> "$work/report.queue"
+    shift
+    printf '\t%s' "$@" >> "$work/report.queue"
+    echo >> "$work/report.queue"
+}
+report_batch() {
+    "$PYTHON" -c '
+import os, runpy, sys, time, traceback, warnings
+tool = runpy.run_path(sys.argv[1], run_name="mpiprof_report")
+keep = os.dup(1), os.dup(2)
+for line in open(sys.argv[2]):
+    name, *args = line.rstrip("\n").split("\t")
+    path = os.path.join(sys.argv[3], name)
+    for fd, ext in (1, ".out"), (2, ".err"):
+        f = os.open(path + ext, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        os.dup2(f, fd)
+        os.close(f)
+    start = time.monotonic()
+    try:
+        with warnings.catch_warnings():     # each command warns anew, as alone
+            status = tool["main"](args)
+    except SystemExit as e:
+        status = e.code
+        if not isinstance(status, int) and status is not None:
+            print(status, file=sys.stderr)
+            status = 1
+    except Exception:
+        traceback.print_exc()
+        status = 1
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.dup2(keep[0], 1)
+    os.dup2(keep[1], 2)
+    with open(path + ".status", "w") as f:
+        print(status or 0, file=f)
+    with open(path + ".secs", "w") as f:
+        print("%.1f" % (time.monotonic() - start), file=f)' "$top_builddir/tools/mpiprof-report" "$work/report.queue" "$work"
+    rm -f "$work/report.queue"
+}
+
+# batch_status NAME: the exit status report_batch kept for NAME.
+batch_status() { cat "$work/$1.status"; }
+
+# refused_by NAME WANT: report_batch's NAME refused as refuses_with checks.
+refused_by() { refused "$2" "$(batch_status "$1")" "$work/$1" "mpiprof-report ($1)"; }
 
 # synthetic DIR RANKS [SITES [ANCESTORS]]: a report of RANKS ranks
 # written by awk, with the options of late sender, collective wait and the

@@ -20,18 +20,12 @@
     { echo "SKIP: no Python 3 with pandas (python3-pandas)"; exit 77; }
 PYTHONDONTWRITEBYTECODE=1
 export PYTHONDONTWRITEBYTECODE
-report=$top_builddir/tools/mpiprof-report
 known=$top_builddir/bench/mpiprof-known
 
 run 2 "$launcher" -q --slt --waits -o "$work/wa" "$known" late-waitall -k 3 -d 5 > /dev/null ||
     fail "late-waitall under --slt --waits"
 run 2 "$launcher" -q --slt --collwait -o "$work/mix" "$top_builddir/tests/integration/reportmix" > /dev/null ||
     fail "reportmix under --slt --collwait"
-"$report" check "$work/wa" "$work/mix" > "$work/ok.out" 2>&1
-status=$?
-cat "$work/ok.out"
-check "two good reports: status 0, 'every invariant holds' for each" awk -v st=$status '
-    / every invariant holds$/ { n++ } END { exit !(st == 0 && n == 2 && NR == 2) }' "$work/ok.out"
 
 # set DIR FILE ROWKEY COLUMN VALUE: in DIR/FILE, the row whose first field
 # is ROWKEY gets VALUE in the column named COLUMN (by the "# rank ..." or
@@ -44,18 +38,33 @@ set_figure() {
 }
 # broken NAME LINES WANT FILE ROWKEY COLUMN VALUE: a copy of the
 # late-waitall report with that one figure changed gives status 1 and
-# LINES lines (the invariants it breaks), one of which matches WANT.
+# LINES lines (the invariants it breaks), one of which matches WANT. The
+# copies are made first, checked in one Python (report_batch, lib.sh),
+# then their verdicts given (broken_verdicts).
+nbroken=0
 broken() {
-    rm -rf "$work/bad" && cp -r "$work/wa" "$work/bad"
-    set_figure "$work/bad" "$4" "$5" "$6" "$7"
-    "$report" check "$work/bad" > "$work/bad.out" 2>&1
-    st=$?
-    if [ $st -eq 1 ] && [ "$(wc -l < "$work/bad.out")" -eq "$2" ] && grep -q "$3" "$work/bad.out"; then
-        ok "$1: $(grep "$3" "$work/bad.out")"
-    else
-        fail "$1: status $st, expected 1 and $2 lines, one matching '$3':"
-        cat "$work/bad.out"
-    fi
+    nbroken=$((nbroken + 1))
+    cp -r "$work/wa" "$work/bad$nbroken"
+    set_figure "$work/bad$nbroken" "$4" "$5" "$6" "$7"
+    report_queue "bad$nbroken" check "$work/bad$nbroken"
+    printf '%s\t%s\t%s\n' "$1" "$2" "$3" >> "$work/broken.want"
+}
+# together NAME: report_batch's stdout and stderr of NAME in $work/NAME.all,
+# as 2>&1 would put them (one of the two has lines here).
+together() { cat "$work/$1.out" "$work/$1.err" > "$work/$1.all"; }
+broken_verdicts() {
+    local i=0 what lines want st
+    while IFS='	' read -r what lines want; do
+        i=$((i + 1))
+        together "bad$i"
+        st=$(batch_status "bad$i")
+        if [ "$st" -eq 1 ] && [ "$(wc -l < "$work/bad$i.all")" -eq "$lines" ] && grep -q "$want" "$work/bad$i.all"; then
+            ok "$what: $(grep "$want" "$work/bad$i.all")"
+        else
+            fail "$what: status $st, expected 1 and $lines lines, one matching '$want':"
+            cat "$work/bad$i.all"
+        fi
+    done < "$work/broken.want"
 }
 # (send-late above the receive wait, and not slt.txt's sum: two lines)
 broken "send-late above the receive wait" 2 '/summary.txt: rank 0: send_late_s 9\.000000 > receive wait' \
@@ -77,16 +86,23 @@ broken "a node's waiting above its MPI time" 1 '/nodes.txt: node 0: waited_s 8\.
 broken "a branch's send-late above its receive wait" 2 '/slt.txt: rank 0 branch [0-9]* MPI_Irecv: send_late_s 6\.000000 > recv_wait_s' \
     slt.txt 0 send_late_s 6.0
 
-"$report" check "$work" > "$work/no.out" 2>&1
-status=$?
-check "a directory that is not a report: status 2, one line" awk -v st=$status '
-    /is not an mpiprof report/ { n++ } END { exit !(st == 2 && n == 1 && NR == 1) }' "$work/no.out"
-
 MPIPROF_REPORT_FORM=summary run 2 "$launcher" -q -o "$work/sum" "$known" late-waitall -k 1 -d 1 > /dev/null ||
     fail "late-waitall, the summary form"
-"$report" check "$work/sum" > "$work/sum.out" 2>&1
-status=$?
-check "the summary form: status 0, said not checked" awk -v st=$status '
+report_queue ok check "$work/wa" "$work/mix"
+report_queue no check "$work"
+report_queue sum check "$work/sum"
+report_batch
+
+together ok
+cat "$work/ok.all"
+check "two good reports: status 0, 'every invariant holds' for each" awk -v st="$(batch_status ok)" '
+    / every invariant holds$/ { n++ } END { exit !(st == 0 && n == 2 && NR == 2) }' "$work/ok.all"
+broken_verdicts
+together no
+check "a directory that is not a report: status 2, one line" awk -v st="$(batch_status no)" '
+    /is not an mpiprof report/ { n++ } END { exit !(st == 2 && n == 1 && NR == 1) }' "$work/no.all"
+together sum
+check "the summary form: status 0, said not checked" awk -v st="$(batch_status sum)" '
     /the summary form, no per-rank figures: not checked$/ { n++ } END { exit !(st == 0 && n == 1 && NR == 1) }' \
-    "$work/sum.out"
+    "$work/sum.all"
 finish

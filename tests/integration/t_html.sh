@@ -33,7 +33,6 @@
 command -v chromium > /dev/null || { echo "SKIP: no chromium (apt-get install chromium)"; exit 77; }
 PYTHONDONTWRITEBYTECODE=1                # no __pycache__ in the source tree
 export PYTHONDONTWRITEBYTECODE
-report=$top_builddir/tools/mpiprof-report
 browse=$top_srcdir/tests/integration/html-check.py
 bin=$top_builddir/tests/integration
 shots=$top_builddir/tests/html          # the artifacts: each page and its screenshot
@@ -70,18 +69,30 @@ dom='(function () {
   return out;
 })()'
 
-# page NAME DIRS...: the page of DIRS in $shots/NAME.html, added to the
-# pages that browse loads.
-pages=
+# page NAME DIRS...: the page of DIRS in $shots/NAME.html, queued
+# (report_queue, lib.sh). written: the queued pages and refusals written
+# in one Python (report_batch); each page whose command exited 0 and
+# printed its path is added to the pages that browse loads.
+queued=
 page() {
     local name=$1
     shift
-    if ! "$report" html "$@" -o "$shots/$name.html" > "$work/$name.out" 2> "$work/$name.err"; then
-        fail "html $*: status, stderr: $(cat "$work/$name.err")"
-        return 1
-    fi
-    check "html $*: prints the page's path" test "$(cat "$work/$name.out")" = "$shots/$name.html"
-    pages="$pages $name"
+    report_queue "$name" html "$@" -o "$shots/$name.html"
+    echo "$*" > "$work/$name.args"
+    queued="$queued $name"
+}
+pages=
+written() {
+    local name
+    report_batch
+    for name in $queued; do
+        if [ "$(batch_status "$name")" != 0 ]; then
+            fail "html $(cat "$work/$name.args"): status, stderr: $(cat "$work/$name.err")"
+            continue
+        fi
+        check "html $(cat "$work/$name.args"): prints the page's path" test "$(cat "$work/$name.out")" = "$shots/$name.html"
+        pages="$pages $name"
+    done
 }
 
 # browse: every page written loaded in one chromium (html-check.py: its
@@ -161,11 +172,21 @@ for n in 64 256; do
     [ $n = 256 ] && awk 'BEGIN { print "# mpiprof 0.1.0 command=\"./synthetic\" ranks=256"
         print "# node host ranks rank_list mpi_s offset_s drift_ppm sync_error_s advanced_s waited_s caused_s"
         for (k = 0; k < 4; k++) printf "%d n%d 64 %d-%d 1.000000000 - - - - - -\n", k, k, 64 * k, 64 * k + 63 }' > "$work/big$n/nodes.txt"
-    start=$(date +%s.%N)
     page big$n "$work/big$n"
-    secs=$(echo "$start $(date +%s.%N)" | awk '{ printf "%.1f", $2 - $1 }')
-    echo "big$n: $n ranks x 1,000 sites: written in $secs s"
 done
+# Bad input: one line, status 2, nothing written (checked below).
+report_queue notreport html "$work"
+report_queue isdir html "$work/mix" -o "$work/mix"
+printf 'keep\n' > "$work/file"
+report_queue underfile html "$work/mix" -o "$work/file/p.html"
+report_queue nodir html "$work/mix" -o "$work/none/p.html"
+if [ "$(id -u)" != 0 ]; then       # root may write anywhere
+    mkdir "$work/readonly"
+    chmod 555 "$work/readonly"
+    report_queue readonly html "$work/mix" -o "$work/readonly/p.html"
+fi
+written
+echo "big64, big256: 64 and 256 ranks x 1,000 sites: written in $(cat "$work/big64.secs") and $(cat "$work/big256.secs") s"
 browse
 
 functions_match mix "$work/mix"
@@ -191,17 +212,12 @@ check "partial: the page says the report is partial" grep -q "This report is par
 check "complete: the page does not" sh -c '! grep -q "This report is partial" "$1"' - "$shots/mix.html"
 
 # --- bad input: one line, status 2, nothing written ------------------------------
-refuses_with "'$work' is not an mpiprof report" "$report" html "$work"
-refuses_with "cannot write the page '$work/mix': it is a directory" "$report" html "$work/mix" -o "$work/mix"
-printf 'keep\n' > "$work/file"
-refuses_with "cannot write the page '$work/file/p.html': '$work/file' is not a directory" \
-    "$report" html "$work/mix" -o "$work/file/p.html"
-refuses_with "cannot write the page '$work/none/p.html': '$work/none' does not exist" \
-    "$report" html "$work/mix" -o "$work/none/p.html"
-if [ "$(id -u)" != 0 ]; then       # root may write anywhere
-    mkdir "$work/readonly"
-    chmod 555 "$work/readonly"
-    refuses_with "no permission to write in '$work/readonly'" "$report" html "$work/mix" -o "$work/readonly/p.html"
+refused_by notreport "'$work' is not an mpiprof report"
+refused_by isdir "cannot write the page '$work/mix': it is a directory"
+refused_by underfile "cannot write the page '$work/file/p.html': '$work/file' is not a directory"
+refused_by nodir "cannot write the page '$work/none/p.html': '$work/none' does not exist"
+if [ -d "$work/readonly" ]; then
+    refused_by readonly "no permission to write in '$work/readonly'"
     chmod 755 "$work/readonly"
 fi
 check "refused: no page and no temporary file written" \

@@ -103,30 +103,35 @@ check "a bad MPIPROF_REPORT_FORM: the default, ranks at $np ranks" test "$(form 
 if [ -n "${PYTHON:-}" ] && [ "$PYTHON" != : ] && "$PYTHON" -c 'import pandas, matplotlib' 2> /dev/null; then
     PYTHONDONTWRITEBYTECODE=1
     export PYTHONDONTWRITEBYTECODE
-    report=$top_builddir/tools/mpiprof-report
-    "$report" show --top 100 "$work/sum" > "$work/show" 2>&1 || fail "show runs on the summary form"
+    # Its six commands in one Python (report_batch, lib.sh), then their checks.
+    report_queue show show --top 100 "$work/sum"
+    report_queue rank show --rank 0 "$work/sum"
+    report_queue cmp compare --format tsv "$work/ranks" "$work/sum"
+    report_queue showmodel show "$work/model"
+    report_queue perrank compare --per-rank on "$work/ranks" "$work/sum"
+    report_queue plot plot -o "$work/plots" "$work/sum"
+    report_batch
+    cat "$work/show.err" >> "$work/show.out"
+    [ "$(batch_status show)" = 0 ] || fail "show runs on the summary form"
     calls=$(awk '$1 == "MPI_Recv" { print $3 }' "$work/sum/functions.txt")
     check "show: the form, and MPI_Recv's calls and the rank of its most" \
         awk -v c="$calls" -v r="$(awk '$1 == "MPI_Recv" { print $9 }' "$work/sum/functions.txt")" '
             /^form +summary/ { f = 1 } $1 == "MPI_Recv" && $4 == c && $NF == r { n++ }
-            END { exit !(f && n == 1) }' "$work/show"
-    "$report" show --rank 0 "$work/sum" > /dev/null 2> "$work/rank.err"
-    rc=$?
+            END { exit !(f && n == 1) }' "$work/show.out"
     check "show --rank: refused, naming the summary form" \
-        sh -c "[ $rc -ne 0 ] && grep -q 'has the summary form' '$work/rank.err'"
-    "$report" compare --format tsv "$work/ranks" "$work/sum" > "$work/cmp" 2> "$work/cmp.err" ||
-        fail "compare runs (ranks against summary)"
+        sh -c "[ $(batch_status rank) -ne 0 ] && grep -q 'has the summary form' '$work/rank.err'"
+    [ "$(batch_status cmp)" = 0 ] || fail "compare runs (ranks against summary)"
     check "compare: says totals are compared" grep -q 'summary form: totals compared' "$work/cmp.err"
     speedup=$(sed -n 's/^# model: .* predicted_speedup=\([0-9.]*\)$/\1/p' "$work/model/summary.txt")
     check "show: the model's predicted speed-up ($speedup)" \
-        sh -c "'$report' show '$work/model' | grep -q '^model  *perfect,cpu=1: predicted speed-up $speedup '"
+        grep -q "^model  *perfect,cpu=1: predicted speed-up $speedup " "$work/showmodel.out"
     check "compare: every function and call site in both, equal calls" \
         awk -F '\t' -v skip="$polling" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
             $c["kind"] != "job" && $c["function"] != skip { n++
                 if ($c["in"] != "both" || $c["calls_a"] != $c["calls_b"]) { print; bad = 1 } }
-            END { exit bad || n < 20 }' "$work/cmp"
-    check "compare --per-rank=on: refused" sh -c "! '$report' compare --per-rank on '$work/ranks' '$work/sum' 2> /dev/null"
-    "$report" plot -o "$work/plots" "$work/sum" > /dev/null 2> "$work/plot.err" || fail "plot runs on the summary form"
+            END { exit bad || n < 20 }' "$work/cmp.out"
+    check "compare --per-rank=on: refused" test "$(batch_status perrank)" -ne 0
+    [ "$(batch_status plot)" = 0 ] || fail "plot runs on the summary form"
     check "plot: sites.svg, and ranks.svg skipped for the summary form" \
         sh -c "test -s '$work/plots/sites.svg' && ! test -e '$work/plots/ranks.svg' &&
                grep -q 'ranks.svg (the summary form' '$work/plot.err'"
