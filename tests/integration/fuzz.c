@@ -108,7 +108,10 @@
  * MPI_Mprobe: the probe, for the message it found, charged to it (the
  * MPI_Recv after a probe has its own interval, so about 0; MPI_Mrecv 0);
  * MPI_Irecv and MPI_Recv_init (started): the Wait, Waitall, Waitany or
- * Waitsome call that returned it completed, charged to the posting call;
+ * Waitsome call that returned it completed, charged to the posting call
+ * (the receives one call completed, in the order they were sent: each
+ * from the send before it, so that they add up to the call's wait until
+ * the last was sent, not overlap);
  * a receive completed by a Test variant, MPI_Iprobe, MPI_Improbe,
  * MPI_Imrecv: 0. Receives between MPI_Pcontrol(0) and (1) are not counted.
  * Timestamps are CLOCK_MONOTONIC, the same clock in every process of a

@@ -51,9 +51,11 @@ done
 # 4 x D ms into it: its time counted once. Rank 0's send-late is 4 x D a
 # round (within 20 %), never more than its MPI time; slt.txt's receive
 # wait of each MPI_Irecv branch is branches.txt's (the call split between
-# the requests one way, p2p.c), the two branches' send-late add up to the
-# rank's, the second's (3 x D a round) larger than the first's; under --waits the late-sender rows add up to no more
-# than the rank's MPI time.
+# the requests one way, p2p.c), and those two add up to the Waitall's
+# time_s; partners.txt's wait and send-late of each are slt.txt's; the
+# two branches' send-late add up to the rank's, the second's (3 x D a
+# round) larger than the first's; under --waits the late-sender rows add
+# up to the rank's send-late, within its MPI time.
 timed_within "late-waitall: send_late_s per rank within 20 % (floor 5 ms) of the answer" 20 0.005 \
     2 "$work/waitall.out" "$work/waitall" "$launcher" -q --slt -o "$work/waitall" "$known" late-waitall -k 3 -d 10
 # column NAME FILE: the column of NAME in FILE's "# rank ..." header.
@@ -83,13 +85,35 @@ check "late-waitall: the two receives' send-late add up to rank 0's, the second'
           printf "send-late %.6f (first receive) and %.6f s, rank 0 %.6f s\n", late[first], late[second], all
           exit !(n == 2 && d < 2e-6 && late[second] > late[first] && late[first] > 0) }' \
     "$work/waitall/summary.txt" "$work/waitall/branches.txt" "$work/waitall/slt.txt"
+ti=$(column time_s "$work/waitall/branches.txt")
+check "late-waitall: the MPI_Waitall's time_s is its two receives' recv_wait_s (the call split once)" awk -v ti="$ti" -v rw="$rw" '
+    !/^#/ && $1 == 0 && $3 == "MPI_Waitall" { w += $ti; nw++ }
+    !/^#/ && $1 == 0 && $3 == "MPI_Irecv" { r += $rw; nr++ }
+    END { d = w - r; if (d < 0) d = -d
+          printf "MPI_Waitall time_s %.9f, the receives recv_wait_s %.9f\n", w, r
+          exit !(nw == 1 && nr == 2 && w > 0 && d < 2e-6) }' "$work/waitall/branches.txt"
+prw=$(column recv_wait_s "$work/waitall/partners.txt")
+psl=$(column send_late_s "$work/waitall/partners.txt")
+ssl=$(column send_late_s "$work/waitall/slt.txt")
+check "late-waitall: partners.txt's recv_wait_s and send_late_s of each MPI_Irecv branch are slt.txt's" awk \
+    -v prw="$prw" -v psl="$psl" -v srw="$srw" -v ssl="$ssl" '
+    FNR == NR { if (!/^#/ && $3 == "MPI_Irecv") { w[$1 " " $2] += $prw; l[$1 " " $2] += $psl }; next }
+    !/^#/ && $3 == "MPI_Irecv" { k = $1 " " $2; n++
+                                 printf "branch %s: partners.txt %.9f %.9f, slt.txt %s %s\n", $2, w[k], l[k], $srw, $ssl
+                                 dw = w[k] - $srw; dl = l[k] - $ssl
+                                 if (dw * dw > 1e-18 || dl * dl > 1e-18) bad = 1 }
+    END { exit bad || n != 2 || !prw || !psl || !ssl }' "$work/waitall/partners.txt" "$work/waitall/slt.txt"
 run 2 "$launcher" -q --waits -o "$work/waitall-w" "$known" late-waitall -k 3 -d 10 > /dev/null ||
     fail "late-waitall under --waits"
 ms=$(column mpi_s "$work/waitall-w/summary.txt")
-check "late-waitall --waits: waits.txt's late_sender rows add up to no more than rank 0's mpi_s" awk -v ms="$ms" '
-    FNR == NR { if (!/^#/ && $1 == 0) mpi = $ms; next }
+sl=$(column send_late_s "$work/waitall-w/summary.txt")
+check "late-waitall --waits: waits.txt's late_sender rows add up to rank 0's send_late_s, within its mpi_s" awk \
+    -v ms="$ms" -v sl="$sl" '
+    FNR == NR { if (!/^#/ && $1 == 0) { mpi = $ms; late = $sl }; next }
     !/^#/ && $1 == "late_sender" { sum += $2; n++ }
-    END { printf "late_sender %.4f s in %d rows, rank 0 mpi_s %.4f\n", sum, n, mpi; exit !(n >= 1 && sum > 0 && sum <= mpi) }' \
+    END { d = sum - late; if (d < 0) d = -d
+          printf "late_sender %.6f s in %d rows, rank 0 send_late_s %.6f, mpi_s %.4f\n", sum, n, late, mpi
+          exit !(n >= 1 && sum > 0 && d < 1e-6 * (n + 1) && sum <= mpi) }' \
     "$work/waitall-w/summary.txt" "$work/waitall-w/waits.txt"
 
 # Every construct: the same output without the profiler, with --slt,
