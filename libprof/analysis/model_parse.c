@@ -436,12 +436,11 @@ double prof_model_coll_time(const struct prof_model *m, enum prof_model_coll k, 
 }
 
 /* A collective of shape k over n nodes, one process a node, of x bytes:
- * the algorithms on the network between nodes (or its table's curve of
- * k, when it has one) and the local work that the node's measured curve
- * of k holds beyond the algorithms on the node's network (a reduction's
- * arithmetic, the copies of a process's own blocks: the same on any
- * network; without it a 2-node Allreduce of mpiprof-mpi1 up to 64 KiB
- * over TCP was predicted 34 % short). */
+ * by the network between nodes' table's curve of k, when it has one
+ * (mpiprof-calibrate --hosts measures them); else its algorithms on that
+ * network plus the local work that the node's measured curve of k holds
+ * beyond the algorithms on the node's network (a reduction's arithmetic,
+ * the copies of a process's own blocks: the same on any network). */
 static double net_coll(const struct prof_model *m, const struct prof_model *net, enum prof_model_coll k, int n,
                        double x)
 {

@@ -193,6 +193,20 @@ int main(void)
           !m.table && near(m.bw, 1e9));
     prof_model_net_of(&m, &net);
     CHECK(near(prof_model_time(&net, 1500), 21e-6) && near(prof_model_time(&m, 1500), 2.5e-6));
+    /* A collective's part between nodes (4 ranks on 2 nodes): by the
+     * table between nodes' curve of it, 50 us (allreduce on 2, 1000
+     * bytes); where it has none, the algorithms between nodes, min(T_net
+     * (1000), 2 T_net(0) + 2 W_net(500)) = min(200, 300) = 200 us, plus the
+     * local work of the node's curve beyond the node's algorithms, 50 -
+     * min(T(1000), 2 T(0) + 2 W(500)) = 50 - min(11, 22) = 39 us. */
+    snprintf(text, sizeof text, "table=%s,nettable=%s,nodes=2", good, good);
+    CHECK(prof_model_parse(text, &m) == 0);
+    prof_model_net_of(&m, &net);
+    CHECK(prof_model_coll_placed(&m, &net, PROF_MC_ALLREDUCE, 4, 2, 2, 1000, &between) > 0 && near(between, 50e-6));
+    snprintf(text, sizeof text, "table=%s,netlat=100,netbw=10,nodes=2", good);
+    CHECK(prof_model_parse(text, &m) == 0);
+    prof_model_net_of(&m, &net);
+    CHECK(prof_model_coll_placed(&m, &net, PROF_MC_ALLREDUCE, 4, 2, 2, 1000, &between) > 0 && near(between, 239e-6));
 
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
