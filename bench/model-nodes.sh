@@ -13,7 +13,7 @@
 
 usage() {
     cat <<USAGE
-Usage: bench/model-nodes.sh [-b BUILDDIR] [-k RUNS] [-r RATE] [PROGRAM...]
+Usage: bench/model-nodes.sh [-b BUILDDIR] [-k RUNS] [-r RATE] [-x ITEMS] [PROGRAM...]
 
 As root, with Open MPI: make two simulated nodes, calibrate the model on
 them (table= on one node, nettable= between the two), then run each
@@ -28,6 +28,7 @@ modelled one, and the error (modelled / real - 1).
   -k RUNS      runs per configuration, 1..99 (default 3)
   -r RATE      limit each node's link to RATE each way (tc tbf: 1gbit,
                100mbit) before calibrating
+  -x ITEMS     more MPIPROF_MODEL items after the tables (o=0.5,g=2)
   PROGRAM      a program found as given or in BUILDDIR/bench (default: the
                drivers mpiprof-mpi1 PingPong, Allreduce and Alltoall up to
                64 KiB, and mpiprof-msgrate -p 1 -i 256)
@@ -39,15 +40,16 @@ me=model-nodes.sh
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/buildtree.sh"
 
-builddir=. runs=3 rate=''
+builddir=. runs=3 rate='' extra=''
 while [ $# -gt 0 ]; do
     case $1 in
-        -b | -k | -r) [ $# -ge 2 ] || die "option $1 needs a value (try -h)" ;;
+        -b | -k | -r | -x) [ $# -ge 2 ] || die "option $1 needs a value (try -h)" ;;
     esac
     case $1 in
         -b) builddir=$2; shift 2 ;;
         -k) runs=$2; shift 2 ;;
         -r) rate=$2; shift 2 ;;
+        -x) extra=$2; shift 2 ;;
         -h | --help) usage; exit 0 ;;
         -*) die "unknown argument '$1' (try -h)" ;;
         *) break ;;
@@ -81,7 +83,7 @@ MPIPROF_MPI1=$bench/mpiprof-mpi1 "$calibrate" --mpirun "$top_srcdir/tests/integr
     -o "$work/node.txt" > "$work/node.out" 2>&1 || die "mpiprof-calibrate on a node failed: $(tail -1 "$work/node.out")"
 MPIPROF_MPI1=$bench/mpiprof-mpi1 "$calibrate" --mpirun "$(nodes_launch)" --hosts "$(nodes_ip 0),$(nodes_ip 1)" \
     -o "$work/net.txt" > "$work/net.out" 2>&1 || die "mpiprof-calibrate --hosts failed: $(tail -1 "$work/net.out")"
-model="$(tail -1 "$work/node.out"),$(tail -1 "$work/net.out")"
+model="$(tail -1 "$work/node.out"),$(tail -1 "$work/net.out")${extra:+,$extra}"
 echo "# within a node: $(sed -n 's/^# latency/latency/p' "$work/node.out")"
 echo "# between nodes${rate:+ (links at $rate)}: $(sed -n 's/^# latency/latency/p' "$work/net.out")"
 echo "# mpiprof model across placements: $flavor, --model $model,nodes=N, $runs runs each, interleaved; medians of the slowest rank"

@@ -550,9 +550,9 @@ static int start(void)
 {
     struct prof_model m = { 0 };
     int on = prof_config.model[0] && prof_model_parse(prof_config.model, &m) == 0;
-    double v[16] = { on, m.perfect, m.lat, m.bw, m.cpu, m.o, m.g, m.eager, m.table ? m.table->sum : 0,
-                     m.net, m.net_lat, m.net_bw, m.net_table ? m.net_table->sum : 0, m.nodes, m.ppn, m.place };
-    int same = prof_agree(v, 16, NULL);
+    double v[17] = { on, m.perfect, m.lat, m.bw, m.cpu, m.o, m.g, m.eager, m.table ? m.table->sum : 0,
+                     m.net, m.net_lat, m.net_bw, m.net_g, m.net_table ? m.net_table->sum : 0, m.nodes, m.ppn, m.place };
+    int same = prof_agree(v, 17, NULL);
     if (same == 0)
         prof_log_once("MPIPROF_MODEL is not the same on every rank; no model");
     if (same != 1 || !on || place_given(&m) != 0)

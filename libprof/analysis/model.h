@@ -58,6 +58,7 @@ struct prof_model_curve {
 struct prof_model_table {
     int n;
     struct prof_model_curve c[PROF_MODEL_CURVES];
+    double gap;        /* its row "gap 2 BYTES USEC": seconds a message in a burst (0: none) */
     double sum;        /* of every number in it: the ranks compare it */
 };
 
@@ -67,7 +68,8 @@ struct prof_model {
     double bw;         /* bytes per second (the gap per byte G is 1 / bw) */
     double cpu;        /* compute time factor */
     double o;          /* the overhead of a message at each end, seconds */
-    double g;          /* the gap between the starts of two messages of one sender, seconds */
+    double g;          /* the gap between the starts of two messages of one sender, seconds
+                        * (g=, else the table's gap row, else 0) */
     double eager;      /* the largest message a blocking send completes without its receive (bytes) */
     const struct prof_model_table *table;      /* table=: measured times (lat its time of 0 bytes, bw its
                                                   * two largest sizes'); else NULL */
@@ -80,7 +82,7 @@ struct prof_model {
      * nodes=N with ppn=K ranks each (0: as many as the ranks need) placed
      * in blocks or cyclically (place=). */
     int net;
-    double net_lat, net_bw;
+    double net_lat, net_bw, net_g;     /* net_g: netg=, the net table's gap, else g */
     const struct prof_model_table *net_table;
     char net_path[200];
     int nodes, ppn, place;

@@ -59,7 +59,7 @@ double prof_model_inject(const struct prof_call *c, uint64_t bytes, int dst, dou
     if (m != &prof_model)
         s = prof_model_link_out(s, w);      /* and the node's link */
     double e = s + prof_model.o + w;
-    nic.free = e > s + prof_model.g ? e : s + prof_model.g;
+    nic.free = e > s + m->g ? e : s + m->g;
     prof_unlock(&nic.lock);
     if (injected)
         *injected = e;

@@ -84,12 +84,22 @@ static int table_row(struct prof_model_table *t, const char *file, int ln, const
         snprintf(why, sizeof why, "%s line %d: expected SHAPE PROCESSES BYTES USEC", file, ln);
         return -1;
     }
+    if (strcasecmp(name, "gap") == 0) {    /* mpiprof-calibrate's message rate */
+        if (t->gap > 0 || p < 2 || !(us > 0) || !isfinite(us)) {
+            snprintf(why, sizeof why, "%s line %d: %s", file, ln,
+                     t->gap > 0 ? "a second gap row" : "a gap row needs 2 processes or more and a time above 0");
+            return -1;
+        }
+        t->gap = us * 1e-6;
+        t->sum += p + x + us;
+        return 0;
+    }
     for (k = 0; k <= PROF_MC_P2P && strcasecmp(name, shape_name[k]) != 0; k++)
         ;
     if (k > PROF_MC_P2P || p < 2 || !(x >= 0) || !(us >= 0) || !isfinite(x) || !isfinite(us)) {
         snprintf(why, sizeof why, "%s line %d: %s", file, ln,
                  k > PROF_MC_P2P ? "unknown shape (p2p, barrier, bcast, reduce, allreduce, scan, gather, "
-                                   "allgather, alltoall, reduce_scatter, neighbor)"
+                                   "allgather, alltoall, reduce_scatter, neighbor, gap)"
                                  : "processes below 2, or bytes or time negative");
         return -1;
     }
@@ -231,7 +241,7 @@ static int item(const char **p, const char *name, double *v)
 
 int prof_model_parse(const char *text, struct prof_model *m)
 {
-    struct prof_model r = { 0, 0, 0, 1, 0, 0, PROF_MODEL_EAGER, NULL, "", 0, 0, 0, NULL, "", 0, 0, PROF_PLACE_BLOCK };
+    struct prof_model r = { .cpu = 1, .eager = PROF_MODEL_EAGER, .place = PROF_PLACE_BLOCK };
     int tab = 0, ntab = 0, place = 0;
     const char *p = text;
     why[0] = '\0';
@@ -253,7 +263,7 @@ int prof_model_parse(const char *text, struct prof_model *m)
      * bytes per second), whether 0 is allowed (else above 0; counts: whole
      * numbers 1..1000000), and whether perfect takes it; seen once. */
     double nodes_v = 0, ppn_v = 0;
-    enum { N_LAT, N_BW, N_CPU, N_O, N_G, N_EAGER, N_NETLAT, N_NETBW, N_NODES, N_PPN, NNUMS };
+    enum { N_LAT, N_BW, N_CPU, N_O, N_G, N_EAGER, N_NETLAT, N_NETBW, N_NETG, N_NODES, N_PPN, NNUMS };
     struct {
         const char *name;
         double *dst, scale;
@@ -268,6 +278,7 @@ int prof_model_parse(const char *text, struct prof_model *m)
         [N_EAGER] = { "eager", &r.eager, 1, ZERO_OK, 0, 0 },
         [N_NETLAT] = { "netlat", &r.net_lat, 1e-6, ZERO_OK, 0, 0 },
         [N_NETBW] = { "netbw", &r.net_bw, 1e6, ABOVE_0, 0, 0 },
+        [N_NETG] = { "netg", &r.net_g, 1e-6, ZERO_OK, 0, 0 },
         [N_NODES] = { "nodes", &nodes_v, 1, COUNT, 0, 0 },
         [N_PPN] = { "ppn", &ppn_v, 1, COUNT, 0, 0 },
     };
@@ -307,6 +318,10 @@ int prof_model_parse(const char *text, struct prof_model *m)
         return -1;
     }
     r.net = nlat || ntab;
+    if (nums[N_NETG].seen && !r.net) {
+        snprintf(why, sizeof why, "netg= needs the network between nodes: netlat= and netbw=, or nettable=");
+        return -1;
+    }
     if ((nodes || ppn || place) && !r.net) {
         snprintf(why, sizeof why, "a placement (nodes=, ppn=, place=) needs the network between nodes: "
                                   "netlat= and netbw=, or nettable=");
@@ -316,10 +331,14 @@ int prof_model_parse(const char *text, struct prof_model *m)
         snprintf(why, sizeof why, "ppn= and place= need nodes=");
         return -1;
     }
-    if (tab)        /* lat: the time of 0 bytes; bw: the two largest sizes' */
+    if (tab)        /* lat: the time of 0 bytes; bw: the largest sizes' */
         table_figures(&table, &r.lat, &r.bw);
     if (ntab)
         table_figures(&net_table, &r.net_lat, &r.net_bw);
+    if (tab && !nums[N_G].seen)
+        r.g = table.gap;
+    if (!nums[N_NETG].seen)
+        r.net_g = ntab && net_table.gap > 0 ? net_table.gap : r.g;
     *m = r;
     return 0;
 }
@@ -367,6 +386,7 @@ void prof_model_net_of(const struct prof_model *m, struct prof_model *net)
         return;
     net->lat = m->net_lat;
     net->bw = m->net_bw;
+    net->g = m->net_g;
     net->table = m->net_table;
     snprintf(net->path, sizeof net->path, "%s", m->net_path);
 }
@@ -515,10 +535,11 @@ void prof_model_text(char *buf, size_t size)
     if (!prof_model.net || n >= size)
         return;
     if (prof_model.net_table)
-        snprintf(buf + n, size - n, ",nettable=%s(lat=%gus,bw=%gMB/s)", prof_model.net_path,
-                 prof_model.net_lat * 1e6, prof_model.net_bw * 1e-6);
+        snprintf(buf + n, size - n, ",nettable=%s(lat=%gus,bw=%gMB/s),netg=%gus", prof_model.net_path,
+                 prof_model.net_lat * 1e6, prof_model.net_bw * 1e-6, prof_model.net_g * 1e6);
     else
-        snprintf(buf + n, size - n, ",netlat=%gus,netbw=%gMB/s", prof_model.net_lat * 1e6, prof_model.net_bw * 1e-6);
+        snprintf(buf + n, size - n, ",netlat=%gus,netbw=%gMB/s,netg=%gus", prof_model.net_lat * 1e6,
+                 prof_model.net_bw * 1e-6, prof_model.net_g * 1e6);
     n = strlen(buf);
     if (n >= size)
         return;

@@ -16,7 +16,7 @@
     X(PARTNERS,             partners,             BOOL,   "1", "0/1, no/yes, off/on, false/true") \
     X(QUIET,                quiet,                BOOL,   "0", "0/1, no/yes, off/on, false/true") \
     X(EVAL_SLT,             eval_slt,             BOOL,   "0", "0/1, no/yes, off/on, false/true") \
-    X(MODEL,                model,                MODEL,  "",  "perfect, perfect+<cpu factor>, perfect,cpu=<factor>, lat=<us>,bw=<MB/s>[,cpu=<factor>][,o=<us>][,g=<us>][,eager=<bytes>] or table=<file>[,...], either with [,netlat=<us>,netbw=<MB/s> or ,nettable=<file>][,nodes=<n>[,ppn=<k>][,place=block|cyclic]]") \
+    X(MODEL,                model,                MODEL,  "",  "perfect, perfect+<cpu factor>, perfect,cpu=<factor>, lat=<us>,bw=<MB/s>[,cpu=<factor>][,o=<us>][,g=<us>][,eager=<bytes>] or table=<file>[,...], either with [,netlat=<us>,netbw=<MB/s> or ,nettable=<file>][,netg=<us>][,nodes=<n>[,ppn=<k>][,place=block|cyclic]]") \
     X(REGIONS,              regions,              BOOL,   "1", "0/1, no/yes, off/on, false/true") \
     X(SNAPSHOT,             snapshot,             SECONDS, "0", "seconds between snapshots, from 0.1 to 1000000 (0: none)") \
     X(CHAIN,                chain,                BOOL,   "0", "0/1, no/yes, off/on, false/true") \

@@ -48,7 +48,7 @@ for case in "cyclic|model-sends|-s 1048576 -k 5 -d 10" "cyclic|model-comm|-s 262
         $w $args
 done
 check "model.txt names both networks and the placement" \
-    grep -q "^# model: lat=10us,bw=1000MB/s,cpu=1,o=0us,g=0us,eager=65536B,netlat=100us,netbw=100MB/s,nodes=2,ppn=$ppn,place=cyclic " \
+    grep -q "^# model: lat=10us,bw=1000MB/s,cpu=1,o=0us,g=0us,eager=65536B,netlat=100us,netbw=100MB/s,netg=0us,nodes=2,ppn=$ppn,place=cyclic " \
     "$work/model-sends-cyclic/model.txt"
 # col FILE NAME RANK: the column NAME of summary.txt's row of RANK.
 col() {
@@ -74,7 +74,7 @@ out="$work/hosts"
 timed_within "model-sends --model lat=10,bw=1000,netlat=100000,netbw=1 (the real nodes: one): within 15 % (floor 10 ms)" \
     15 0.010 $np "$out.out" "$out" "$launcher" -q --model lat=10,bw=1000,netlat=100000,netbw=1 -o "$out" "$known" \
     model-sends -s 1048576 -k 5 -d 10
-check "model.txt: the real nodes, one" grep -q ",netlat=100000us,netbw=1MB/s,nodes=hosts(1) " "$work/hosts/model.txt"
+check "model.txt: the real nodes, one" grep -q ",netlat=100000us,netbw=1MB/s,netg=0us,nodes=hosts(1) " "$work/hosts/model.txt"
 
 # A placement that cannot hold the ranks: the launcher knows the job's
 # size from the MPI's launcher and stops each rank's program before it

@@ -137,10 +137,15 @@ layout() {
         with_lock -x env MPIPROF_MPI1="$top_builddir/bench/mpiprof-mpi1" "$cal" --mpirun "$MPIRUN" --runs 1 \
             --max-log 16 -o "$work/shm.txt" > "$work/shm.out" || fail "$lay: mpiprof-calibrate on one node"
         tail -n 3 "$work/net.out" "$work/shm.out"
-        check "$lay: calibrate --hosts: 18 p2p sizes, the 7 collectives on 2 processes, netlat=,netbw= and nettable=<its path> last" \
-            awk -v t="$work/net.txt" '!/^#/ && NF == 4 { if ($1 == "p2p" && $2 == 2) p++; else if ($2 == 2) c[$1] = 1; else other++ }
+        check "$lay: calibrate --hosts: 18 p2p sizes, the 7 collectives on 2 processes, a gap, netlat=,netbw= and nettable=<its path> last" \
+            awk -v t="$work/net.txt" '!/^#/ && NF == 4 { if ($1 == "p2p" && $2 == 2) p++; else if ($1 == "gap") g++; else if ($2 == 2) c[$1] = 1; else other++ }
                 /^# without the table: netlat=[0-9.]+,netbw=[0-9]+$/ { line = 1 }
-                END { for (k in c) n++; exit !(p == 18 && n == 7 && !other && line && $0 == "nettable=" t) }' "$work/net.out"
+                END { for (k in c) n++; exit !(p == 18 && n == 7 && g == 1 && !other && line && $0 == "nettable=" t) }' "$work/net.out"
+        # The gap between nodes (TCP: about 10 us a message here) above
+        # the one inside a node (shared memory: 0.1 to 0.3 us).
+        gap() { awk '$1 == "gap" { print $4 }' "$1"; }
+        check "$lay: the gap between nodes, $(gap "$work/net.txt") us, above twice one node's, $(gap "$work/shm.txt") us" \
+            awk -v a="$(gap "$work/net.txt")" -v b="$(gap "$work/shm.txt")" 'BEGIN { exit !(b > 0 && a > 2 * b) }'
         lat() { sed -n 's/^# latency \([0-9.]*\) us.*/\1/p' "$1"; }
         check "$lay: the latency between nodes, $(lat "$work/net.out") us, above twice one node's, $(lat "$work/shm.out") us" \
             awk -v a="$(lat "$work/net.out")" -v b="$(lat "$work/shm.out")" 'BEGIN { exit !(b > 0 && a > 2 * b) }'

@@ -218,7 +218,7 @@ int main(void)
         snprintf(want, sizeof want, "MPIPROF_MODEL='%s' is not valid; expected perfect, perfect+<cpu factor>, "
                  "perfect,cpu=<factor>, lat=<us>,bw=<MB/s>[,cpu=<factor>][,o=<us>][,g=<us>][,eager=<bytes>] or "
                  "table=<file>[,...], either with [,netlat=<us>,netbw=<MB/s> or ,nettable=<file>]"
-                 "[,nodes=<n>[,ppn=<k>][,place=block|cyclic]]; using the default (no model)\n",
+                 "[,netg=<us>][,nodes=<n>[,ppn=<k>][,place=block|cyclic]]; using the default (no model)\n",
                  models_bad[i]);
         CHECK(strstr(load(), want) != NULL);
         CHECK(prof_config.model[0] == '\0' && strstr(prof_config.options, "MODEL") == NULL);

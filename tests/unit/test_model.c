@@ -40,7 +40,7 @@ static const char *table(const char *name, const char *text)
 /* parse "table=<path><rest>" into m: its return. */
 static int parse(const char *path, const char *rest, struct prof_model *m)
 {
-    char text[512];
+    char text[1024];
     snprintf(text, sizeof text, "table=%s%s", path, rest);
     return prof_model_parse(text, m);
 }
@@ -102,7 +102,7 @@ int main(void)
           m.eager == 0 && m.cpu == 0.5);
     CHECK(parse(good, ",TABLE=x", &m) == -1 && parse(good, ",lat=1", &m) == -1 && parse(good, ",bw=1", &m) == -1);
     CHECK(prof_model_parse("perfect,table=/nonexistent", &m) == -1 && prof_model_parse("table=", &m) == -1);
-    char text[512];
+    char text[1024];
     snprintf(text, sizeof text, "TABLE=%s,", good);
     CHECK(prof_model_parse(text, &m) == -1);
 
@@ -193,6 +193,23 @@ int main(void)
           !m.table && near(m.bw, 1e9));
     prof_model_net_of(&m, &net);
     CHECK(near(prof_model_time(&net, 1500), 21e-6) && near(prof_model_time(&m, 1500), 2.5e-6));
+    /* The gap g: a table's gap row unless g= is given; between nodes,
+     * netg=, else the table between nodes' gap row, else g. */
+    const char *gapped = table("gapped", "p2p 2 0 1\np2p 2 1000 11\ngap 2 8 0.25\n");
+    snprintf(text, sizeof text, "table=%s", gapped);
+    CHECK(prof_model_parse(text, &m) == 0 && near(m.g, 0.25e-6));
+    snprintf(text, sizeof text, "table=%s,g=2", gapped);
+    CHECK(prof_model_parse(text, &m) == 0 && near(m.g, 2e-6));
+    snprintf(text, sizeof text, "table=%s,nettable=%s", good, gapped);
+    CHECK(prof_model_parse(text, &m) == 0 && m.g == 0 && near(m.net_g, 0.25e-6));
+    prof_model_net_of(&m, &net);
+    CHECK(near(net.g, 0.25e-6));
+    snprintf(text, sizeof text, "table=%s,nettable=%s,netg=10", gapped, good);
+    CHECK(prof_model_parse(text, &m) == 0 && near(m.g, 0.25e-6) && near(m.net_g, 10e-6));
+    CHECK(prof_model_parse("lat=1,bw=1000,g=3,netlat=10,netbw=100", &m) == 0 && near(m.net_g, 3e-6));
+    CHECK(prof_model_parse("lat=1,bw=1000,netg=3", &m) == -1 && strstr(prof_model_why(), "netg= needs"));
+    refused("twogaps", "p2p 2 0 1\np2p 2 1000 11\ngap 2 8 1\ngap 2 8 2\n", "twogaps line 4: a second gap row");
+    refused("zerogap", "p2p 2 0 1\np2p 2 1000 11\ngap 2 8 0\n", "zerogap line 3: a gap row needs");
     /* A collective's part between nodes (4 ranks on 2 nodes): by the
      * table between nodes' curve of it, 50 us (allreduce on 2, 1000
      * bytes); where it has none, the algorithms between nodes, min(T_net
