@@ -13,7 +13,7 @@
 
 usage() {
     cat <<USAGE
-Usage: bench/model-nodes.sh [-b BUILDDIR] [-k RUNS] [-r RATE] [-x ITEMS] [PROGRAM...]
+Usage: bench/model-nodes.sh [-b BUILDDIR] [-k RUNS] [-r RATE [-B BURST]] [-x ITEMS] [PROGRAM...]
 
 As root, with Open MPI: make two simulated nodes, calibrate the model on
 them (table= on one node, nettable= between the two), then run each
@@ -28,6 +28,10 @@ modelled one, and the error (modelled / real - 1).
   -k RUNS      runs per configuration, 1..99 (default 3)
   -r RATE      limit each node's link to RATE each way (tc tbf: 1gbit,
                100mbit) before calibrating
+  -B BURST     tbf's bucket (default 64kb, tests/integration/nodes.sh): a
+               message that fits goes at the veth's speed after an idle
+               time, which a link does not (NPB CG class W at 1gbit: 28 KB
+               messages, 60 % faster than a 16kb bucket lets them)
   -x ITEMS     more MPIPROF_MODEL items after the tables (o=0.5,g=2)
   PROGRAM      a program found as given or in BUILDDIR/bench (default: the
                drivers mpiprof-mpi1 PingPong, Allreduce and Alltoall up to
@@ -43,12 +47,13 @@ here=$(cd "$(dirname "$0")" && pwd)
 builddir=. runs=3 rate='' extra=''
 while [ $# -gt 0 ]; do
     case $1 in
-        -b | -k | -r | -x) [ $# -ge 2 ] || die "option $1 needs a value (try -h)" ;;
+        -b | -k | -r | -B | -x) [ $# -ge 2 ] || die "option $1 needs a value (try -h)" ;;
     esac
     case $1 in
         -b) builddir=$2; shift 2 ;;
         -k) runs=$2; shift 2 ;;
         -r) rate=$2; shift 2 ;;
+        -B) NODES_BURST=$2; export NODES_BURST; shift 2 ;;
         -x) extra=$2; shift 2 ;;
         -h | --help) usage; exit 0 ;;
         -*) die "unknown argument '$1' (try -h)" ;;
@@ -57,6 +62,7 @@ while [ $# -gt 0 ]; do
 done
 is_count "$runs" 99 || die "-k: '$runs' is not an integer in 1..99"
 case $rate in '' | [1-9]*bit) ;; *) die "-r: '$rate' is not a rate such as 1gbit or 100mbit" ;; esac
+case ${NODES_BURST:-64kb} in [1-9]*b) ;; *) die "-B: '$NODES_BURST' is not a size such as 16kb" ;; esac
 launcher=$(built "$builddir" tools/mpiprof) || exit 2
 calibrate=$(built "$builddir" tools/mpiprof-calibrate) || exit 2
 bench=$(dirname "$(built "$builddir" bench/mpiprof-mpi1)") || exit 2
@@ -85,7 +91,7 @@ MPIPROF_MPI1=$bench/mpiprof-mpi1 "$calibrate" --mpirun "$(nodes_launch)" --hosts
     -o "$work/net.txt" > "$work/net.out" 2>&1 || die "mpiprof-calibrate --hosts failed: $(tail -1 "$work/net.out")"
 model="$(tail -1 "$work/node.out"),$(tail -1 "$work/net.out")${extra:+,$extra}"
 echo "# within a node: $(sed -n 's/^# latency/latency/p' "$work/node.out")"
-echo "# between nodes${rate:+ (links at $rate)}: $(sed -n 's/^# latency/latency/p' "$work/net.out")"
+echo "# between nodes${rate:+ (links at $rate, bucket ${NODES_BURST:-64kb})}: $(sed -n 's/^# latency/latency/p' "$work/net.out")"
 echo "# mpiprof model across placements: $flavor, --model $model,nodes=N, $runs runs each, interleaved; medians of the slowest rank"
 printf '%-36s %-8s %10s %10s %8s\n' "# program" from-to real_s model_s error
 

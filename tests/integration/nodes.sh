@@ -57,8 +57,10 @@
 #                    limit nodes I... (default all) to RATE (tc's units:
 #                    100mbit, 1gbit) each way, with tc's tbf at both ends
 #                    of their links (netem, for latency, is not in this
-#                    kernel); RATE off lifts it. NODES_RATE set before
-#                    nodes_up does it for every node.
+#                    kernel), with a bucket of NODES_BURST bytes (tc's
+#                    units; default 64kb: a message that fits goes at the
+#                    veth's speed after an idle time); RATE off lifts it.
+#                    NODES_RATE set before nodes_up does it for every node.
 #
 # Variables. Set before nodes_up (NODES_RATE: see nodes_rate):
 #   NODES_OFFSETS    the nodes' CLOCK_MONOTONIC offsets in seconds, one
@@ -356,8 +358,9 @@ nodes_rate() {
             ip netns exec "mpn$NODES_SLOT-node$i" tc qdisc del dev eth0 root 2> /dev/null
             tc qdisc del dev "mpn${NODES_SLOT}v$i" root 2> /dev/null
         else
-            ip netns exec "mpn$NODES_SLOT-node$i" tc qdisc replace dev eth0 root tbf rate "$rate" burst 64kb latency 100ms &&
-            tc qdisc replace dev "mpn${NODES_SLOT}v$i" root tbf rate "$rate" burst 64kb latency 100ms ||
+            ip netns exec "mpn$NODES_SLOT-node$i" tc qdisc replace dev eth0 root tbf rate "$rate" \
+                burst "${NODES_BURST:-64kb}" latency 100ms &&
+            tc qdisc replace dev "mpn${NODES_SLOT}v$i" root tbf rate "$rate" burst "${NODES_BURST:-64kb}" latency 100ms ||
                 { echo "nodes_rate: tc refuses rate $rate on node $i" >&2; return 1; }
         fi
     done
