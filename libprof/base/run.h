@@ -41,4 +41,9 @@ void prof_start(int thread_level);
  * tool communicator); called by MPI_Finalize before PMPI_Finalize. */
 void prof_finish(void);
 
+/* prof_settle: prof_finish's last step: on MPICH before 4.2 on ch4:ucx
+ * and several nodes, a 20 ms pause (that MPI's MPI_Finalize hangs now and
+ * then when the profiler's last messages have not settled; settle.c). */
+void prof_settle(void);
+
 #endif

@@ -427,6 +427,11 @@ int prof_nodes_index(void)
     return nd.nnodes > 0 ? nd.index : -1;
 }
 
+int prof_nodes_count(void)
+{
+    return nd.nnodes;
+}
+
 /* --- at MPI_Finalize: the offsets again, and nodes.txt ------------------- */
 
 #define NODE_RANKS 160

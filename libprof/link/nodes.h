@@ -68,6 +68,9 @@ uint64_t prof_sync_span(uint64_t d);
  * their lowest ranks; -1 when the nodes could not be told apart (after
  * the nodes' start: a module's begin step or later). */
 int prof_nodes_index(void);
+/* prof_nodes_count: how many nodes the job runs on; 0 when they could not
+ * be told apart (after the nodes' start). */
+int prof_nodes_count(void);
 
 /* prof_nodes_local: whether rank peer of comm runs on this process's node
  * (1 too when the job is on one node, or its nodes are not known). Thread

@@ -262,4 +262,5 @@ void prof_finish(void)
     prof_python_stop();
     prof_shadow_release_all();
     PMPI_Comm_free(&prof_run.comm);
+    prof_settle();
 }
