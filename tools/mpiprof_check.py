@@ -95,6 +95,53 @@ def _late_within_wait(rep, out):
             _at_most(out, key + ".txt", who, r["send_late_s"], r["recv_wait_s"], "send_late_s", "recv_wait_s", 2)
 
 
+# Calls whose wait branches.txt does not hold as a receive wait (a probe's
+# is in slt.txt only) or whose partner is not known (the message handle of
+# MPI_Mrecv, MPI_Imrecv names no communicator).
+_NOT_RECEIVES = ("MPI_Probe", "MPI_Iprobe", "MPI_Mprobe", "MPI_Improbe", "MPI_Mrecv", "MPI_Imrecv")
+
+
+def _partners_sites(rep, out):
+    """partners.txt with late sender: per branch, its partners' send_late_s
+    add up to its slt.txt send_late_s; their recv_wait_s to its slt.txt
+    recv_wait_s (to at least that where some receives were not evaluated:
+    the partners hold their wait too) and, for a receive, to at most its
+    branches.txt recv_wait_s."""
+    p, sl = _rows(rep, "partners"), _rows(rep, "slt")
+    if p is None or sl is None or "send_late_s" not in p.columns:
+        return
+    key = ["rank", "brid"]
+    m = p.groupby(key).agg(plate=("send_late_s", "sum"), pwait=("recv_wait_s", "sum"), n=("send_late_s", "count"),
+                           fn=("function", "first"))
+    s = sl.groupby(key).agg(late=("send_late_s", "sum"), wait=("recv_wait_s", "sum"),
+                            skipped=("not_evaluated", "sum"), sfn=("function", "first"))
+    m = m.join(s, how="outer")
+    b = _rows(rep, "branches")
+    if b is not None:
+        m = m.join(b.groupby(key).agg(bwait=("recv_wait_s", "sum")), how="left")
+    else:
+        m["bwait"] = float("nan")
+    m["fn"] = m["fn"].fillna(m["sfn"])
+    m[["plate", "pwait", "n", "late", "wait", "skipped"]] = m[["plate", "pwait", "n", "late", "wait",
+                                                               "skipped"]].fillna(0)
+    tol = EPS * (m["n"] + 1)
+    off_late = (m["plate"] - m["late"]).abs() > tol
+    off_wait = ((m["skipped"] > 0) & (m["wait"] > m["pwait"] + tol)) | \
+               ((m["skipped"] == 0) & ((m["pwait"] - m["wait"]).abs() > tol))
+    off_branch = m["bwait"].notna() & ~m["fn"].isin(_NOT_RECEIVES) & (m["pwait"] > m["bwait"] + tol)
+    for (rank, brid), r in m[off_late | off_wait | off_branch].iterrows():
+        who = "rank %d branch %s %s" % (rank, brid, r["fn"])
+        if off_late[(rank, brid)]:
+            out.append("partners.txt: %s: send_late_s (sum) %s != slt.txt send_late_s %s"
+                       % (who, _fmt(r["plate"]), _fmt(r["late"])))
+        if off_wait[(rank, brid)]:
+            out.append("partners.txt: %s: recv_wait_s (sum) %s %s slt.txt recv_wait_s %s"
+                       % (who, _fmt(r["pwait"]), "<" if r["skipped"] else "!=", _fmt(r["wait"])))
+        if off_branch[(rank, brid)]:
+            out.append("partners.txt: %s: recv_wait_s (sum) %s > branches.txt recv_wait_s %s"
+                       % (who, _fmt(r["pwait"]), _fmt(r["bwait"])))
+
+
 def _waits_within_mpi(rep, out):
     """nodes.txt: the waiting a node's ranks suffered (waited_s) <= their
     MPI time; waits.txt: all the waiting caused <= all the MPI time."""
@@ -118,5 +165,6 @@ def check(rep):
     _per_rank(rep, out)
     _functions_branches(rep, out)
     _late_within_wait(rep, out)
+    _partners_sites(rep, out)
     _waits_within_mpi(rep, out)
     return out

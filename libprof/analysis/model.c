@@ -107,9 +107,9 @@ double prof_model_transfer(uint64_t bytes)
 
 /* Seconds per tick of the profiler's clock (its own ratio is known only
  * at the end of the run): from the model's start (calibrate_from) to its
- * begin (calibrated), 1 ms at least, the modules' starts and agreements
- * in between (a pair of readings is off by 0.1 us at most: 1e-4; it slept
- * 20 ms here once, which every profiled job under a model paid). */
+ * begin (calibrated), 1 ms at least (prof_clock_mono_apart), the modules'
+ * starts and agreements in between (it slept 20 ms here once, which every
+ * profiled job under a model paid). */
 static uint64_t cal_mono, cal_tick;
 
 static void calibrate_from(void)
@@ -122,9 +122,7 @@ static double calibrated(void)
 {
     if (!prof_clock_tsc())
         return 1e-9;
-    uint64_t m1 = prof_clock_mono_ns();
-    while (m1 - cal_mono < 1000000u)
-        m1 = prof_clock_mono_ns();
+    uint64_t m1 = prof_clock_mono_apart(cal_mono);
     uint64_t t1 = prof_clock();
     return t1 > cal_tick ? (double)(m1 - cal_mono) * 1e-9 / (double)(t1 - cal_tick) : 1e-9;
 }

@@ -32,10 +32,12 @@
 
 /* A way of the link: the messages it carried, in the order of the times
  * they were ready for it (a), each w seconds on the wire until f (it had
- * the link from f - w), and m[i] the latest f of the first i + 1. */
+ * the link from f - w), and msg[i].m the latest f of the first i + 1. */
 struct queue {
     int n;
-    double a[LINK_SLOTS], w[LINK_SLOTS], f[LINK_SLOTS], m[LINK_SLOTS];
+    struct msg {
+        double a, w, f, m;
+    } msg[LINK_SLOTS];
 };
 
 struct link {
@@ -64,8 +66,8 @@ static void release(struct link *l)
 /* q's m from i on. */
 static void latest_from(struct queue *q, int i)
 {
-    for (; i < q->n; i++)
-        q->m[i] = i > 0 && q->m[i - 1] > q->f[i] ? q->m[i - 1] : q->f[i];
+    for (struct msg *x = q->msg; i < q->n; i++)
+        x[i].m = i > 0 && x[i - 1].m > x[i].f ? x[i - 1].m : x[i].f;
 }
 
 /* A message ready at a, w seconds on the wire, into q: when it is done.
@@ -75,36 +77,31 @@ static void latest_from(struct queue *q, int i)
  * longer as it shares the link with them. */
 static double enqueue(struct queue *q, double a, double w)
 {
+    struct msg *x = q->msg;
     int lo = 0, hi = q->n;
     while (lo < hi) {                      /* after every one ready at a or before */
         int mid = (lo + hi) / 2;
-        if (q->a[mid] > a)
+        if (x[mid].a > a)
             hi = mid;
         else
             lo = mid + 1;
     }
-    double f = (lo > 0 && q->m[lo - 1] > a ? q->m[lo - 1] : a) + w, shared = 0;
-    for (int i = lo; i < q->n && q->a[i] < f; i++) {
-        double from = q->f[i] - q->w[i] > f - w ? q->f[i] - q->w[i] : f - w, to = q->f[i] < f ? q->f[i] : f;
+    double f = (lo > 0 && x[lo - 1].m > a ? x[lo - 1].m : a) + w, shared = 0;
+    for (int i = lo; i < q->n && x[i].a < f; i++) {
+        double from = x[i].f - x[i].w > f - w ? x[i].f - x[i].w : f - w, to = x[i].f < f ? x[i].f : f;
         shared += to > from ? to - from : 0;
     }
     f += shared;
     if (q->n == LINK_SLOTS) {              /* full: the earlier half goes */
         int keep = LINK_SLOTS / 2, gone = q->n - keep;
-        memmove(q->a, q->a + gone, (size_t)keep * sizeof q->a[0]);
-        memmove(q->w, q->w + gone, (size_t)keep * sizeof q->w[0]);
-        memmove(q->f, q->f + gone, (size_t)keep * sizeof q->f[0]);
+        memmove(x, x + gone, (size_t)keep * sizeof x[0]);
         q->n = keep;
         lo = lo > gone ? lo - gone : 0;
         latest_from(q, 0);
     }
-    memmove(&q->a[lo + 1], &q->a[lo], (size_t)(q->n - lo) * sizeof q->a[0]);
-    memmove(&q->w[lo + 1], &q->w[lo], (size_t)(q->n - lo) * sizeof q->w[0]);
-    memmove(&q->f[lo + 1], &q->f[lo], (size_t)(q->n - lo) * sizeof q->f[0]);
+    memmove(&x[lo + 1], &x[lo], (size_t)(q->n - lo) * sizeof x[0]);
     q->n++;
-    q->a[lo] = a;
-    q->w[lo] = w;
-    q->f[lo] = f;
+    x[lo] = (struct msg){ .a = a, .w = w, .f = f };
     latest_from(q, lo);
     return f;
 }

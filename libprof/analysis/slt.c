@@ -43,7 +43,6 @@ const struct prof_module prof_mod_slt = {
     .start = start,
     .msg_waited = prof_slt_msg_waited,
     .reqs_waited = prof_slt_reqs_waited,
-    .msg_matched = prof_slt_msg_matched,
     .keeps_key = keeps_key,
     .named = prof_slt_named,
     .columns = prof_slt_columns,

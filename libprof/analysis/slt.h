@@ -30,7 +30,6 @@ void prof_slt_named(struct prof_branch *v, int n);
 struct prof_ev_wait;
 void prof_slt_msg_waited(const struct prof_ev_wait *ev);
 void prof_slt_reqs_waited(const struct prof_ev_wait *ev);
-void prof_slt_msg_matched(const struct prof_ev_wait *ev);
 
 /* prof_slt_partner_ids (slt_partners.c, the module's named step): collective
  * over comm (ranks as in the partners' ranks); set each partner's brid to

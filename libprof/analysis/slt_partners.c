@@ -8,7 +8,7 @@
 /* The partners whose branch is asked for: a known rank and a key. */
 static int asked(const struct prof_partner *p)
 {
-    return p->count && p->rank >= 0 && p->key;
+    return prof_partner_used(p) && p->rank >= 0 && p->key;
 }
 
 int prof_slt_partner_ids(MPI_Comm comm, struct prof_branch *v, int n)

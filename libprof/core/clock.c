@@ -63,13 +63,19 @@ int prof_clock_start(int ask, double drift_ppm)
     return rc;
 }
 
+uint64_t prof_clock_mono_apart(uint64_t mono0)
+{
+    uint64_t mono1 = prof_clock_mono_ns();
+    while (mono1 - mono0 < 1000000u)
+        mono1 = prof_clock_mono_ns();
+    return mono1;
+}
+
 double prof_clock_stop(void)
 {
     if (!clk.tsc)
         return 1e-9;
-    uint64_t mono1 = prof_clock_mono_ns();
-    while (mono1 - clk.mono0 < 1000000u)
-        mono1 = prof_clock_mono_ns();
+    uint64_t mono1 = prof_clock_mono_apart(clk.mono0);
     uint64_t tick1 = undrifted();
     return (double)(mono1 - clk.mono0) * 1e-9 / (double)(tick1 - clk.tick0);
 }

@@ -59,6 +59,10 @@ int prof_clock_start(int ask, double drift_ppm);
 /* prof_clock_stop: end of the run; returns seconds per tick (>= 1 ms of
  * run is ensured so the ratio is accurate). */
 double prof_clock_stop(void);
+/* prof_clock_mono_apart: CLOCK_MONOTONIC's nanoseconds once at least 1 ms
+ * after mono0 (spinning the rest): the second reading of a ratio of ticks
+ * to seconds (a pair of readings is off by 0.1 us at most: 1e-4). */
+uint64_t prof_clock_mono_apart(uint64_t mono0);
 /* prof_clock_ns: ticks t as nanoseconds of this node's CLOCK_MONOTONIC (the
  * drifted one under MPIPROF_TEST_DRIFT): the same for every process of the
  * node, so that nodes' clocks can be set side by side (link/nodes.c).

@@ -68,10 +68,6 @@
  *                   its time, split among them (each one's part in its
  *                   th->taken entry's share, its sender there too; the
  *                   parts add up to the call, p2p.c);
- *   msg_matched     a receive request's message counted on the record
- *                   that holds its arrival (its posting call's or its
- *                   MPI_Start's), in the completion call, profiled or not
- *                   (p2p.c);
  *   call_done       the profiled call is over (prof_exit_done): the last
  *                   event of every profiled call.
  *
@@ -278,16 +274,14 @@ struct prof_ev_arrival {
 
 typedef void (*prof_ev_arrival_fn)(const struct prof_ev_arrival *ev);
 
-/* msg_waited, reqs_waited, msg_matched. Only with a module around the
+/* msg_waited, reqs_waited. Only with a module around the
  * point-to-point calls (around.h), which set the senders. */
-struct prof_taken;
 struct prof_record;
 struct prof_ev_wait {
     struct prof_call *c;
-    struct prof_record *r;        /* msg_waited: the call's record; msg_matched: the arrival's; else NULL */
-    const struct prof_taken *t;   /* msg_matched: the request's entry; else NULL */
-    int peer;                     /* the partner's MPI_COMM_WORLD rank (< 0: none, a probe) */
-    uint64_t ticks;               /* msg_waited: the wait; reqs_waited: the call's time; msg_matched: 0 */
+    struct prof_record *r;        /* msg_waited: the call's record; else NULL */
+    int peer;                     /* the partner's MPI_COMM_WORLD rank (< 0: not known) */
+    uint64_t ticks;               /* msg_waited: the wait; reqs_waited: the call's time */
 };
 
 typedef void (*prof_ev_wait_fn)(const struct prof_ev_wait *ev);
@@ -307,7 +301,7 @@ typedef void (*prof_ev_wait_fn)(const struct prof_ev_wait *ev);
     X(prof_ev_icoll_fn, icoll_started) X(prof_ev_epoch_fn, epoch) X(prof_ev_call_fn, call_end)         \
     X(prof_ev_call_fn, call_volume) X(prof_ev_p2p_fn, p2p_end) X(prof_ev_req_fn, req_done)             \
     X(prof_ev_arrival_fn, msg_arrived) X(prof_ev_wait_fn, msg_waited) X(prof_ev_wait_fn, reqs_waited) \
-    X(prof_ev_wait_fn, msg_matched) X(prof_ev_call_fn, call_done)
+    X(prof_ev_call_fn, call_done)
 
 /* The handlers of each event, NULL-terminated. */
 #define PROF_EVENT_ARRAY(type, name) type name[PROF_MODULES_MAX + 1];

@@ -12,7 +12,7 @@
  * completion call, profiled or not: a cancelled receive counts nothing.
  * With a module around these calls (around.h), a received message's
  * partner is also named by its sending site, and the waits go to the
- * module (msg_waited, reqs_waited, msg_matched). */
+ * module (msg_waited, reqs_waited). */
 #include "config.h"
 #include "prof.h"
 #include "request.h"
@@ -52,11 +52,11 @@ static inline uint64_t sender_key(const struct prof_sender *s)
 }
 
 /* msg_waited: call c, whose record is r, waited ticks for a message from
- * world (< 0: a probe's, no partner). */
+ * world (< 0: not known). */
 static inline void waited(struct prof_call *c, struct prof_record *r, int world, uint64_t ticks)
 {
     if (PROF_UNLIKELY(prof_events.msg_waited[0] != NULL)) {
-        struct prof_ev_wait ev = { c, r, NULL, world, ticks };
+        struct prof_ev_wait ev = { c, r, world, ticks };
         prof_emit(prof_events.msg_waited, &ev);
     }
 }
@@ -355,16 +355,17 @@ static int probed(const struct prof_call *c, const int *flag, const MPI_Status *
     return c->rc == MPI_SUCCESS && (!flag || *flag) && status->MPI_SOURCE != MPI_PROC_NULL;
 }
 
-/* MPI_Mprobe, MPI_Improbe: a matched message's wait (msg_waited); the
- * model: the message is there when it arrived (its token popped here). */
-void prof_exit_mprobe(struct prof_call *c, int *flag, MPI_Status *status)
+/* MPI_Mprobe, MPI_Improbe: a matched message's wait (msg_waited, its
+ * sender's world rank the partner); the model: the message is there when
+ * it arrived (its token popped here). */
+void prof_exit_mprobe(struct prof_call *c, MPI_Comm comm, int *flag, MPI_Status *status)
 {
     uint64_t dt;
     struct prof_traffic none = { 0 };
     struct prof_record *r = prof_exit_record(c, &none, &dt);
     int got = probed(c, flag, status);
     if (got)
-        waited(c, r, -1, dt);
+        waited(c, r, prof_comm_world_rank(comm, status->MPI_SOURCE), dt);
     if (PROF_UNLIKELY(p2p_wanted()))
         p2p_events(c, 0, got, c->sender.sent, got ? prof_status_bytes(status, 0) : 0, -1);
     prof_exit_done(c);
@@ -374,14 +375,14 @@ void prof_exit_mprobe(struct prof_call *c, int *flag, MPI_Status *status)
  * model): MPI_Probe's wait for the message it found (msg_waited); under the
  * model the message probed is there when it arrived (its token, still
  * queued for the receive that takes it, gives the time: c->sender.sent). */
-void prof_exit_probe_around(struct prof_call *c, int *flag, MPI_Status *status)
+void prof_exit_probe_around(struct prof_call *c, MPI_Comm comm, int *flag, MPI_Status *status)
 {
     uint64_t dt;
     struct prof_traffic none = { 0 };
     struct prof_record *r = prof_exit_record(c, &none, &dt);
     int got = probed(c, flag, status);
     if (got && !flag)
-        waited(c, r, -1, dt);
+        waited(c, r, prof_comm_world_rank(comm, status->MPI_SOURCE), dt);
     if (PROF_UNLIKELY(p2p_wanted()))
         p2p_events(c, 0, got, c->sender.sent, got ? prof_status_bytes(status, 0) : 0, -1);
     prof_exit_done(c);
@@ -516,12 +517,12 @@ static void mark(struct prof_call *c, int i, const MPI_Status *st)
     }
 }
 
-/* A counted completion of t by call c on thread th: its partner and the
+/* A counted completion of t on thread th: its partner and the
  * bytes it moved (a receive: what its status says arrived; a cancelled one
  * or one from MPI_PROC_NULL nothing), and a receive's message, bytes and
  * partner on the record that holds its arrival, if this thread owns that
- * record (msg_matched). */
-static void arrive(struct prof_call *c, struct prof_thread *th, struct prof_taken *t)
+ * record. */
+static void arrive(struct prof_thread *th, struct prof_taken *t)
 {
     const struct prof_request *info = &t->info;
     const MPI_Status *st = info->no_status ? NULL : t->status;
@@ -550,10 +551,6 @@ static void arrive(struct prof_call *c, struct prof_thread *th, struct prof_take
     r->s.bytes_recv += t->bytes;
     prof_sizes_add(&th->table.sizes[r->fn], t->bytes, t->bytes, info->arr_ticks);
     partner(r, t->peer, sender_key(&t->sender), t->bytes, info->arr_ticks);
-    if (PROF_UNLIKELY(prof_events.msg_matched[0] != NULL)) {
-        struct prof_ev_wait ev = { c, r, t, t->peer, 0 };
-        prof_emit(prof_events.msg_matched, &ev);
-    }
 }
 
 /* After the call: which requests completed (a non-persistent one is freed,
@@ -579,7 +576,7 @@ static void settle(struct prof_call *c, const MPI_Request *now)
         c->rq_done += fin;
         t->done = t->state != 0 && fin && (rc == MPI_SUCCESS || (rc == MPI_ERR_IN_STATUS && status_ok));
         if (t->done && (!t->info.persistent || t->info.active))   /* freed inactive: nothing */
-            arrive(c, th, t);
+            arrive(th, t);
         if (t->state == 2 && !gone)
             prof_request_put(t->req, &t->info);
     }
@@ -661,7 +658,7 @@ void prof_exit_complete(struct prof_call *c)
             t->info.rec->s.recv_wait_ticks += t->share;
     }
     if (PROF_UNLIKELY(prof_events.reqs_waited[0] != NULL) && c->rq_done > 0) {
-        struct prof_ev_wait ev = { c, NULL, NULL, -1, dt };
+        struct prof_ev_wait ev = { c, NULL, -1, dt };
         prof_emit(prof_events.reqs_waited, &ev);
     }
     prof_exit_done(c);

@@ -167,12 +167,12 @@ static inline void prof_exit(struct prof_call *c)
 
 /* MPI_Probe, MPI_Iprobe: timed as any call, and with a module around the
  * point-to-point calls (around.h) as one (cold). */
-void prof_exit_probe_around(struct prof_call *c, int *flag, MPI_Status *status);
+void prof_exit_probe_around(struct prof_call *c, MPI_Comm comm, int *flag, MPI_Status *status);
 
-static inline void prof_exit_probe(struct prof_call *c, int *flag, MPI_Status *status)
+static inline void prof_exit_probe(struct prof_call *c, MPI_Comm comm, int *flag, MPI_Status *status)
 {
     if (PROF_UNLIKELY(prof_around_on))
-        prof_exit_probe_around(c, flag, status);
+        prof_exit_probe_around(c, comm, flag, status);
     else
         prof_exit(c);
 }
@@ -239,7 +239,7 @@ void prof_exit_precv_init(struct prof_call *c, int parts, MPI_Count count, MPI_D
  * and recv: no bytes now, each MPI_Start of c->pinit.req counts them and
  * starts it as a nonblocking collective (icoll_started; p2p.c). */
 void prof_exit_persistent_coll(struct prof_call *c, uint64_t sent, uint64_t recv);
-void prof_exit_mprobe(struct prof_call *c, int *flag, MPI_Status *status);
+void prof_exit_mprobe(struct prof_call *c, MPI_Comm comm, int *flag, MPI_Status *status);
 void prof_exit_start(struct prof_call *c, MPI_Request *req);
 void prof_exit_startall(struct prof_call *c, int n, MPI_Request *reqs);
 void prof_started1(struct prof_call *c, MPI_Request *req);

@@ -80,7 +80,7 @@ struct prof_partner {
     int32_t rank;          /* world rank, or PROF_PEER_OTHERS */
     int32_t brid;          /* at finalize: the branch id of key on rank (0: unknown) */
     uint64_t key;          /* late sender: the sending call site's record key (0: unknown) */
-    uint64_t count;        /* messages (or completed requests); 0 = free slot */
+    uint64_t count;        /* messages (or completed requests) */
     uint64_t bytes;
     uint64_t ticks;        /* the share of the site's time spent with this partner */
     uint64_t late_ticks;   /* late sender: send-late time of these messages */
@@ -91,12 +91,21 @@ struct prof_partners {
     struct prof_partner p[PROF_PARTNERS + 1];   /* p[PROF_PARTNERS]: the others */
 };
 
+/* prof_partner_used: a slot that holds a partner: messages, or (late
+ * sender) the wait of a call that moved none with it: a probe's, the
+ * posting site's of a persistent receive, whose messages count on its
+ * MPI_Start. */
+static inline int prof_partner_used(const struct prof_partner *p)
+{
+    return p->count || p->wait_ticks || p->late_ticks;
+}
+
 /* prof_partner_slot: the slot of the partner rank from the sending site
  * key: its own, a free one, or the others' (hot for p2p). */
 static inline struct prof_partner *prof_partner_slot(struct prof_partners *ps, int32_t rank, uint64_t key)
 {
     for (int i = 0; i < PROF_PARTNERS; i++)
-        if (ps->p[i].count == 0 || (ps->p[i].rank == rank && ps->p[i].key == key))
+        if (!prof_partner_used(&ps->p[i]) || (ps->p[i].rank == rank && ps->p[i].key == key))
             return &ps->p[i];
     return &ps->p[PROF_PARTNERS];
 }
@@ -125,13 +134,11 @@ static inline void prof_partners_add(struct prof_partners *ps, int32_t rank, uin
 }
 
 /* prof_partners_add_slt: the same with the messages' send-late time and
- * receive wait (late sender). With count 0 the figures go to a partner
- * already there, or nowhere. */
+ * receive wait (late sender); count 0: a wait of the site with that
+ * partner that moved no message here (prof_partner_used). */
 static inline void prof_partners_add_slt(struct prof_partners *ps, int32_t rank, uint64_t key, uint64_t count,
                                          uint64_t bytes, uint64_t ticks, uint64_t late, uint64_t wait)
 {
-    if (!count && !prof_partner_slot(ps, rank, key)->count)
-        return;
     struct prof_partner *p = prof_partners_add_from(ps, rank, key, count, bytes, ticks);
     p->late_ticks += late;
     p->wait_ticks += wait;
@@ -141,7 +148,7 @@ static inline void prof_partners_add_slt(struct prof_partners *ps, int32_t rank,
 static inline void prof_partners_merge(struct prof_partners *into, const struct prof_partners *from)
 {
     for (int i = 0; i <= PROF_PARTNERS; i++)
-        if (from->p[i].count)
+        if (prof_partner_used(&from->p[i]))
             prof_partners_add_slt(into, from->p[i].rank, from->p[i].key, from->p[i].count, from->p[i].bytes,
                                   from->p[i].ticks, from->p[i].late_ticks, from->p[i].wait_ticks);
 }

@@ -38,7 +38,7 @@ static int sorted_partners(const struct prof_branch *br, struct prof_partner *ou
 {
     int n = 0;
     for (int i = 0; i <= PROF_PARTNERS; i++)
-        if (br->partners.p[i].count)
+        if (prof_partner_used(&br->partners.p[i]))
             out[n++] = br->partners.p[i];
     qsort(out, (size_t)n, sizeof *out, by_share);
     return n;

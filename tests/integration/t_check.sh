@@ -3,8 +3,9 @@
 # (issue 50 item 2): per rank send_late_s <= receive wait (slt.txt) <=
 # mpi_s <= elapsed_s, branches.txt's receive wait <= mpi_s, mpi_s the sum of functions.txt's times, functions.txt's time
 # per function its branches' sum, send-late within the wait per slt.txt and
-# partners.txt row, the waiting a node's ranks suffered within their MPI
-# time, slt.txt's sums summary.txt's. Checks:
+# partners.txt row, a branch's partners adding up to its slt.txt row (and
+# within its branches.txt receive wait), the waiting a node's ranks
+# suffered within their MPI time, slt.txt's sums summary.txt's. Checks:
 #   - a report of mpiprof-known late-waitall under --slt --waits (two
 #     receives completed by one MPI_Waitall: the figures that overlapped
 #     before) and one of reportmix under --slt --collwait, checked together:
@@ -27,16 +28,16 @@ run 2 "$launcher" -q --slt --waits -o "$work/wa" "$known" late-waitall -k 3 -d 5
 run 2 "$launcher" -q --slt --collwait -o "$work/mix" "$top_builddir/tests/integration/reportmix" > /dev/null ||
     fail "reportmix under --slt --collwait"
 
-# set DIR FILE ROWKEY COLUMN VALUE: in DIR/FILE, the row whose first field
-# is ROWKEY gets VALUE in the column named COLUMN (by the "# rank ..." or
-# "# node ..." line).
+# set DIR FILE ROWKEY COLUMN VALUE [FUNCTION]: in DIR/FILE, the first row
+# whose first field is ROWKEY (and third FUNCTION, if given) gets VALUE in
+# the column named COLUMN (by the "# rank ..." or "# node ..." line).
 set_figure() {
-    awk -v key="$3" -v name="$4" -v value="$5" '
+    awk -v key="$3" -v name="$4" -v value="$5" -v fn="${6:-}" '
         /^# (rank|node) / { for (i = 2; i <= NF; i++) if ($i == name) c = i - 1; print; next }
-        !/^#/ && c && $1 == key && !done { $c = value; done = 1 }
+        !/^#/ && c && $1 == key && (fn == "" || $3 == fn) && !done { $c = value; done = 1 }
         { print }' "$1/$2" > "$1/$2.new" && mv "$1/$2.new" "$1/$2"
 }
-# broken NAME LINES WANT FILE ROWKEY COLUMN VALUE: a copy of the
+# broken NAME LINES WANT FILE ROWKEY COLUMN VALUE [FUNCTION]: a copy of the
 # late-waitall report with that one figure changed gives status 1 and
 # LINES lines (the invariants it breaks), one of which matches WANT. The
 # copies are made first, checked in one Python (report_batch, lib.sh),
@@ -45,7 +46,7 @@ nbroken=0
 broken() {
     nbroken=$((nbroken + 1))
     cp -r "$work/wa" "$work/bad$nbroken"
-    set_figure "$work/bad$nbroken" "$4" "$5" "$6" "$7"
+    set_figure "$work/bad$nbroken" "$4" "$5" "$6" "$7" "${8:-}"
     report_queue "bad$nbroken" check "$work/bad$nbroken"
     printf '%s\t%s\t%s\n' "$1" "$2" "$3" >> "$work/broken.want"
 }
@@ -82,9 +83,14 @@ broken "a rank's receive wait above its MPI time" 1 "/branches.txt: rank 0: recv
     branches.txt 0 recv_wait_s 7.0
 broken "a node's waiting above its MPI time" 1 '/nodes.txt: node 0: waited_s 8\.000000 > mpi_s' \
     nodes.txt 0 waited_s 8.0
-# (and slt.txt's send-late no longer summary.txt's: two lines)
-broken "a branch's send-late above its receive wait" 2 '/slt.txt: rank 0 branch [0-9]* MPI_Irecv: send_late_s 6\.000000 > recv_wait_s' \
+# (and slt.txt's send-late no longer summary.txt's, nor its partners':
+# three lines)
+broken "a branch's send-late above its receive wait" 3 '/slt.txt: rank 0 branch [0-9]* MPI_Irecv: send_late_s 6\.000000 > recv_wait_s' \
     slt.txt 0 send_late_s 6.0
+# (and above the branch's receive wait in branches.txt: two lines)
+broken "a branch's partners' receive wait not its slt.txt's" 2 \
+    '/partners.txt: rank 0 branch [0-9]* MPI_Irecv: recv_wait_s (sum) [0-9.]* != slt.txt recv_wait_s' \
+    partners.txt 0 recv_wait_s 2.5 MPI_Irecv
 
 MPIPROF_REPORT_FORM=summary run 2 "$launcher" -q -o "$work/sum" "$known" late-waitall -k 1 -d 1 > /dev/null ||
     fail "late-waitall, the summary form"

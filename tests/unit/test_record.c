@@ -90,6 +90,19 @@ int main(void)
     CHECK(sl.p[0].key == 11 && sl.p[0].count == 2 && sl.p[0].late_ticks == 2 * G + 1);
     CHECK(sl.p[1].key == 12 && sl.p[1].count == 1 && slots_of(&sl, 5) == 2);
 
+    /* A wait without messages (a probe's, a persistent receive's posting
+     * site) takes a slot of its own, kept by a merge; a slot with nothing
+     * in it is free. */
+    struct prof_partners pw = { 0 }, pm = { 0 };
+    prof_partners_add_slt(&pw, 7, 21, 0, 0, 0, 0, 0);
+    CHECK(!prof_partner_used(&pw.p[0]));
+    prof_partners_add_slt(&pw, 6, 22, 0, 0, 0, 3, 5);
+    CHECK(pw.p[0].rank == 6 && pw.p[0].count == 0 && pw.p[0].late_ticks == 3 && pw.p[0].wait_ticks == 5);
+    prof_partners_add_slt(&pw, 6, 22, 1, 4, 9, 0, 0);
+    CHECK(slots_of(&pw, 6) == 1 && pw.p[0].count == 1 && pw.p[0].wait_ticks == 5);
+    prof_partners_merge(&pm, &pw);
+    CHECK(pm.p[0].rank == 6 && pm.p[0].key == 22 && pm.p[0].wait_ticks == 5 && !prof_partner_used(&pm.p[1]));
+
     if (failures)
         return 1;
     printf("test_record: all checks passed\n");
