@@ -27,9 +27,7 @@
 # there 200 ppm slow and 200 ppm fast (MPIPROF_CLOCK=monotonic,
 # MPIPROF_TEST_DRIFT); the namespaces' CLOCK_MONOTONIC offsets are 0, as
 # fuzz's truth compares its ranks' CLOCK_MONOTONIC stamps (the profiler
-# still measures the nodes' offsets: their host names differ). Open MPI
-# only: MPICH 4.0 over UCX's TCP transport hangs in MPI_Finalize between
-# nodes now and then (t_across.sh).
+# still measures the nodes' offsets: their host names differ).
 . "$top_srcdir/tests/integration/lib.sh"
 
 fuzz="$top_builddir/tests/integration/fuzz"
@@ -43,10 +41,6 @@ optsets="--slt|--collwait|--model perfect|--model lat=5,bw=1000|--waits --collwa
 hung=
 if [ -n "${FUZZ_NODES:-}" ]; then
     . "$top_srcdir/tests/integration/nodes.sh"
-    if [ "$MPI_FLAVOR" = mpich ]; then
-        echo "SKIP: MPICH 4.0 over UCX's TCP transport hangs in MPI_Finalize between nodes now and then (UCX issue 8738)"
-        exit 77
-    fi
     NODES_OFFSETS="0 0"
     nodes_up_or_skip 2
     NODES_ENV_0="MPIPROF_CLOCK=monotonic MPIPROF_TEST_DRIFT=-200"
