@@ -1,8 +1,21 @@
 /* eager.c: the MPI's eager limits (eager.h), read from its control
  * variables once (cold); per send, a comparison and, on several nodes when
  * the two limits differ and the size lies between them, whether the peer
- * is on this node (nodes.h). */
+ * is on this node (nodes.h).
+ *
+ * Open MPI's MPI_T_init_thread registers every component's parameters:
+ * 220 ms of each process's MPI_Init here (4.1.4; MPICH's: 0.0 ms), which
+ * every job under wait states paid. Its eager limits are its parameters:
+ * given by mpirun --mca or the environment (OMPI_MCA_name, read here), a
+ * parameter file, or its defaults. So Open MPI 4 reads the environment,
+ * then, only where a parameter file could name them (one of Open MPI's
+ * files names an eager limit, or other files are named), MPI_T; otherwise
+ * the limits are Open MPI 4's defaults (each source's dflt), which MPI_T
+ * would have read. */
+#define _GNU_SOURCE            /* dladdr */
+#include <dlfcn.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "eager.h"
 #include "nodes.h"
@@ -17,16 +30,18 @@ static const struct source {
     int where;
     const char *device;      /* in MPI_Get_library_version's text; NULL: any */
     const char *cvar;
+    uint64_t dflt;           /* Open MPI 4: its default (0: none, Open MPI 5's) */
 } sources[] = {
 #ifdef OPEN_MPI
-    { NODE, NULL, "btl_vader_eager_limit" },           /* Open MPI 4 */
-    { NODE, NULL, "btl_sm_eager_limit" },              /* Open MPI 5 */
-    { NETWORK, NULL, "btl_tcp_eager_limit" },
+    { NODE, NULL, "btl_vader_eager_limit", 4096 },     /* Open MPI 4 */
+    { NODE, NULL, "btl_sm_eager_limit", 0 },           /* Open MPI 5 */
+    { NETWORK, NULL, "btl_tcp_eager_limit", 65536 },
 #else
-    { NETWORK, "ch3", "MPIR_CVAR_CH3_EAGER_MAX_MSG_SIZE" },
-    { NETWORK, "ch4:ofi", "MPIR_CVAR_CH4_OFI_EAGER_MAX_MSG_SIZE" },
+    { NETWORK, "ch3", "MPIR_CVAR_CH3_EAGER_MAX_MSG_SIZE", 0 },
+    { NETWORK, "ch4:ofi", "MPIR_CVAR_CH4_OFI_EAGER_MAX_MSG_SIZE", 0 },
 #endif
 };
+#define NSOURCES (sizeof sources / sizeof sources[0])
 
 static struct {
     uint64_t limit[2];
@@ -60,14 +75,89 @@ static uint64_t cvar(const char *name)
     return got > 0 ? (uint64_t)got : 0;
 }
 
+#ifdef OPEN_MPI
+/* Whether the parameter file path names an eager limit. */
+static int file_names(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    char line[1024];
+    int named = 0;
+    while (f && !named && fgets(line, sizeof line, f))
+        named = line[strspn(line, " \t")] != '#' && strstr(line, "eager_limit") != NULL;
+    if (f)
+        fclose(f);
+    return named;
+}
+
+/* Whether a parameter file could set an eager limit: other files named,
+ * or the user's, the system's (Debian's place, and the one beside the
+ * library's lib directory) naming one. */
+static int files_may_name(void)
+{
+    if (getenv("OMPI_MCA_mca_base_param_files") || getenv("OMPI_MCA_mca_base_envar_file_prefix"))
+        return 1;
+    char path[4096];
+    const char *home = getenv("HOME");
+    Dl_info info;
+    if (home && snprintf(path, sizeof path, "%s/.openmpi/mca-params.conf", home) < (int)sizeof path &&
+        file_names(path))
+        return 1;
+    if (file_names("/etc/openmpi/openmpi-mca-params.conf"))
+        return 1;
+    /* PREFIX/lib/libmpi.so: PREFIX/etc/openmpi-mca-params.conf */
+    char *lib = NULL, *prefix = NULL;
+    if (dladdr((void *)PMPI_Init, &info) && info.dli_fname &&
+        snprintf(path, sizeof path, "%s", info.dli_fname) < (int)sizeof path && (lib = strrchr(path, '/')))
+        *lib = '\0';
+    if (lib && (prefix = strrchr(path, '/')))
+        *prefix = '\0';
+    size_t n = strlen(path);
+    return prefix && snprintf(path + n, sizeof path - n, "/etc/openmpi-mca-params.conf") < (int)(sizeof path - n) &&
+           file_names(path);
+}
+
+/* Open MPI 4 without MPI_T: each limit from the environment, else (when no
+ * file could set it) its default. Returns 1 when that settled both. */
+static int from_parameters(void)
+{
+    static char named[2][128];
+#if OMPI_MAJOR_VERSION == 4
+    int files = -1;
+    for (size_t i = 0; i < NSOURCES; i++) {
+        const struct source *s = &sources[i];
+        if (eg.from[s->where] || !s->dflt)
+            continue;
+        char var[128], *end = NULL;
+        snprintf(var, sizeof var, "OMPI_MCA_%s", s->cvar);
+        const char *v = getenv(var);
+        unsigned long long x = v ? strtoull(v, &end, 10) : 0;
+        if (v && *v && !*end && x > 0) {
+            eg.limit[s->where] = x;
+            snprintf(named[s->where], sizeof named[s->where], "%s", var);
+            eg.from[s->where] = named[s->where];
+        } else if (files < 0 ? (files = files_may_name()) == 0 : !files) {
+            eg.limit[s->where] = s->dflt;
+            eg.from[s->where] = s->cvar;
+        }
+    }
+#endif
+    (void)named;
+    return eg.from[NODE] && eg.from[NETWORK];
+}
+#endif
+
 void prof_eager_start(void)
 {
     char version[MPI_MAX_LIBRARY_VERSION_STRING] = "";
     int len = 0, provided;
+#ifdef OPEN_MPI
+    if (from_parameters())
+        return;
+#endif
     if (PMPI_Get_library_version(version, &len) != MPI_SUCCESS ||
         PMPI_T_init_thread(MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS)
         return;
-    for (size_t i = 0; i < sizeof sources / sizeof sources[0]; i++) {
+    for (size_t i = 0; i < NSOURCES; i++) {
         const struct source *s = &sources[i];
         uint64_t v;
         if (!eg.from[s->where] && (!s->device || strstr(version, s->device)) && (v = cvar(s->cvar)) != 0) {

@@ -60,6 +60,23 @@ else
         -s 8192
 fi
 check "waits.txt: the eager limits used" grep -qx "$eager" "$work/bcast/waits.txt"
+# Open MPI 4's limits without MPI_T (220 ms of MPI_Init there): from its
+# environment (as mpirun --mca sets it), and through MPI_T when a parameter
+# file names one.
+if [ "$MPI_FLAVOR" = openmpi ]; then
+    mkdir -p "$work/home/.openmpi"
+    echo "btl_vader_eager_limit = 2048" > "$work/home/.openmpi/mca-params.conf"
+    OMPI_MCA_btl_tcp_eager_limit=1000 run 2 "$launcher" -q --waits -o "$work/eager-env" "$known" waits -c bcast -k 1 -d 1 \
+        > /dev/null || fail "waits -c bcast, OMPI_MCA_btl_tcp_eager_limit=1000"
+    check "waits.txt: the TCP limit from OMPI_MCA_btl_tcp_eager_limit" grep -qx \
+        '# eager: node=4096 node_from=btl_vader_eager_limit network=1000 network_from=OMPI_MCA_btl_tcp_eager_limit' \
+        "$work/eager-env/waits.txt"
+    HOME=$work/home run 2 "$launcher" -q --waits -o "$work/eager-file" "$known" waits -c bcast -k 1 -d 1 > /dev/null ||
+        fail "waits -c bcast, a parameter file naming btl_vader_eager_limit"
+    check "waits.txt: the shared-memory limit of ~/.openmpi/mca-params.conf, read through MPI_T" grep -qx \
+        '# eager: node=2048 node_from=btl_vader_eager_limit network=65536 network_from=btl_tcp_eager_limit' \
+        "$work/eager-file/waits.txt"
+fi
 check "waits.txt: the column line" grep -qx \
     '# class caused_s waits ranks rank from_brid to_brid waited_at from_site to_site' "$work/bcast/waits.txt"
 # bcast: every non-root rank waited 10 times at one site, the Bcast's.
