@@ -120,9 +120,26 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "fuzz.h"
 
 #define BSEND_BYTES (32 << 20)    /* more than a step's buffered sends */
+
+/* settle: the ranks reach MPI_Finalize together, after 20 ms in which
+ * none makes progress. MPICH before 4.2 on ch4:ucx hangs in MPI_Finalize
+ * across nodes when a rank closes its connections while its peer is still
+ * in another MPI call (libprof/run/settle.c says why): fuzz's ranks end
+ * unevenly (rank 0 writes the output, MPI_Buffer_detach waits for
+ * buffered sends), and without this 1 of 30 runs of seeds 50..51 -S -T
+ * hung on 2 simulated nodes, without the profiler. Unprofiled (PMPI), as
+ * the steps' barriers. */
+static void settle(void)
+{
+    struct timespec ts = { 0, 20 * 1000000L };
+    PMPI_Barrier(MPI_COMM_WORLD);
+    while (nanosleep(&ts, &ts) != 0)
+        ;
+}
 
 struct opts {
     uint64_t first;
@@ -313,6 +330,7 @@ int main(int argc, char **argv)
     free(all.r);
     for (int l = 0; l < lanes; l++)
         free(L[l].out);
+    settle();
     MPI_Finalize();
     return bad ? 1 : 0;
 }
