@@ -96,9 +96,8 @@ def _late_within_wait(rep, out):
 
 
 # Calls whose wait branches.txt does not hold as a receive wait (a probe's
-# is in slt.txt only) or whose partner is not known (the message handle of
-# MPI_Mrecv, MPI_Imrecv names no communicator).
-_NOT_RECEIVES = ("MPI_Probe", "MPI_Iprobe", "MPI_Mprobe", "MPI_Improbe", "MPI_Mrecv", "MPI_Imrecv")
+# is in slt.txt only).
+_NOT_RECEIVES = ("MPI_Probe", "MPI_Iprobe", "MPI_Mprobe", "MPI_Improbe")
 
 
 def _partners_sites(rep, out):

@@ -307,3 +307,28 @@ int prof_comm_world_rank_of(MPI_Comm comm, uint64_t serial, int peer)
         return -1;
     return comm == MPI_COMM_WORLD ? peer : world_rank(ci, peer);
 }
+
+/* --- matched messages ---------------------------------------------------- */
+
+/* message handle -> its sender's world rank + 1 (a value is never NULL). */
+static struct {
+    pthread_mutex_t lock;
+    struct prof_hmap map;
+} messages = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+void prof_message_put(MPI_Message m, int world)
+{
+    if (world < 0)
+        return;
+    pthread_mutex_lock(&messages.lock);
+    prof_hmap_put(&messages.map, PROF_HKEY(m), (void *)((uintptr_t)world + 1));
+    pthread_mutex_unlock(&messages.lock);
+}
+
+int prof_message_take(MPI_Message m)
+{
+    pthread_mutex_lock(&messages.lock);
+    uintptr_t v = messages.map.n ? (uintptr_t)prof_hmap_del(&messages.map, PROF_HKEY(m)) : 0;
+    pthread_mutex_unlock(&messages.lock);
+    return (int)v - 1;
+}

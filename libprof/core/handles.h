@@ -18,6 +18,8 @@
 #include <string.h>
 #include <mpi.h>
 
+#include "hmap.h"
+
 #define PROF_CACHE_SLOTS 64u   /* power of two */
 
 /* A handle (pointer in Open MPI, int in MPICH) as a 64-bit key. */
@@ -77,6 +79,14 @@ int prof_comm_world_rank_of(MPI_Comm comm, uint64_t serial, int peer);
 /* prof_comm_info_of: what is known of comm if it still names the
  * communicator of that serial, else NULL. Never calls PMPI. */
 const struct prof_comm_info *prof_comm_info_of(MPI_Comm comm, uint64_t serial);
+
+/* Matched messages (MPI_Message, whose handle names no communicator):
+ * prof_message_put remembers the MPI_COMM_WORLD rank of the sender of m, a
+ * message a probe matched, until prof_message_take(m) takes it out at its
+ * receive: that rank, or -1 when none was put (the probe's status was not
+ * known). Any thread (a mutex: probes are not hot). */
+void prof_message_put(MPI_Message m, int world);
+int prof_message_take(MPI_Message m);
 
 /* prof_comm_forget, prof_type_forget: the handle *h is about to be freed
  * (any thread; called by the wrappers of the freeing functions even when

@@ -93,6 +93,13 @@ static int world_peer(MPI_Comm comm, int peer, const MPI_Status *st)
     return prof_comm_world_rank(comm, peer);
 }
 
+/* The world rank of peer on comm; on MPI_COMM_NULL, peer is one already
+ * (MPI_Imrecv: its probe's, prof_message_take). */
+static inline int world_of(MPI_Comm comm, int peer)
+{
+    return comm == MPI_COMM_NULL ? peer : prof_comm_world_rank(comm, peer);
+}
+
 /* Remember a request posted (or described, persistent) by the call c whose
  * record is r and time dt; tr is its traffic with the posted receive size;
  * no_status: its completion status says nothing of the receive (request.h).
@@ -109,7 +116,7 @@ static struct prof_request tracked(struct prof_call *c, struct prof_record *r, u
                                  .coll_root = PROF_COLL_NOROOT, .is_recv = (unsigned char)is_recv,
                                  .persistent = (unsigned char)persistent, .no_status = (unsigned char)no_status };
     if (peer >= 0)
-        info.peer = prof_comm_world_rank(comm, peer);
+        info.peer = world_of(comm, peer);
     return info;
 }
 
@@ -140,9 +147,9 @@ static void track_recv(struct prof_call *c, MPI_Request req, struct prof_record 
     r->s.msgs_recv += posted->msgs_recv;
     r->s.bytes_recv += posted->bytes_recv;
     if (posted->msgs_recv && src >= 0)
-        partner(r, prof_comm_world_rank(comm, src), 0, posted->bytes_recv, dt);
+        partner(r, world_of(comm, src), 0, posted->bytes_recv, dt);
     if (posted->msgs_recv)
-        prof_emit_msg(prof_events.msg_received, comm, 0, prof_comm_world_rank(comm, src), tag, posted->bytes_recv);
+        prof_emit_msg(prof_events.msg_received, comm, 0, world_of(comm, src), tag, posted->bytes_recv);
 }
 
 void prof_exit_send(struct prof_call *c, MPI_Count count, MPI_Datatype type, int dst, int tag, MPI_Comm comm,
@@ -204,9 +211,25 @@ void prof_exit_recv(struct prof_call *c, MPI_Count count, MPI_Datatype type, int
     prof_exit_done(c);
 }
 
-/* MPI_Mrecv/MPI_Imrecv: the message handle does not name its communicator,
- * so the partner is not recorded; traffic and receive wait are. A receive
- * of MPI_MESSAGE_NO_PROC (status source MPI_PROC_NULL) moves nothing. */
+/* MPI_Mprobe, MPI_Improbe (every call): the sender of the message matched,
+ * for its receive (the message handle names no communicator). */
+void prof_message_probed(struct prof_call *c, MPI_Comm comm, MPI_Message *msg, int *flag, MPI_Status *status)
+{
+    if (c->rc == MPI_SUCCESS && (!flag || *flag) && status != MPI_STATUS_IGNORE && *msg != MPI_MESSAGE_NULL &&
+        *msg != MPI_MESSAGE_NO_PROC)
+        prof_message_put(*msg, prof_comm_world_rank(comm, status->MPI_SOURCE));
+}
+
+/* MPI_Mrecv, MPI_Imrecv (every call): its message's sender, from its probe. */
+void prof_message_taken(struct prof_call *c, MPI_Message *msg)
+{
+    c->msg_peer = prof_message_take(*msg);
+}
+
+/* MPI_Mrecv/MPI_Imrecv: the partner is the sender its probe found (none
+ * when that probe's status was not known: not profiled, and ignored); the
+ * message's communicator is not known. A receive of MPI_MESSAGE_NO_PROC
+ * (status source MPI_PROC_NULL) moves nothing. */
 void prof_exit_recv_matched(struct prof_call *c, MPI_Count count, MPI_Datatype type, MPI_Status *status, MPI_Request *req)
 {
     int src = status && status != MPI_STATUS_IGNORE && c->rc == MPI_SUCCESS ? status->MPI_SOURCE : 0;
@@ -216,10 +239,12 @@ void prof_exit_recv_matched(struct prof_call *c, MPI_Count count, MPI_Datatype t
     sized(c->th, c->fn, &tr, dt);
     p2p_events(c, 0, tr.msgs_recv > 0, -1, tr.bytes_recv, -1);
     if (req) {
-        track_recv(c, *req, r, dt, MPI_COMM_NULL, MPI_PROC_NULL, 0, 0, &posted);
+        track_recv(c, *req, r, dt, MPI_COMM_NULL, c->msg_peer >= 0 ? c->msg_peer : MPI_PROC_NULL, 0, 0, &posted);
     } else if (tr.msgs_recv) {
         r->s.recv_wait_ticks += dt;
-        prof_emit_msg(prof_events.msg_received, MPI_COMM_NULL, 0, -1, msg_tag(MPI_ANY_TAG, status), tr.bytes_recv);
+        partner(r, c->msg_peer, 0, tr.bytes_recv, dt);
+        prof_emit_msg(prof_events.msg_received, MPI_COMM_NULL, 0, c->msg_peer, msg_tag(MPI_ANY_TAG, status),
+                      tr.bytes_recv);
     }
     prof_exit_done(c);
 }

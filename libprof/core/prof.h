@@ -59,6 +59,7 @@ struct prof_call {
     void *entry;           /* freeing a window or closing a file: what the module that follows it keeps
                               from before the call to after it (events.h) */
     struct prof_sender sender; /* a receive or probe that found a message: its sender (around.h) */
+    int msg_peer;          /* MPI_Mrecv, MPI_Imrecv: its message's sender (world rank) from its probe; -1: not known */
     double m_begin, m_end; /* the model (model.c): the call's modelled start and end, */
     double m_real;         /* its real time (s), */
     uint64_t m_bytes;      /* a nonblocking collective's volume, */
@@ -221,6 +222,10 @@ void prof_exit_send(struct prof_call *c, MPI_Count count, MPI_Datatype type, int
 void prof_exit_recv(struct prof_call *c, MPI_Count count, MPI_Datatype type, int src, int tag, MPI_Comm comm,
                     MPI_Status *status, MPI_Request *req);
 void prof_exit_recv_matched(struct prof_call *c, MPI_Count count, MPI_Datatype type, MPI_Status *status, MPI_Request *req);
+/* The sender of a matched message, from its probe to its receive (every
+ * call: before=, after=). */
+void prof_message_probed(struct prof_call *c, MPI_Comm comm, MPI_Message *msg, int *flag, MPI_Status *status);
+void prof_message_taken(struct prof_call *c, MPI_Message *msg);
 void prof_exit_sendrecv(struct prof_call *c, MPI_Count scount, MPI_Datatype stype, int dst, int tag,
                         MPI_Count rcount, MPI_Datatype rtype, int src, int rtag, MPI_Comm comm, MPI_Status *status);
 void prof_exit_sendrecv_replace(struct prof_call *c, MPI_Count count, MPI_Datatype type, int dst, int tag, int src,

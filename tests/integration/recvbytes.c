@@ -2,7 +2,9 @@
  * for t_recvbytes.sh, 2 ranks. Rank 1 sends rank 0 messages of 10, 11, ...
  * ints; rank 0 posts every receive for BIG ints: a blocking MPI_Recv,
  * MPI_Irecv completed by MPI_Wait, MPI_Waitany and MPI_Testsome, a wildcard
- * source, MPI_Mrecv, MPI_Imrecv, a persistent receive started twice; then a
+ * source, MPI_Mrecv (its MPI_Mprobe's status ignored, on a communicator
+ * whose ranks are the reverse of MPI_COMM_WORLD's: rank 1 is its 0),
+ * MPI_Imrecv, a persistent receive started twice; then a
  * cancelled receive and receives from MPI_PROC_NULL. Both ranks call
  * MPI_Sendrecv (rank 0 sends 5 ints, rank 1 sends 17) and read 100 ints at
  * offset 0 from a file of 40 they wrote (argv[1].RANK). Prints what
@@ -17,6 +19,7 @@
 #define MANY 17000
 
 static int buf[BIG], big[BIG];
+static MPI_Comm rev;    /* MPI_COMM_WORLD's 2 ranks in reverse order */
 
 static int count_of(const MPI_Status *st)
 {
@@ -60,7 +63,7 @@ static void receiver(void)
     MPI_Sendrecv(big, 5, MPI_INT, 1, 8, buf, BIG, MPI_INT, 1, 8, MPI_COMM_WORLD, &st);
     got += count_of(&st);
 
-    MPI_Mprobe(1, 9, MPI_COMM_WORLD, &m, &st);
+    MPI_Mprobe(0, 9, rev, &m, MPI_STATUS_IGNORE);
     MPI_Mrecv(buf, BIG, MPI_INT, &m, MPI_STATUS_IGNORE);
     MPI_Mprobe(1, 10, MPI_COMM_WORLD, &m, &st);
     MPI_Imrecv(buf, BIG, MPI_INT, &m, &r[0]);
@@ -93,7 +96,7 @@ static void sender(void)
     for (int k = 0; k < 7; k++)
         MPI_Send(big, sizes[k], MPI_INT, 0, k + 1, MPI_COMM_WORLD);
     MPI_Sendrecv(big, 17, MPI_INT, 0, 8, buf, BIG, MPI_INT, 0, 8, MPI_COMM_WORLD, &st);
-    MPI_Send(big, 18, MPI_INT, 0, 9, MPI_COMM_WORLD);
+    MPI_Send(big, 18, MPI_INT, 1, 9, rev);
     MPI_Send(big, 19, MPI_INT, 0, 10, MPI_COMM_WORLD);
     MPI_Send(big, 20, MPI_INT, 0, 11, MPI_COMM_WORLD);
     MPI_Send(big, 21, MPI_INT, 0, 11, MPI_COMM_WORLD);
@@ -133,6 +136,7 @@ int main(int argc, char **argv)
         MPI_Finalize();
         return 0;
     }
+    MPI_Comm_split(MPI_COMM_WORLD, 0, 1 - rank, &rev);
     for (int i = 0; i < BIG; i++)
         big[i] = i;
     if (rank == 0)
@@ -147,6 +151,7 @@ int main(int argc, char **argv)
     MPI_Get_count(&st, MPI_INT, &n);
     MPI_File_close(&fh);
     printf("rank %d: read %d ints\n", rank, n);
+    MPI_Comm_free(&rev);
     MPI_Finalize();
     return 0;
 }

@@ -4,7 +4,9 @@
 # fewer; a cancelled receive and MPI_PROC_NULL count no bytes and no
 # message; a read of 100 ints from a 40-int file counts 160 bytes. Exact
 # figures in functions.txt, branches.txt (with avg_recv), partners.txt and
-# matrix.bytes.
+# matrix.bytes. MPI_Mrecv and MPI_Imrecv have the partner their probe found
+# (issue 50), as a MPI_COMM_WORLD rank: the Mrecv's probe is on a
+# communicator that reverses the ranks.
 . "$top_srcdir/tests/integration/lib.sh"
 
 prog="$top_builddir/tests/integration/recvbytes"
@@ -60,6 +62,7 @@ printf '%s\n' \
     "0 MPI_Irecv 1 1 56" "0 MPI_Irecv 1 1 60" "0 MPI_Irecv 1 1 64" \
     "0 MPI_Wait 1 1 44" "0 MPI_Wait 1 1 64" "0 MPI_Wait 1 2 164" "0 MPI_Waitany 1 2 100" \
     "0 MPI_Testsome 1 2 116" "0 MPI_Sendrecv 1 2 88" "0 MPI_Start 1 2 164" \
+    "0 MPI_Mrecv 1 1 72" "0 MPI_Imrecv 1 1 76" "0 MPI_Wait 1 1 76" \
     "1 MPI_Send 0 7 364" "1 MPI_Send 0 1 72" "1 MPI_Send 0 1 76" "1 MPI_Send 0 1 80" "1 MPI_Send 0 1 84" \
     "1 MPI_Sendrecv 0 2 88" | sort > "$work/expected"
 pick partners.txt rank function partner count bytes | sort > "$work/actual"
