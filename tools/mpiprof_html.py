@@ -308,17 +308,29 @@ def header(rep, who=""):
             ("nodes", nodes), ("form", m.get("form", "ranks")), ("options", m.get("options", "-")),
             ("clock", m.get("clock", "?")), ("start", m.get("start", "?")),
             ("mpiprof", m.get("version", "?")),
-            ("state", "complete" if rep.complete else "PARTIAL: summary.txt does not end with '# complete'")]
+            ("state", "complete" if rep.complete else "PARTIAL: made by mpiprof-merge from snapshots" if merged(rep)
+             else "PARTIAL: summary.txt does not end with '# complete'")]
     rows += [("note", n) for n in rep.notes]
     out = ['<table class="head">']
     for k, v in rows:
         cls = ' class="partial"' if k == "state" and not rep.complete else ""
         out.append("<tr%s><th>%s%s</th><td>%s</td></tr>" % (cls, esc(who), esc(k), esc(v)))
     out.append("</table>")
-    if not rep.complete:
+    if not rep.complete and merged(rep):
+        out.append('<p class="partial">This report is partial: mpiprof-merge made it from the snapshots of a job '
+                   'that did not reach MPI_Finalize (the notes above say when, why and which ranks are missing); '
+                   'the figures below are what the ranks had then.</p>')
+    elif not rep.complete:
         out.append('<p class="partial">This report is partial: its summary.txt has no \'# complete\' line, so '
                    'the run did not finish writing it; the figures below are what the files hold.</p>')
     return "\n".join(out)
+
+
+def merged(rep):
+    """Whether REP is a partial report that mpiprof-merge made (REPORT.partial:
+    a PARTIAL file, or the note it writes)."""
+    return os.path.isfile(os.path.join(rep.path, "PARTIAL")) or any(
+        n.startswith("partial report made by mpiprof-merge") for n in rep.notes)
 
 
 def glance(rep):

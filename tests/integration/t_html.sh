@@ -1,9 +1,12 @@
 #!/bin/sh
 # t_html.sh: mpiprof-report html (issue 53) in a real browser.
 # Pages of reports of mix, regions, reportmix with every analysis (wait
-# states, late sender, collective wait, the model), rmaio (one-sided and
-# MPI-IO), mix in the summary form, a comparison of two mix runs, a partial
-# report and a synthetic report of 64 ranks x 1,000 call sites. Checks:
+# states, late sender, collective wait, the model) and with the model of a
+# LogGP network (lat=, bw=), rmaio (one-sided and MPI-IO), mix in the
+# summary form, a comparison of two mix runs, a partial report (no
+# '# complete') and one that mpiprof-merge made of a job that did not reach
+# MPI_Finalize, and synthetic reports of 64 and 256 ranks x 1,000 call
+# sites. Checks:
 #   each page: valid HTML (html5lib's strict parse) and well-formed XML,
 #         its SVG pictures valid,
 #         loaded by headless chromium (html-check.py: one browser, a tab
@@ -14,11 +17,19 @@
 #         calls and bytes of functions.txt summed over the ranks (time to
 #         1e-9 s); rank 1's view is functions.txt's rows of rank 1 as
 #         written; in the summary form, functions.txt's rows as written;
+#   the call sites table (64 ranks) sorted by a click on its bytes column,
+#         over all its rows (the first the most, then, clicked again, the
+#         least), and a site's ancestors shown once its label is clicked;
+#   the comparison's functions table, read back from the DOM, has the
+#         records of mpiprof-report compare --format tsv;
 #   each page has its sections: the wait states, late senders, collective
-#         wait and model tables; the regions of regions.c; the RMA and
-#         MPI-IO tables; the figures of the summary form; the comparison;
-#   a partial report (no '# complete'): a page that says so;
-#   bad input: not a report, -o a directory, -o under a file, -o in a
+#         wait and model tables; the model's predicted speed-up (perfect and
+#         LogGP); the regions of regions.c; the RMA and MPI-IO tables; the
+#         figures of the summary form; the comparison;
+#   a partial report (no '# complete', or merged from snapshots): a page that
+#         says so;
+#   bad input: not a report, a partial report not yet merged, -o a
+#         directory, -o under a file, -o in a
 #         directory that does not exist: status 2, one line on stderr,
 #         nothing on stdout, no file written (and no temporary left);
 #   64 ranks x 1,000 sites: the page under 5 MB, loaded in under 2 s;
@@ -46,26 +57,66 @@ run $np "$launcher" -q -o "$work/mix2" "$bin/mix" > /dev/null || fail "mix runs 
 run $np "$launcher" -q -o "$work/regions" "$bin/regions" > /dev/null || fail "regions runs"
 run 2 "$launcher" -q --waits --slt --collwait --model perfect -o "$work/analyses" "$bin/reportmix" 20 > /dev/null ||
     fail "reportmix runs with every analysis"
+run 2 "$launcher" -q --model lat=5,bw=1000 -o "$work/loggp" "$bin/reportmix" 20 > /dev/null ||
+    fail "reportmix runs with the model of a LogGP network"
 run 2 "$launcher" -q -o "$work/rmaio" "$bin/rmaio" "$work/rmaio.dat" > /dev/null || fail "rmaio runs"
 MPIPROF_REPORT_FORM=summary run $np "$launcher" -q -o "$work/summary" "$bin/mix" > /dev/null ||
     fail "mix runs (summary form)"
 mkdir "$work/partial"
 cp "$work"/mix/* "$work/partial/"
 sed -i '/^# complete$/d' "$work/partial/summary.txt"
+# A job that ends without MPI_Finalize (status 3): nofin.partial, its
+# snapshots refused, then merged by mpiprof-merge.
+run 2 "$launcher" -q -o "$work/nofin" "$bin/nofinalize" > /dev/null 2>&1
+cp -r "$work/nofin.partial" "$work/unmerged.partial"
+"$top_builddir/tools/mpiprof-merge" "$work/nofin.partial" 2> /dev/null || fail "mpiprof-merge nofin.partial"
 
 # The functions table, all rows, of all ranks and (per-rank form) of rank 1.
 dom='(function () {
   var box = document.getElementById("t-functions");
-  if (!box) return null;
   function rows() {
     return Array.prototype.map.call(box.querySelectorAll("tbody tr"), function (tr) {
       return Array.prototype.map.call(tr.cells, function (td) { return td.textContent; }).join(" ");
     });
   }
-  var more = box.querySelector("button.more");
-  if (more) more.click();
-  var out = {all: rows(), rank1: []}, sel = box.querySelector("select.view");
-  if (sel) { sel.value = "1"; sel.dispatchEvent(new Event("change")); out.rank1 = rows(); }
+  var out = {all: [], rank1: [], sort: null, anc: null, cmp: []};
+  if (box) {
+    var more = box.querySelector("button.more"), sel = box.querySelector("select.view");
+    if (more) more.click();
+    out.all = rows();
+    if (sel && sel.querySelector("option[value=\"1\"]")) {
+      sel.value = "1";
+      sel.dispatchEvent(new Event("change"));
+      out.rank1 = rows();
+    }
+  }
+  var sites = document.getElementById("t-sites"), cmp = document.getElementById("t-cmp-function");
+  if (sites) {
+    var heads = function () { return Array.prototype.map.call(sites.querySelectorAll("thead th"), function (th) { return th; }); };
+    var c = heads().map(function (th) { return th.textContent; }).indexOf("bytes");
+    var column = function () {
+      return Array.prototype.map.call(sites.querySelectorAll("tbody tr"), function (tr) { return tr.cells[c].textContent; });
+    };
+    heads()[c].click();
+    out.sort = {first: column()};
+    heads()[c].click();
+    out.sort.second = column();
+    var d = sites.querySelector("tbody details");
+    if (d) {
+      var shown = function () { var e = d.querySelector("div"); return d.open && e.checkVisibility(); };
+      out.anc = {label: d.querySelector("summary").textContent, before: shown()};
+      d.querySelector("summary").click();
+      out.anc.after = shown();
+      out.anc.lines = Array.prototype.map.call(d.querySelectorAll("div"), function (e) { return e.textContent; });
+    }
+  }
+  if (cmp) {
+    var all = cmp.querySelector("button.more");
+    if (all) all.click();
+    out.cmp = Array.prototype.map.call(cmp.querySelectorAll("tbody tr"), function (tr) {
+      return Array.prototype.map.call(tr.cells, function (td) { return td.textContent; }).join(" ");
+    });
+  }
   return out;
 })()'
 
@@ -161,10 +212,12 @@ has() {
 page mix "$work/mix"
 page regions "$work/regions"
 page analyses "$work/analyses"
+page loggp "$work/loggp"
 page rmaio "$work/rmaio"
 page summary "$work/summary"
 page compare "$work/mix" "$work/mix2"
 page partial "$work/partial"
+page merged "$work/nofin.partial"
 # 64 and 256 ranks x 1,000 sites; 256 ranks on 4 nodes of 64 (nodes.txt):
 # a bar per node.
 for n in 64 256; do
@@ -176,6 +229,8 @@ for n in 64 256; do
 done
 # Bad input: one line, status 2, nothing written (checked below).
 report_queue notreport html "$work"
+report_queue unmerged html "$work/unmerged.partial"
+report_queue cmptsv compare --format tsv "$work/mix" "$work/mix2"
 report_queue isdir html "$work/mix" -o "$work/mix"
 printf 'keep\n' > "$work/file"
 report_queue underfile html "$work/mix" -o "$work/file/p.html"
@@ -198,9 +253,17 @@ check "regions: the regions of regions.c in the file's order" \
         grep -qx "whole init step step/halo "' - "$shots/regions.html"
 functions_match analyses "$work/analyses"
 has analyses t-waits t-slt t-late-partners t-collwait t-model
-check "analyses: the model's predicted speed-up of model.txt" \
-    grep -q "predicted speed-up <b>$(sed -n 's/^# model: .* predicted_speedup=\([^ ]*\).*/\1/p' "$work/analyses/model.txt")</b>" \
-    "$shots/analyses.html"
+# speedup NAME: the page NAME has the model and predicted speed-up of model.txt.
+speedup() {
+    check "$1: the model's predicted speed-up of model.txt" sh -c '
+        grep -q "What if: the model ($(sed -n "s/^# model: \([^ ]*\) .*/\1/p" "$1/model.txt"))" "$2" &&
+        grep -q "predicted speed-up <b>$(sed -n "s/^# model: .* predicted_speedup=\([^ ]*\).*/\1/p" "$1/model.txt")</b>" "$2"' \
+        - "$work/$1" "$shots/$1.html"
+}
+speedup analyses
+functions_match loggp "$work/loggp"
+has loggp t-model
+speedup loggp
 functions_match rmaio "$work/rmaio"
 has rmaio t-rma t-io
 has summary t-figures t-functions
@@ -208,11 +271,26 @@ dom_rows summary all | sort > "$work/actual"
 awk '!/^#/' "$work/summary/functions.txt" | sort > "$work/expected"
 same_rows "summary: the functions table is the summary form's functions.txt as written"
 has compare t-cmp-job t-cmp-function t-cmp-site
+# The comparison's functions from the DOM (A, B, B-A, calls of A and B,
+# the function) against compare's tsv records of kind function.
+"$PYTHON" -c 'import json, sys
+for r in json.load(open(sys.argv[1]))["value"]["cmp"]:
+    f = r.split()
+    print("%.9f %.9f %.9f %s %s %s" % (float(f[0]), float(f[1]), float(f[2]), f[4], f[5], f[8]))' "$work/compare.json" |
+    sort > "$work/actual"
+awk -F '\t' '$1 == "function" { printf "%.9f %.9f %.9f %s %s %s\n", $5, $6, $7, $9, $10, $2 }' "$work/cmptsv.out" |
+    sort > "$work/expected"
+same_rows "compare: the page's functions are compare --format tsv's records"
 check "partial: the page says the report is partial" grep -q "This report is partial" "$shots/partial.html"
 check "complete: the page does not" sh -c '! grep -q "This report is partial" "$1"' - "$shots/mix.html"
+check "merged: the page says the report is partial, made by mpiprof-merge, and why" \
+    sh -c 'grep -q "This report is partial: mpiprof-merge made it" "$1" &&
+        grep -q "<th>note</th><td>why the job ended: " "$1"' \
+    - "$shots/merged.html"
 
 # --- bad input: one line, status 2, nothing written ------------------------------
 refused_by notreport "'$work' is not an mpiprof report"
+refused_by unmerged "'$work/unmerged.partial' is not an mpiprof report: no summary.txt (a partial report: make its tables with mpiprof-merge)"
 refused_by isdir "cannot write the page '$work/mix': it is a directory"
 refused_by underfile "cannot write the page '$work/file/p.html': '$work/file' is not a directory"
 refused_by nodir "cannot write the page '$work/none/p.html': '$work/none' does not exist"
@@ -229,6 +307,25 @@ check "64 ranks x 1,000 sites: the page is $(wc -c < "$shots/big64.html") bytes 
 check "64 ranks x 1,000 sites: loaded in $(sed 's/.*"load_ms": \([0-9.]*\).*/\1/' "$work/big64.json") ms (< 2 s)" \
     awk -v ms="$(sed 's/.*"load_ms": \([0-9.]*\).*/\1/' "$work/big64.json")" 'BEGIN { exit !(ms > 0 && ms < 2000) }'
 functions_match big64 "$work/big64"
+# The call sites sorted by bytes over all their rows, then the other way;
+# the first site's ancestors hidden until its label is clicked.
+"$PYTHON" -c 'import json, re, sys
+v = json.load(open(sys.argv[1]))["value"]
+data = json.loads(re.search(r"id=\"mpiprof-data\">(.*?)</script>", open(sys.argv[2]).read()).group(1))
+col = [int(r[2]) for r in data["tables"]["t-sites"]["views"]["all"]["rows"]]
+first, second = [int(x) for x in v["sort"]["first"]], [int(x) for x in v["sort"]["second"]]
+print("sorted by bytes: %d of %d rows, %d..%d, then %d..%d" % (len(first), len(col), first[0], first[-1], second[0], second[-1]))
+sys.exit(not (len(first) == 20 and first == sorted(col, reverse=True)[:20] and second == sorted(col)[:20]))' \
+    "$work/big64.json" "$shots/big64.html" > "$work/sorted" 2>&1
+st=$?
+check "big64: the call sites $(cat "$work/sorted"): a click sorts all of them" test $st = 0
+"$PYTHON" -c 'import json, sys
+a = json.load(open(sys.argv[1]))["value"]["anc"]
+print(json.dumps(a))
+sys.exit(not (a and not a["before"] and a["after"] and a["lines"] == ["< step@syn.c:20", "< main@syn.c:5"]))' \
+    "$work/big64.json" > "$work/anc" 2>&1
+st=$?
+check "big64: a site's ancestors shown on a click only ($(cat "$work/anc"))" test $st = 0
 check "256 ranks on 4 nodes: the header names them, a bar per node (3 parts each), none per rank" \
     sh -c 'grep -q "<th>nodes</th><td>4: n0 ranks 0-63; n1 ranks 64-127; n2 ranks 128-191; n3 ranks 192-255</td>" "$1" &&
         test "$(grep -o "<title>node [0-3] (n[0-3], ranks [0-9-]*) (mean): [a-zA-Z]*" "$1" | sort -u | wc -l)" = 12 &&
