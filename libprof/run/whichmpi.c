@@ -8,6 +8,7 @@
 #include <dlfcn.h>
 #include <link.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "launched.h"
@@ -25,11 +26,12 @@ struct mpi_family {
     const char *name;
     const char *libs[2];
     const char *mpicc;
+    const char *launched;  /* a variable its mpirun sets in the processes it starts */
 };
 
 static const struct mpi_family families[] = {
-    { "Open MPI", { "libmpi.so.40", NULL }, "mpicc.openmpi" },
-    { "MPICH", { "libmpich.so.", "libmpi.so.12" }, "mpicc.mpich" },
+    { "Open MPI", { "libmpi.so.40", NULL }, "mpicc.openmpi", "OMPI_COMM_WORLD_RANK" },
+    { "MPICH", { "libmpich.so.", "libmpi.so.12" }, "mpicc.mpich", "HYDI_CONTROL_FD" },
 };
 
 #ifdef OPEN_MPI
@@ -85,7 +87,10 @@ static void other_version(const char *path, char *number, size_t size)
  * PMPI_ names resolve to whichever MPI library was loaded first, which is
  * this library's own when the program reaches its MPI through another
  * library (a Fortran program through libmpichfort or libmpi_mpifh, mpi4py
- * through its module). */
+ * through its module). The only check of it: the launcher leaves it to
+ * MPI_Init rather than ask the dynamic loader for every rank's libraries
+ * (35 to 50 ms a rank on a busy machine, of every job). When this library's MPI's mpirun started
+ * the program, the line says which mpirun to use. */
 void prof_whichmpi_check(void)
 {
     static struct other_mpi other;
@@ -95,9 +100,11 @@ void prof_whichmpi_check(void)
     other_version(other.path, number, sizeof number);
     int rank = prof_launcher_rank();
     prof_log_set_rank(rank < 0 ? 0 : rank);
+    const char *under = getenv(built_for->launched) && !getenv(other.family->launched) ? other.family->name : NULL;
     prof_log_once("this mpiprof is built for %s, but the program runs %s%s; use an mpiprof built for %s "
-                  "(configure --with-mpicc=%s); stopped before MPI_Init", built_for->name, other.family->name,
-                  number, other.family->name, other.family->mpicc);
+                  "(configure --with-mpicc=%s)%s%s%s; stopped before MPI_Init", built_for->name, other.family->name,
+                  number, other.family->name, other.family->mpicc, under ? " under " : "", under ? under : "",
+                  under ? "'s mpirun" : "");
     /* As the launcher's stop(): only rank 0 ends with the status; the
      * others exit 0 at once (Open MPI's mpirun, aborting the job at rank
      * 0's exit, hangs on a process it started after that which then exits

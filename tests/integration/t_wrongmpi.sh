@@ -1,12 +1,12 @@
 #!/bin/sh
 # t_wrongmpi.sh: a program of the other MPI (issue 36, item 2). regions.c
 # and fmix77.f built with the other MPI's compilers (OTHER_MPICC,
-# OTHER_MPIFORT, OTHER_MPIRUN; default mpicc.X, mpif90.X, mpirun.X for the
-# MPI this build is not for) are refused by the launcher (ldd) before they
-# start, and by the library in MPI_Init when the launcher cannot see it (a
-# program started by sh -c, a Fortran program preloaded by hand): exit
-# status 2, one line per job naming both MPIs and what to do, no output of
-# the program. Run in both builds, this checks both ways. A program of this
+# OTHER_MPIRUN; default mpicc.X, mpif90.X, mpirun.X for the
+# MPI this build is not for) are refused by the library in MPI_Init before
+# it calls the MPI, however they were started (by the launcher under either
+# MPI's mpirun, which it then names, or alone; by sh -c; a Fortran program
+# preloaded by hand): exit status 2, one line per job naming both MPIs and
+# what to do, no output of the program. Run in both builds, this checks both ways. A program of this
 # build's MPI and a non-MPI program are let through, its output unchanged.
 # Skipped (77) when the other MPI is not installed.
 . "$top_srcdir/tests/integration/lib.sh"
@@ -27,8 +27,8 @@ limit=60
 prog=$work/other
 "$OTHER_MPICC" -o "$prog" "$top_srcdir/tests/integration/regions.c" 2> "$work/cc.err" ||
     { fail "$OTHER_MPICC regions.c"; cat "$work/cc.err"; }
-said_launcher="mpiprof: this mpiprof is built for $(name "$MPI_FLAVOR"), but '$prog' is linked with $(name $other); use an mpiprof built for $(name $other) (configure --with-mpicc=mpicc.$other)"
-said_library="mpiprof: this mpiprof is built for $(name "$MPI_FLAVOR"), but the program runs $(name $other) [0-9][0-9.]*; use an mpiprof built for $(name $other) (configure --with-mpicc=mpicc\.$other); stopped before MPI_Init"
+said="mpiprof: this mpiprof is built for $(name "$MPI_FLAVOR"), but the program runs $(name $other) [0-9][0-9.]*; use an mpiprof built for $(name $other) (configure --with-mpicc=mpicc\.$other)"
+said_library="$said; stopped before MPI_Init"
 
 # refused WHAT HOW WANT STATUS command...: the command (status STATUS, or
 # "any" but 0) prints nothing on stdout and on stderr exactly one mpiprof
@@ -48,13 +48,13 @@ refused() {
     fi
 }
 
-# The launcher, before the program starts: alone, under the other MPI's
-# mpirun and under this one's (which it names too).
-refused "launcher, no mpirun" -F "$said_launcher" 2 "$launcher" "$prog"
-refused "launcher under $OTHER_MPIRUN" -F "$said_launcher" any "$OTHER_MPIRUN" -np $np "$launcher" "$prog"
-refused "launcher under $MPIRUN" -F "$said_launcher under $(name $other)'s mpirun" any \
+# Started by the launcher: alone, under the other MPI's mpirun and under
+# this one's (which the line names too).
+refused "launcher, no mpirun" -G "$said_library" 2 "$launcher" "$prog"
+refused "launcher under $OTHER_MPIRUN" -G "$said_library" any "$OTHER_MPIRUN" -np $np "$launcher" "$prog"
+refused "launcher under $MPIRUN" -G "$said under $(name $other)'s mpirun; stopped before MPI_Init" any \
     "$MPIRUN" -np $np "$launcher" "$prog"
-# The library, in MPI_Init: the launcher sees only sh.
+# Started by sh -c.
 refused "library (mpiprof sh -c) under $OTHER_MPIRUN" -G "$said_library" any \
     "$OTHER_MPIRUN" -np $np "$launcher" sh -c 'exec "$0"' "$prog"
 # Fortran's MPI_INIT: the program reaches its MPI through its Fortran
