@@ -15,7 +15,8 @@ int prof_table_init(struct prof_table *t, uint32_t depth, uint32_t extra, uint32
     t->mask = (uint32_t)nslots - 1;
     t->slots = calloc(nslots, sizeof *t->slots);
     t->frames = calloc(nslots * t->stride, sizeof *t->frames);
-    if (!t->slots || !t->frames) {
+    t->order = calloc(t->max_sites, sizeof *t->order);
+    if (!t->slots || !t->frames || !t->order) {
         prof_table_free(t);
         return -1;
     }
@@ -30,8 +31,10 @@ void prof_table_free(struct prof_table *t)
     }
     free(t->slots);
     free(t->frames);
+    free(t->order);
     t->slots = NULL;
     t->frames = NULL;
+    t->order = NULL;
 }
 
 struct prof_record *prof_table_insert(struct prof_table *t, uint32_t i, uint64_t key, uint32_t fn, uint32_t region,
@@ -49,7 +52,7 @@ struct prof_record *prof_table_insert(struct prof_table *t, uint32_t i, uint64_t
     r->depth = n;
     r->via = via;
     memcpy(t->frames + (size_t)i * t->stride, frames, n * sizeof *frames);
-    t->used++;
+    t->order[t->used++] = i;
     return r;
 }
 
@@ -61,10 +64,8 @@ static void merge(struct prof_record *into, const struct prof_record *from)
 
 void prof_table_fold(struct prof_table *into, const struct prof_table *from)
 {
-    for (uint32_t i = 0; i <= from->mask; i++) {
-        const struct prof_record *r = &from->slots[i];
-        if (!r->key)
-            continue;
+    for (uint32_t k = 0; k < from->used; k++) {
+        const struct prof_record *r = &from->slots[from->order[k]];
         struct prof_record *to =
             prof_table_record(into, r->fn, r->region, prof_table_frames(from, r), r->depth, r->via);
         if (to == &into->overflow[r->fn])   /* counted one call: all of r's found it full */

@@ -145,10 +145,9 @@ int prof_branches_collect(struct prof_branches *b, struct prof_thread *threads)
     int rc = 0;
     for (struct prof_thread *th = threads; th; th = th->next) {
         const struct prof_table *t = &th->table;
-        for (uint32_t i = 0; i <= t->mask; i++) {
-            const struct prof_record *r = &t->slots[i];
-            if (r->key)
-                rc |= make(&b->v[b->n++], r, prof_table_frames(t, r), r->depth);
+        for (uint32_t k = 0; k < t->used; k++) {
+            const struct prof_record *r = &t->slots[t->order[k]];
+            rc |= make(&b->v[b->n++], r, prof_table_frames(t, r), r->depth);
         }
         for (int f = 0; f < PROF_FN_COUNT; f++)
             if (t->overflow[f].s.calls)

@@ -40,11 +40,10 @@ void prof_merge_threads(struct prof_rank_data *rd, struct prof_thread *threads)
         const struct prof_table *t = &th->table;
         struct prof_thread_data *td = per_thread ? &per_thread[k] : NULL;
         struct prof_stats *fn = td ? td->fn : rd->fn;
-        for (uint32_t i = 0; i <= t->mask; i++) {
-            const struct prof_record *r = &t->slots[i];
-            if (r->key)
-                prof_stats_merge(&fn[r->fn], &r->s);
-            if (r->key && r->region && region_fn)
+        for (uint32_t k = 0; k < t->used; k++) {
+            const struct prof_record *r = &t->slots[t->order[k]];
+            prof_stats_merge(&fn[r->fn], &r->s);
+            if (r->region && region_fn)
                 prof_stats_merge(&region_fn[(size_t)(r->region - 1) * PROF_FN_COUNT + r->fn], &r->s);
         }
         for (int f = 0; f < PROF_FN_COUNT; f++) {

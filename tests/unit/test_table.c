@@ -1,7 +1,8 @@
 /* test_table.c: the call-site table keeps one record per (function,
  * region, frames, via), exact counts under collisions, and sends new sites to the
  * per-function overflow record once it holds its maximum of sites, in a
- * power of two of slots at most 3/4 full. */
+ * power of two of slots at most 3/4 full; the slots filled are listed in
+ * the order they were. */
 #include <stdio.h>
 #include <stdlib.h>
 #include "table.h"
