@@ -25,7 +25,7 @@ static int start(void)
         prof_log_once("MPIPROF_EVAL_SLT is not the same on every rank; late-sender analysis is off");
     prof_slt_asked = same == 1 && asked;
     if (prof_slt_asked) {
-        prof_tokens_want();
+        prof_tokens_want(prof_slt_found);
         prof_sync_want();    /* senders' times compared with receivers' (and wait states') */
     }
     return prof_tokens_wanted() ? 0 : -1;

@@ -6,9 +6,12 @@
  * partner (rank and sending site) of that same site, the send-late time
  * and the wait of its messages, so that a site's partners add up to its
  * slt.txt row and its branches.txt receive wait (a probe's partner too,
- * though it moved no message; mpiprof-report check). */
+ * though it moved no message; mpiprof-report check). A receive whose token
+ * had not come is counted not evaluated, with no sending site, and moved
+ * when the token comes (prof_slt_found). */
 #include "prof.h"
 #include "slt.h"
+#include "tokens.h"
 
 /* A receive's figures on the record r that holds its receive wait; wait is
  * its share of that wait. */
@@ -40,6 +43,10 @@ void prof_slt_msg_waited(const struct prof_ev_wait *ev)
     uint64_t late = s->eval && s->late <= ev->ticks ? s->late : 0;
     account(ev->r, s->eval, late, ev->ticks);
     partner_wait(ev->r, ev->peer, s->key, late, ev->ticks);
+    if (s->later) {     /* an MPI_Recv: its message is on its record, with its wait */
+        struct prof_later l = { ev->r, ev->r, ev->peer, ev->ticks, ev->bytes, ev->ticks };
+        prof_tokens_later(s->later, &l);
+    }
 }
 
 /* A completion call: each request completed waited its part of the call
@@ -62,5 +69,32 @@ void prof_slt_reqs_waited(const struct prof_ev_wait *ev)
         uint64_t late = !t->sender.eval ? 0 : t->sender.late < t->share ? t->sender.late : t->share;
         account(info->rec, t->sender.eval, late, t->share);
         partner_wait(info->rec, t->peer, t->sender.key, late, t->share);
+        if (t->sender.later) {      /* its message is on the record of its arrival (p2p.c) */
+            struct prof_later l = { info->rec, info->arr_owner == serial ? info->arr_rec : NULL, t->peer,
+                                    t->share, t->bytes, info->arr_ticks };
+            prof_tokens_later(t->sender.later, &l);
+        }
     }
+}
+
+void prof_slt_found(const struct prof_later *l, uint64_t key, uint64_t late)
+{
+    late = late < l->wait ? late : l->wait;
+    l->rec->s.slt_skipped--;
+    l->rec->s.slt_skipped_ticks -= l->wait;
+    account(l->rec, 1, late, l->wait);
+    if (!prof_config.partners || l->world < 0)
+        return;
+    struct prof_partner moved = { .wait_ticks = l->wait };
+    struct prof_partner msg = { .count = 1, .bytes = l->bytes, .ticks = l->ticks };
+    if (key && l->arr == l->rec) {
+        moved.count = msg.count;
+        moved.bytes = msg.bytes;
+        moved.ticks = msg.ticks;
+    } else if (key && l->arr) {
+        prof_partners_rekey(&l->arr->partners, l->world, key, &msg);
+    }
+    if (key)
+        prof_partners_rekey(&l->rec->partners, l->world, key, &moved);
+    partner_wait(l->rec, l->world, key, late, 0);
 }

@@ -6,6 +6,11 @@
  * struct prof_around (module.h); modules.c copies it to prof_around and
  * sets prof_around_on at MPI_Init.
  *
+ * sent is the one entry that runs after the PMPI call: the after= hook of
+ * the sends that have around=send (prof_sent, prof.h), on every call, for
+ * what the module began before the send (a token that goes after its
+ * message: MPIPROF_TEST_TOKEN).
+ *
  * A hook runs right before the PMPI call, on every call, profiled or not
  * (c->th NULL when not), only when prof_around_on. It returns 1 when it
  * made the program's call itself (c->rc set: what the call returns is what
@@ -46,6 +51,7 @@ struct prof_around {
     int (*wait)(struct prof_call *c, int n, MPI_Request *reqs, int *index, int *flag, int *outcount,
                 int *indices, MPI_Status *status, MPI_Status *statuses, int test);
     int (*request_free)(struct prof_call *c, MPI_Request *req);
+    void (*sent)(struct prof_call *c);
 };
 
 extern struct prof_around prof_around;

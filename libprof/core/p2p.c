@@ -51,12 +51,12 @@ static inline uint64_t sender_key(const struct prof_sender *s)
     return PROF_UNLIKELY(prof_around_on) ? s->key : 0;
 }
 
-/* msg_waited: call c, whose record is r, waited ticks for a message from
- * world (< 0: not known). */
-static inline void waited(struct prof_call *c, struct prof_record *r, int world, uint64_t ticks)
+/* msg_waited: call c, whose record is r, waited ticks for a message of
+ * bytes from world (< 0: not known). */
+static inline void waited(struct prof_call *c, struct prof_record *r, int world, uint64_t ticks, uint64_t bytes)
 {
     if (PROF_UNLIKELY(prof_events.msg_waited[0] != NULL)) {
-        struct prof_ev_wait ev = { c, r, world, ticks };
+        struct prof_ev_wait ev = { c, r, world, ticks, bytes };
         prof_emit(prof_events.msg_waited, &ev);
     }
 }
@@ -133,7 +133,7 @@ static inline void received(struct prof_call *c, struct prof_record *r, int worl
                             uint64_t dt)
 {
     partner(r, world, sender_key(&c->sender), bytes, ticks);
-    waited(c, r, world, dt);
+    waited(c, r, world, dt, bytes);
 }
 
 /* Track a nonblocking receive; one the map cannot hold (its completion
@@ -204,7 +204,7 @@ void prof_exit_recv(struct prof_call *c, MPI_Count count, MPI_Datatype type, int
     if (PROF_UNLIKELY(prof_events_p2p)) {
         p2p_events(c, tr.bytes_sent, tr.msgs_recv > 0, c->sender.sent, tr.bytes_recv, world);
         if (!req && tr.msgs_recv) {
-            waited(c, r, world, dt);
+            waited(c, r, world, dt, tr.bytes_recv);
             prof_emit_msg(prof_events.msg_received, comm, 0, world, msg_tag(tag, status), tr.bytes_recv);
         }
     }
@@ -390,7 +390,7 @@ void prof_exit_mprobe(struct prof_call *c, MPI_Comm comm, int *flag, MPI_Status 
     struct prof_record *r = prof_exit_record(c, &none, &dt);
     int got = probed(c, flag, status);
     if (got)
-        waited(c, r, prof_comm_world_rank(comm, status->MPI_SOURCE), dt);
+        waited(c, r, prof_comm_world_rank(comm, status->MPI_SOURCE), dt, 0);
     if (PROF_UNLIKELY(p2p_wanted()))
         p2p_events(c, 0, got, c->sender.sent, got ? prof_status_bytes(status, 0) : 0, -1);
     prof_exit_done(c);
@@ -407,7 +407,7 @@ void prof_exit_probe_around(struct prof_call *c, MPI_Comm comm, int *flag, MPI_S
     struct prof_record *r = prof_exit_record(c, &none, &dt);
     int got = probed(c, flag, status);
     if (got && !flag)
-        waited(c, r, prof_comm_world_rank(comm, status->MPI_SOURCE), dt);
+        waited(c, r, prof_comm_world_rank(comm, status->MPI_SOURCE), dt, 0);
     if (PROF_UNLIKELY(p2p_wanted()))
         p2p_events(c, 0, got, c->sender.sent, got ? prof_status_bytes(status, 0) : 0, -1);
     prof_exit_done(c);
@@ -683,7 +683,7 @@ void prof_exit_complete(struct prof_call *c)
             t->info.rec->s.recv_wait_ticks += t->share;
     }
     if (PROF_UNLIKELY(prof_events.reqs_waited[0] != NULL) && c->rq_done > 0) {
-        struct prof_ev_wait ev = { c, NULL, -1, dt };
+        struct prof_ev_wait ev = { c, NULL, -1, dt, 0 };
         prof_emit(prof_events.reqs_waited, &ev);
     }
     prof_exit_done(c);

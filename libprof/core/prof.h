@@ -178,6 +178,22 @@ static inline void prof_exit_probe(struct prof_call *c, MPI_Comm comm, int *flag
         prof_exit(c);
 }
 
+/* The after= hooks of the sends that have around=send (every call): the
+ * module around the calls finishes what it began before the send
+ * (around.h: sent); a nonblocking send-receive's also notes its receive. */
+static inline void prof_sent(struct prof_call *c)
+{
+    if (PROF_UNLIKELY(prof_around_on))
+        prof_around.sent(c);
+}
+
+static inline void prof_sendrecv_posted(struct prof_call *c, MPI_Count count, MPI_Datatype type, int src, int tag,
+                                        MPI_Comm comm, MPI_Request *req, int nostatus)
+{
+    prof_sent(c);
+    prof_recv_posted(c, count, type, src, tag, comm, req, nostatus);
+}
+
 /* prof_volume: count x size of type in bytes; 0 for a failed call, an
  * empty transfer, or an invalid count. */
 static inline uint64_t prof_volume(const struct prof_call *c, int64_t count, MPI_Datatype type)

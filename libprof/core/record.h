@@ -4,6 +4,7 @@
 #define PROF_RECORD_H
 
 #include <stdint.h>
+#include <string.h>
 
 struct prof_stats {
     uint64_t calls;
@@ -142,6 +143,29 @@ static inline void prof_partners_add_slt(struct prof_partners *ps, int32_t rank,
     struct prof_partner *p = prof_partners_add_from(ps, rank, key, count, bytes, ticks);
     p->late_ticks += late;
     p->wait_ticks += wait;
+}
+
+/* prof_partners_rekey: the figures m of messages from rank counted with no
+ * sending site (key 0) moved to the site key (late sender: a token that
+ * came after its receive completed; cold). Among the others (no site is
+ * kept there), they stay. A slot emptied closes up: prof_partner_slot
+ * takes the first free one. */
+static inline void prof_partners_rekey(struct prof_partners *ps, int32_t rank, uint64_t key,
+                                       const struct prof_partner *m)
+{
+    struct prof_partner *p = prof_partner_slot(ps, rank, 0);
+    if (p == &ps->p[PROF_PARTNERS] || !prof_partner_used(p) || p->count < m->count || p->wait_ticks < m->wait_ticks)
+        return;
+    p->count -= m->count;
+    p->bytes -= m->bytes < p->bytes ? m->bytes : p->bytes;
+    p->ticks -= m->ticks < p->ticks ? m->ticks : p->ticks;
+    p->wait_ticks -= m->wait_ticks;
+    if (!prof_partner_used(p)) {
+        struct prof_partner *last = &ps->p[PROF_PARTNERS - 1];
+        memmove(p, p + 1, (size_t)(last - p) * sizeof *p);
+        memset(last, 0, sizeof *last);
+    }
+    prof_partners_add_slt(ps, rank, key, m->count, m->bytes, m->ticks, m->late_ticks, m->wait_ticks);
 }
 
 /* prof_partners_merge: into += from (cold). */

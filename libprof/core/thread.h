@@ -35,8 +35,10 @@ struct prof_sender {
     int eval;                      /* 1 when that was measured */
     int wrong;                     /* 1 when a message its sender sent before it was there, not received */
     struct prof_cause cause;       /* the cause its sender passed on (wait states) */
+    uint64_t later;                /* not evaluated yet: its token is still to come (link/tokens.h:
+                                      prof_tokens_later; 0: none) */
 };
-#define PROF_SENDER_NONE ((struct prof_sender){ 0, -1, 0, 0, 0, { -1, 0, 0, 0 } })
+#define PROF_SENDER_NONE ((struct prof_sender){ 0, -1, 0, 0, 0, { -1, 0, 0, 0 }, 0 })
 
 /* A request of a running Wait/Test/Request_free call (p2p.c). */
 struct prof_taken {

@@ -30,6 +30,41 @@ static struct {
 
 static const struct prof_token unknown = { 0, -1, 0, 0, 0, { -1, 0, 0, 0 }, 0, 0, 0 };
 
+/* Receives to evaluate when their token comes (tokens.h: prof_tokens_later):
+ * a ring under the tokens' lock; one whose token never comes is
+ * overwritten. id: LATER times the round plus the slot, 0 when free. */
+#define LATER 1024
+static struct {
+    struct later {
+        uint64_t id, owner;        /* owner: the receiving thread's serial */
+        uint64_t t0, t1;           /* the receive's wait */
+        int noted;
+        struct prof_later l;
+    } v[LATER];
+    uint64_t next;
+    prof_later_fn found;
+} later;
+
+/* A send's token kept to go after its message (MPIPROF_TEST_TOKEN), stamped
+ * as the send began: this thread's until its message is sent (prof_sent);
+ * then, with next, the process's one until the next send (of any thread)
+ * is, its shadow's freeing or MPI_Finalize. */
+struct kept {
+    int held;
+    MPI_Comm shadow;
+    int dst, tag;
+    struct prof_token t;
+};
+static __thread struct {
+    const struct prof_call *c;     /* the send it was kept for, while fresh */
+    int fresh;
+    struct kept k;
+} after_msg __attribute__((tls_model("initial-exec")));
+static struct {
+    pthread_mutex_t lock;
+    struct kept k;
+} next_msg = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
 /* A communicator's tokens in arrival order: arrived (at: when taken in),
  * or the place of one whose message was matched before it came: expected
  * (a receive will take it) or claimed (its receive went without it; the
@@ -41,6 +76,7 @@ struct queued {
     int src, tag, state;
     uint64_t at;
     struct prof_token tok;
+    uint64_t later;        /* claimed: the receive to evaluate when it comes (0: none) */
 };
 
 /* When the sender of queued token t sent (its clock, on this node) or,
@@ -147,7 +183,15 @@ typedef MPI_Count tok_count;
 typedef int tok_count;
 #endif
 
-/* Send token t to dst with tag on comm, stamped with the time now. */
+/* Token t stamped with the time now, as it travels (nodes.h). */
+static void stamp(struct prof_token *t)
+{
+    t->at = prof_sync_out(prof_clock());
+    t->node = prof_sync_node();
+    t->from = prof_sync_from();
+}
+
+/* Send token t (stamped) to dst with tag on comm. */
 static void token_isend(MPI_Comm comm, int dst, int tag, const struct prof_token *t)
 {
     prof_lock(&pool.lock);
@@ -155,9 +199,6 @@ static void token_isend(MPI_Comm comm, int dst, int tag, const struct prof_token
     if (pool.req[i] != MPI_REQUEST_NULL)
         PMPI_Wait(&pool.req[i], MPI_STATUS_IGNORE);
     pool.tok[i] = *t;
-    pool.tok[i].at = prof_sync_out(prof_clock());
-    pool.tok[i].node = prof_sync_node();
-    pool.tok[i].from = prof_sync_from();
     if (PMPI_Isend(&pool.tok[i], (int)sizeof pool.tok[i], MPI_BYTE, dst, tag, comm, &pool.req[i]) != MPI_SUCCESS)
         pool.req[i] = MPI_REQUEST_NULL;
     uint64_t pair = PROF_HKEY(comm) * 1099511628211ULL ^ ((uint64_t)(unsigned)dst + 1);
@@ -177,6 +218,7 @@ void prof_token_isend(MPI_Comm comm, int dst, int tag, uint64_t key, double sent
     struct prof_token t = unknown;
     t.key = key;
     t.sent = sent;
+    stamp(&t);
     token_isend(comm, dst, tag, &t);
 }
 
@@ -185,6 +227,7 @@ void prof_token_send_cause(MPI_Comm comm, int dst, int tag, const struct prof_ca
     struct prof_token t = unknown;
     t.cause = *cause;
     t.mark = mark;
+    stamp(&t);
     token_isend(comm, dst, tag, &t);
 }
 
@@ -258,7 +301,47 @@ static void send_token(const struct prof_call *c, MPI_Comm shadow, MPI_Comm repl
     for (int i = 0; i < riders.n; i++)
         if (riders.v[i]->send)
             riders.v[i]->send(c, bytes, reply, dst, &t);
+    stamp(&t);
     token_isend(shadow, dst, tag, &t);
+}
+
+/* Whether a send's token goes after its message: asked for, and no rider
+ * waits for an answer to it when its receive completes. */
+static int after_message(void)
+{
+    return prof_config.test_token != PROF_TOKEN_BEFORE && !riders.n;
+}
+
+/* The token kept in k, if any, goes (on shadow only, unless MPI_COMM_NULL). */
+static void kept_goes(struct kept *k, MPI_Comm shadow)
+{
+    if (k->held && (shadow == MPI_COMM_NULL || shadow == k->shadow)) {
+        token_isend(k->shadow, k->dst, k->tag, &k->t);
+        k->held = 0;
+    }
+}
+
+/* next: the token kept goes (on shadow only, unless MPI_COMM_NULL), and
+ * the one in k (unless NULL) is kept in its place. */
+static void next_goes(MPI_Comm shadow, const struct kept *k)
+{
+    prof_lock(&next_msg.lock);
+    kept_goes(&next_msg.k, shadow);
+    if (k)
+        next_msg.k = *k;
+    prof_unlock(&next_msg.lock);
+}
+
+/* The token of a send by c, kept until its message is sent (around_sent). */
+static void keep_token(const struct prof_call *c, MPI_Comm shadow, int dst, int tag)
+{
+    struct kept k = { 1, shadow, dst, tag, unknown };
+    k.t.key = prof_call_key(c);
+    k.t.sent = 0;
+    stamp(&k.t);
+    after_msg.c = c;
+    after_msg.fresh = 1;
+    after_msg.k = k;
 }
 
 /* A receive's posting by c, as the riders note it. */
@@ -312,8 +395,22 @@ static void cut(struct prof_token_queue *q, uint32_t i)
     q->n--;
 }
 
+/* Receive id's token t came at now (lock held): its figures, on the thread
+ * that received, when late sender noted them. */
+static void found(uint64_t id, const struct prof_token *t, uint64_t now)
+{
+    struct later *e = &later.v[id % LATER];
+    const struct prof_thread *th = prof_tl;
+    if (e->id != id)
+        return;
+    e->id = 0;
+    if (e->noted && th && th->serial == e->owner)
+        later.found(&e->l, t->key, before(prof_token_sent_at(t, now, e->t0), e->t0, e->t1));
+}
+
 /* A token came from src with tag: it fills the first place of its source
- * and tag, or joins the queue (the oldest token goes when it is full). */
+ * and tag (a claimed one's receive is evaluated), or joins the queue (the
+ * oldest token goes when it is full). */
 static void arrived(struct prof_token_queue *q, int src, int tag, struct prof_token tok)
 {
     uint64_t now = prof_clock();
@@ -322,10 +419,13 @@ static void arrived(struct prof_token_queue *q, int src, int tag, struct prof_to
         if (e->src != src || e->tag != tag || e->state == ARRIVED)
             continue;
         if (e->state == CLAIMED) {
+            uint64_t id = e->later;
             cut(q, i);
+            if (id)
+                found(id, &tok, now);
         } else {
             q->places--;
-            *e = (struct queued){ src, tag, ARRIVED, now, tok };
+            *e = (struct queued){ src, tag, ARRIVED, now, tok, 0 };
         }
         return;
     }
@@ -334,7 +434,7 @@ static void arrived(struct prof_token_queue *q, int src, int tag, struct prof_to
             return;
         cut(q, 0);
     }
-    q->v[q->n++] = (struct queued){ src, tag, ARRIVED, now, tok };
+    q->v[q->n++] = (struct queued){ src, tag, ARRIVED, now, tok, 0 };
 }
 
 /* Take in the tokens that have arrived, and keep a token receive posted. */
@@ -366,7 +466,7 @@ static int nth(struct prof_token_queue *q, int src, int tag, int pos, int grow)
     for (; grow && seen <= pos; seen++) {
         if (!room(q))
             return -1;
-        q->v[q->n++] = (struct queued){ src, tag, EXPECTED, 0, unknown };
+        q->v[q->n++] = (struct queued){ src, tag, EXPECTED, 0, unknown, 0 };
         q->places++;
     }
     return grow ? (int)q->n - 1 : -1;
@@ -464,14 +564,16 @@ static int position(const struct prof_token_queue *q, uint64_t seq, int src, int
 }
 
 /* Receive e's token: at position k of (src, tag), taken out if it has
- * arrived (1, in *t), else its place claimed (0). */
-static int take(struct prof_token_queue *q, int src, int tag, int k, struct queued *t)
+ * arrived (1, in *t), else its place claimed (0) for the receive id to
+ * evaluate when it comes (0: none). */
+static int take(struct prof_token_queue *q, int src, int tag, int k, struct queued *t, uint64_t id)
 {
     int i = nth(q, src, tag, k, 1);
     if (i < 0)
         return 0;
     if (q->v[i].state != ARRIVED) {
         q->v[i].state = CLAIMED;
+        q->v[i].later = id;
         return 0;
     }
     *t = q->v[i];
@@ -503,7 +605,7 @@ static void settle(struct prof_token_queue *q)
         int k = position(q, p->seq, p->got_src, p->got_tag);
         if (k < 0)
             continue;
-        if (take(q, p->got_src, p->got_tag, k, &t))
+        if (take(q, p->got_src, p->got_tag, k, &t, 0))
             answer(p, p->got_src, &t.tok);
         drop(p);
     }
@@ -541,27 +643,51 @@ static int find_token(struct prof_token_queue *q, uint64_t seq, int src, int tag
 }
 
 /* What a completed receive learnt: its token, and whether its send-late
- * time was measured. */
+ * time was measured (or will be: later). */
 struct got {
     int eval, wrong;
-    uint64_t late;
+    uint64_t late, later;
     struct prof_token tok;
 };
 
 /* What a receive's completion tells of its sender (around.h). */
 static struct prof_sender sender_of(const struct got *g)
 {
-    return (struct prof_sender){ g->tok.key, g->tok.sent, g->late, g->eval, g->wrong, g->tok.cause };
+    return (struct prof_sender){ g->tok.key, g->tok.sent, g->late, g->eval, g->wrong, g->tok.cause, g->later };
+}
+
+/* A receive that waited from t0 to t1, to evaluate when its token comes
+ * (lock held): its id, 0 when it cannot be (late sender is not alone on
+ * the tokens, or no thread state). */
+static uint64_t later_new(uint64_t t0, uint64_t t1)
+{
+    const struct prof_thread *th = prof_tl;
+    if (riders.n || !later.found || !th)
+        return 0;
+    uint64_t id = ++later.next;
+    later.v[id % LATER] = (struct later){ id, th->serial, t0, t1, 0, { NULL, NULL, -1, 0, 0, 0 } };
+    return id;
+}
+
+void prof_tokens_later(uint64_t id, const struct prof_later *l)
+{
+    prof_lock(&tokens.lock);
+    struct later *e = &later.v[id % LATER];
+    if (id && e->id == id) {
+        e->l = *l;
+        e->noted = 1;
+    }
+    prof_unlock(&tokens.lock);
 }
 
 /* Receive e completed with status st (NULL: failed, or no status to tell),
  * in a call that waited from t0 to t1 (t0 0: it did not wait). Its
- * send-late time is the wait before its token came, within the call. e is
- * unlisted and freed, unless its position cannot be told yet (it stays,
- * done). */
-static struct got completed(struct rx *e, const MPI_Status *st, uint64_t t0, uint64_t t1)
+ * send-late time is the wait before its token came, within the call; with
+ * defer, if the token has not come, when it comes. e is unlisted and
+ * freed, unless its position cannot be told yet (it stays, done). */
+static struct got completed(struct rx *e, const MPI_Status *st, uint64_t t0, uint64_t t1, int defer)
 {
-    struct got g = { 0, 0, 0, unknown };
+    struct got g = { 0, 0, 0, 0, unknown };
     struct prof_token_queue *q = e->q;
     int src = e->peer, tag = e->tag, cancelled = 0;
     if (st && !e->nostatus) {
@@ -573,8 +699,7 @@ static struct got completed(struct rx *e, const MPI_Status *st, uint64_t t0, uin
         forget(e);
         return g;
     }
-    int k;
-    find_token(q, e->seq, src, tag, &k);
+    int k, here = find_token(q, e->seq, src, tag, &k) >= 0;
     if (k < 0) {
         e->done = 1;
         e->got_src = src;
@@ -584,13 +709,16 @@ static struct got completed(struct rx *e, const MPI_Status *st, uint64_t t0, uin
     }
     struct queued t;
     g.wrong = riders.order && sent_before(q, src, tag, k);
-    if (take(q, src, tag, k, &t)) {
+    uint64_t id = !here && defer && t0 ? later_new(t0, t1) : 0;
+    if (take(q, src, tag, k, &t, id)) {
         answer(e, src, &t.tok);
         g.tok = t.tok;
         if (t0) {
             g.eval = 1;
             g.late = before(sent_at(&t, t0), t0, t1);
         }
+    } else {
+        g.later = id;
     }
     forget(e);
     return g;
@@ -615,11 +743,11 @@ static struct rx *listed(const struct prof_call *c, struct prof_token_queue *q, 
 }
 
 /* The end of a blocking call's receive e (st NULL: it got nothing): its
- * figures in c. */
-static void received(struct prof_call *c, struct rx *e, const MPI_Status *st, uint64_t t0, uint64_t t1)
+ * figures in c (defer: completed's). */
+static void received(struct prof_call *c, struct rx *e, const MPI_Status *st, uint64_t t0, uint64_t t1, int defer)
 {
     prof_lock(&tokens.lock);
-    struct got g = completed(e, st, t0, t1);
+    struct got g = completed(e, st, t0, t1, defer);
     prof_unlock(&tokens.lock);
     c->sender = sender_of(&g);
 }
@@ -782,9 +910,27 @@ static int around_send(struct prof_call *c, MPI_Count count, MPI_Datatype type, 
 {
     now_and_then();
     struct prof_shadow *s = dst == MPI_PROC_NULL ? NULL : shadow_of(comm);
-    if (s && p2p_ok(comm, count, type, dst, tag, 0))
+    if (!s || !p2p_ok(comm, count, type, dst, tag, 0))
+        return 0;
+    if (after_message())
+        keep_token(c, s->comm, dst, tag);
+    else
         send_token(c, s->comm, s->reply, dst, tag, msg_bytes(count, type));
     return 0;
+}
+
+/* After a send (every call), if it was sent: the token kept for it goes
+ * (after), or takes the place of the one kept before, which goes (next). */
+static void around_sent(struct prof_call *c)
+{
+    if (!after_msg.fresh || after_msg.c != c)
+        return;
+    after_msg.fresh = 0;
+    if (c->rc == MPI_SUCCESS && prof_config.test_token == PROF_TOKEN_NEXT)
+        next_goes(MPI_COMM_NULL, &after_msg.k);
+    else if (c->rc == MPI_SUCCESS)
+        kept_goes(&after_msg.k, MPI_COMM_NULL);
+    after_msg.k.held = 0;
 }
 
 /* MPI_Recv: posted at once (an MPI_Rsend may count on it), then waited for
@@ -814,7 +960,7 @@ static int around_recv(struct prof_call *c, void *buf, MPI_Count count, MPI_Data
     } else {
         c->rc = TOK_RECV(buf, (tok_count)count, type, src, tag, comm, st);
     }
-    received(c, e, c->rc == MPI_SUCCESS ? st : NULL, t0, t1);
+    received(c, e, c->rc == MPI_SUCCESS ? st : NULL, t0, t1, 1);
     return 1;
 }
 
@@ -881,7 +1027,7 @@ static int sendrecv(struct prof_call *c, const void *sbuf, MPI_Count scount, MPI
                              comm, st);
     }
     free(packed);
-    received(c, e, c->rc == MPI_SUCCESS ? st : NULL, t0, t1);
+    received(c, e, c->rc == MPI_SUCCESS ? st : NULL, t0, t1, 0);
     return 1;
 }
 
@@ -960,7 +1106,7 @@ static int around_mprobe(struct prof_call *c, int src, int tag, MPI_Comm comm, M
         c->rc = prof_next.MPI_Mprobe(src, tag, comm, msg, st);
     }
     t1 = prof_clock();
-    received(c, e, c->rc == MPI_SUCCESS && (!flag || *flag) ? st : NULL, t0, t1);
+    received(c, e, c->rc == MPI_SUCCESS && (!flag || *flag) ? st : NULL, t0, t1, 0);
     return 1;
 }
 
@@ -1101,7 +1247,7 @@ static int around_request_free(struct prof_call *c, MPI_Request *req)
         int flag = 0;
         MPI_Status st;
         if (PMPI_Request_get_status(*req, &flag, &st) == MPI_SUCCESS && flag)
-            completed(e, &st, 0, 0);
+            completed(e, &st, 0, 0, 0);
         else
             forget(e);
     }
@@ -1228,7 +1374,7 @@ static void completions(struct prof_call *c, enum mode m, int n, struct rx **es,
         if (p && p->persistent && p->active == d[k].e)
             p->active = NULL;
         es[d[k].i] = NULL;
-        struct got g = completed(d[k].e, d[k].st, t0, t1);
+        struct got g = completed(d[k].e, d[k].st, t0, t1, nd == 1);
         d[k].late = g.eval ? g.late : UINT64_MAX;
         if (th && d[k].i < c->rq_n)
             th->taken[c->rq_base + d[k].i].sender = sender_of(&g);
@@ -1347,6 +1493,7 @@ static void unpost_shadow(struct prof_shadow *s)
 
 void prof_tokens_queue_free(struct prof_shadow *s)
 {
+    next_goes(s->comm, NULL);
     prof_lock(&tokens.lock);
     struct prof_token_queue *q = s->tokens;
     s->tokens = NULL;
@@ -1379,10 +1526,41 @@ static void start_run(void)
     prof_shadow_add(prof_shadow_key(PROF_SHADOW_COMM, &self, sizeof self), self);
 }
 
-/* At MPI_Finalize: the token receives withdrawn, the token sends let go,
- * and the notes of requests never completed freed. */
+/* The receives of this thread still to evaluate when their token comes
+ * (lock held). */
+static int later_here(void)
+{
+    const struct prof_thread *th = prof_tl;
+    int n = 0;
+    for (int i = 0; th && i < LATER; i++)
+        n += later.v[i].id && later.v[i].noted && later.v[i].owner == th->serial;
+    return n;
+}
+
+/* At MPI_Finalize, every rank there (so every token sent): the tokens of
+ * the receives still to evaluate taken in as they come, for LATE_NS at
+ * most (one whose send failed never comes). */
+#define LATE_NS 100000000
+static void take_late(void)
+{
+    uint64_t until = prof_clock_mono_ns() + LATE_NS;
+    for (;;) {
+        prof_lock(&tokens.lock);
+        int n = later_here();
+        prof_unlock(&tokens.lock);
+        if (!n || prof_clock_mono_ns() > until)
+            return;
+        prof_shadow_each(PROF_SHADOW_COMM, drain_shadow);
+    }
+}
+
+/* At MPI_Finalize: the receives still to evaluate get their tokens, the
+ * token receives are withdrawn, the token sends let go, and the notes of
+ * requests never completed freed. */
 static void finish(void)
 {
+    next_goes(MPI_COMM_NULL, NULL);
+    take_late();
     prof_shadow_each(PROF_SHADOW_COMM, unpost_shadow);
     prof_lock(&pool.lock);
     for (int i = 0; i < POOL; i++)
@@ -1421,9 +1599,10 @@ void prof_tokens_ride(const struct prof_rider *r)
     riders.late |= r->late;
 }
 
-void prof_tokens_want(void)
+void prof_tokens_want(prof_later_fn found)
 {
     riders.wanted = 1;
+    later.found = found;
 }
 
 int prof_tokens_wanted(void)
@@ -1469,6 +1648,7 @@ static const struct prof_around around = {
     .wait1 = around_wait1,
     .wait = around_wait,
     .request_free = around_request_free,
+    .sent = around_sent,
 };
 
 const struct prof_module prof_mod_tokens = {

@@ -27,8 +27,17 @@
  * messages of (S, T) and have not yet taken theirs. Where k cannot be told
  * (an earlier receive with a wildcard is still pending) the receive is not
  * evaluated, and its token is taken once k is known. A token that has not
- * arrived when its receive completes leaves a place in the queue, dropped
- * when it comes.
+ * arrived when its receive completes leaves a place in the queue: the
+ * receive is evaluated when the token comes (prof_tokens_later) if it was
+ * an MPI_Recv or the one receive a Wait variant completed, late sender is
+ * the only analysis on the tokens, and the thread that received takes the
+ * token in; else the token is dropped when it comes.
+ *
+ * Where the token goes: before its message (riders' answers are waited
+ * for when the receive completes), or, with MPIPROF_TEST_TOKEN=after and
+ * late sender alone, after the message of an MPI_Send (Bsend, Ssend,
+ * Rsend, Isend, ...) or MPI_Isendrecv, stamped when the send began, so
+ * that its cost is not in the message's way.
  *
  * Evaluated (send-late measured), the waiting call being: MPI_Recv,
  * MPI_Sendrecv(_replace), MPI_Probe and MPI_Mprobe for themselves; a
@@ -99,14 +108,34 @@ struct prof_rider {
     int order, late;
 };
 
+/* A receive evaluated after it completed, when its token came: what late
+ * sender gave it with its sending site and send-late time not known, to
+ * be moved (prof_tokens_later): rec, the record of its late-sender
+ * figures, its wait there; arr, the record that counts its message (NULL:
+ * none on this thread), with bytes and ticks to the partner world. */
+struct prof_record;
+struct prof_later {
+    struct prof_record *rec, *arr;
+    int world;
+    uint64_t wait, bytes, ticks;
+};
+
+/* found: the token of the receive l came, sent by the site key, late its
+ * send-late time (ticks, within its wait); on the thread that received,
+ * with the tokens' lock held. */
+typedef void (*prof_later_fn)(const struct prof_later *l, uint64_t key, uint64_t late);
+
 /* prof_tokens_ride: rider r's hooks run from now on (at most
  * PROF_RIDERS_MAX riders); prof_tokens_want: an analysis that reads only
- * the figures the tokens give (late sender). Either turns the tokens on
- * (prof_mod_tokens, at MPI_Init); prof_tokens_wanted: whether one did.
- * prof_tokens_late: whether a rider takes late sender in. */
+ * the figures the tokens give (late sender), found its receives evaluated
+ * late. Either turns the tokens on (prof_mod_tokens, at MPI_Init);
+ * prof_tokens_wanted: whether one did. prof_tokens_late: whether a rider
+ * takes late sender in. prof_tokens_later: receive id (a sender's later)
+ * gave l's figures, to move when its token comes. */
 #define PROF_RIDERS_MAX 4
 void prof_tokens_ride(const struct prof_rider *r);
-void prof_tokens_want(void);
+void prof_tokens_want(prof_later_fn found);
+void prof_tokens_later(uint64_t id, const struct prof_later *l);
 int prof_tokens_wanted(void);
 int prof_tokens_late(void);
 

@@ -29,7 +29,7 @@ int prof_config_problems(void)
     return problems;
 }
 
-enum kind { STRING, DEPTH, SITES, FUNCS, VIA, BOOL, MODEL, SECONDS, SKEW, WRITE, FORM, CLOCK, PPM };
+enum kind { STRING, DEPTH, SITES, FUNCS, VIA, BOOL, MODEL, SECONDS, SKEW, WRITE, FORM, CLOCK, PPM, TOKEN };
 
 struct option {
     const char *name;
@@ -84,6 +84,9 @@ static const struct word writes[] = {
 };
 static const struct word clocks[] = {
     { "auto", PROF_CLOCK_AUTO }, { "tsc", PROF_CLOCK_ASK_TSC }, { "monotonic", PROF_CLOCK_ASK_MONOTONIC }
+};
+static const struct word token_places[] = {
+    { "before", PROF_TOKEN_BEFORE }, { "after", PROF_TOKEN_AFTER }, { "next", PROF_TOKEN_NEXT }
 };
 static const struct word forms[] = { { "auto", PROF_REPORT_SUMMARY_RANKS }, { "ranks", INT_MAX }, { "summary", 1 } };
 
@@ -179,6 +182,8 @@ static int parse(const struct option *o, const char *v, unsigned char *enabled, 
         return parse_word(v, clocks, sizeof clocks / sizeof clocks[0], o->dst);
     case PPM:
         return parse_ppm(v, o->dst);
+    case TOKEN:
+        return parse_word(v, token_places, sizeof token_places / sizeof token_places[0], o->dst);
     case FORM:
         if (parse_word(v, forms, sizeof forms / sizeof forms[0], o->dst) == 0)
             return 0;

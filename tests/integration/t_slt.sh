@@ -2,6 +2,9 @@
 # t_slt.sh: late sender (--slt). The known answers of mpiprof-known
 # late-sender, late-receiver, late-senders (both receive modes) and
 # late-waitall (one call's time counted once) within 20 % (floor 5 ms); the partner's branch named; exact evaluated counts;
+# the first three also with the token sent at the sender's next send
+# (MPIPROF_TEST_TOKEN=next: every receive evaluated when its token comes,
+# after it completed); p2psem also with the token after its message;
 # every point-to-point construct of p2psem.c with the same output under
 # --slt, --collwait and both; mpiprof-mpi1 -check clean under both; and
 # ranks that disagree run with it off.
@@ -11,41 +14,56 @@ known="$top_builddir/bench/mpiprof-known"
 np=4
 [ "$MPI_FLAVOR" = mpich ] && np=2     # MPICH busy-polls: 2 ranks on 2 cores
 
-for w in late-sender late-receiver; do
-    timed_within "$w: send_late_s per rank within 20 % (floor 5 ms) of the answer" 20 0.005 \
-        $np "$work/$w.out" "$work/$w" "$launcher" -q --slt -o "$work/$w" "$known" $w -k 10 -d 20
-done
-# Rank 1's receives: 10 MPI_Recv, all evaluated, one partner: rank 0's
-# MPI_Send branch, named by its id.
-check "late-sender: 10 evaluated MPI_Recv on rank 1" awk '
-    !/^#/ && $1 == 1 && $3 == "MPI_Recv" { n++; ok = $4 == 10 && $5 == 0 } END { exit !(n == 1 && ok) }' \
-    "$work/late-sender/slt.txt"
-send_id=$(awk '!/^#/ && $1 == 0 && $3 == "MPI_Send" { print $2 }' "$work/late-sender/branches.txt")
-check "late-sender: rank 1's partner is rank 0's MPI_Send branch (#$send_id)" awk -v id="$send_id" '
-    !/^#/ && $1 == 1 && $3 == "MPI_Recv" { n++; ok = $4 == 0 && $5 == id && $6 == 10 && $12 > 90 }
-    END { exit !(n == 1 && ok && id != "") }' "$work/late-sender/partners.txt"
+# The known answers of late sender with the token where it goes ($1:
+# before its message, the default, or at the sender's next send,
+# MPIPROF_TEST_TOKEN=next: each receive is then evaluated when its token
+# comes, after it completed), the reports in $work/$1.*.
+known_answers() {
+    local at=$1 w mode
+    MPIPROF_TEST_TOKEN=$at
+    export MPIPROF_TEST_TOKEN
+    for w in late-sender late-receiver; do
+        timed_within "$w (token $at): send_late_s per rank within 20 % (floor 5 ms) of the answer" \
+            20 0.005 $np "$work/$at.$w.out" "$work/$at.$w" "$launcher" -q --slt -o "$work/$at.$w" "$known" $w -k 10 -d 20
+    done
+    # Rank 1's receives: 10 MPI_Recv, all evaluated (after: the last one's
+    # token taken in at MPI_Finalize), one partner: rank 0's MPI_Send
+    # branch, named by its id.
+    check "late-sender (token $at): 10 evaluated MPI_Recv on rank 1" awk '
+        !/^#/ && $1 == 1 && $3 == "MPI_Recv" { n++; ok = $4 == 10 && $5 == 0 } END { exit !(n == 1 && ok) }' \
+        "$work/$at.late-sender/slt.txt"
+    send_id=$(awk '!/^#/ && $1 == 0 && $3 == "MPI_Send" { print $2 }' "$work/$at.late-sender/branches.txt")
+    check "late-sender (token $at): rank 1's partner is rank 0's MPI_Send branch (#$send_id)" awk -v id="$send_id" '
+        !/^#/ && $1 == 1 && $3 == "MPI_Recv" { n++; ok = $4 == 0 && $5 == id && $6 == 10 && $12 > 90 }
+        END { exit !(n == 1 && ok && id != "") }' "$work/$at.late-sender/partners.txt"
+    check "late-sender (token $at): the transfer is small (under 20 % of the wait)" awk '
+        !/^#/ && $1 == 1 && $3 == "MPI_Recv" { n++; ok = $8 < 0.2 * $6 && $6 > 0 } END { exit !(n == 1 && ok) }' \
+        "$work/$at.late-sender/slt.txt"
 
-check "late-sender: the transfer is small (under 20 % of the wait)" awk '
-    !/^#/ && $1 == 1 && $3 == "MPI_Recv" { n++; ok = $8 < 0.2 * $6 && $6 > 0 } END { exit !(n == 1 && ok) }' \
-    "$work/late-sender/slt.txt"
-
-# Partners from MPI_ANY_SOURCE, each later by its own delay: rank 0's
-# send_late_s per partner (summed over its branches) within 20 %.
-for mode in waitany recv; do
-    run_timed $np "$launcher" -q --slt -o "$work/any-$mode" "$known" late-senders -k 5 -d 20 -m $mode > "$work/any-$mode.out" ||
-        fail "late-senders -m $mode under --slt"
-    check "late-senders -m $mode: send-late per partner within 20 % (floor 5 ms)" awk '
-        FNR == NR { for (i = 1; i <= NF; i++) if ($i ~ /^partners=/) n = split(substr($i, 10), p, ",")
-                    for (k = 1; k <= n; k++) { split(p[k], rv, ":"); want[rv[1]] = rv[2] }
-                    next }
-        /^#/ { next }
-        $1 == 0 && $4 in want { got[$4] += $10 }
-        END { for (r in want) { tol = want[r] * 0.2 < 0.005 ? 0.005 : want[r] * 0.2
-                                d = got[r] - want[r]; if (d < 0) d = -d
-                                printf "partner %s: send_late_s %.4f, expected %.4f +- %.4f\n", r, got[r], want[r], tol
-                                if (d > tol) bad = 1; k++ }
-              exit bad || !k }' "$work/any-$mode.out" "$work/any-$mode/partners.txt"
-done
+    # Partners from MPI_ANY_SOURCE, each later by its own delay: rank 0's
+    # send_late_s per partner (summed over its branches) within 20 %; its
+    # 15 receives evaluated.
+    for mode in waitany recv; do
+        run_timed $np "$launcher" -q --slt -o "$work/$at.any-$mode" "$known" late-senders \
+            -k 5 -d 20 -m $mode > "$work/$at.any-$mode.out" || fail "late-senders -m $mode under --slt (token $at)"
+        check "late-senders -m $mode (token $at): send-late per partner within 20 % (floor 5 ms)" awk '
+            FNR == NR { for (i = 1; i <= NF; i++) if ($i ~ /^partners=/) n = split(substr($i, 10), p, ",")
+                        for (k = 1; k <= n; k++) { split(p[k], rv, ":"); want[rv[1]] = rv[2] }
+                        next }
+            /^#/ { next }
+            $1 == 0 && $4 in want { got[$4] += $10 }
+            END { for (r in want) { tol = want[r] * 0.2 < 0.005 ? 0.005 : want[r] * 0.2
+                                    d = got[r] - want[r]; if (d < 0) d = -d
+                                    printf "partner %s: send_late_s %.4f, expected %.4f +- %.4f\n", r, got[r], want[r], tol
+                                    if (d > tol) bad = 1; k++ }
+                  exit bad || !k }' "$work/$at.any-$mode.out" "$work/$at.any-$mode/partners.txt"
+        [ $np -eq 4 ] && check "late-senders -m $mode (token $at): rank 0's 15 receives evaluated" awk '
+            !/^#/ && $1 == 0 { e += $4; s += $5 } END { exit !(e == 15 && s == 0) }' "$work/$at.any-$mode/slt.txt"
+    done
+    unset MPIPROF_TEST_TOKEN
+}
+known_answers before
+known_answers next
 
 # One MPI_Waitall completes two receives whose messages were sent D and
 # 4 x D ms into it: its time counted once. Rank 0's send-late is 4 x D a
@@ -128,6 +146,24 @@ for opts in "--slt" "--collwait" "--slt --collwait"; do
     run $snp "$launcher" -q $opts -o "$work/sem-$tag" "$sem" | sort > "$work/sem.$tag" || fail "p2psem under $opts"
     check "p2psem: same output under $opts" cmp "$work/sem.plain" "$work/sem.$tag"
 done
+# The token after its message, and at the sender's next send
+# (MPIPROF_TEST_TOKEN): the same output, and the report's invariants
+# (mpiprof-report check: partners add up to their sites) with the receives
+# evaluated when their tokens came.
+for at in after next; do
+    MPIPROF_TEST_TOKEN=$at
+    export MPIPROF_TEST_TOKEN
+    run $snp "$launcher" -q --slt -o "$work/sem-$at" "$sem" | sort > "$work/sem.$at" || fail "p2psem under --slt, token $at"
+    unset MPIPROF_TEST_TOKEN
+    check "p2psem: same output under --slt, token $at" cmp "$work/sem.plain" "$work/sem.$at"
+    if [ -n "${PYTHON:-}" ] && [ "$PYTHON" != : ] && "$PYTHON" -c 'import pandas' 2> /dev/null; then
+        check "p2psem --slt, token $at: every invariant of mpiprof-report check holds" \
+            env PYTHONDONTWRITEBYTECODE=1 "$top_builddir/tools/mpiprof-report" check "$work/sem-$at"
+    fi
+done
+check "p2psem --slt, token next: receives evaluated when their tokens came" awk '
+    !/^#/ { e += $4 } END { exit !(e > 0) }' "$work/sem-next/slt.txt"
+
 check "p2psem --slt: receives evaluated, and the Test-completed ones not" awk '
     !/^#/ { e += $4; n += $5 } END { exit !(e > 0 && n > 0) }' "$work/sem-slt/slt.txt"
 check "p2psem --slt: rank 0's slt_eval_pct between 0 and 100 (the Test-completed receives left out)" awk '
