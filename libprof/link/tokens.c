@@ -34,6 +34,7 @@ static const struct prof_token unknown = { 0, -1, 0, 0, 0, { -1, 0, 0, 0 }, 0, 0
  * a ring under the tokens' lock; one whose token never comes is
  * overwritten. id: LATER times the round plus the slot, 0 when free. */
 #define LATER 1024
+#define LATE_NS 100000000      /* how long a shadow's freeing or MPI_Finalize takes coming tokens in */
 static struct {
     struct later {
         uint64_t id, owner;        /* owner: the receiving thread's serial */
@@ -452,6 +453,16 @@ static void drain(struct prof_token_queue *q)
             return;
         arrived(q, st.MPI_SOURCE, st.MPI_TAG, q->token);
     }
+}
+
+/* The tokens known to be coming to q: the places of messages received
+ * before their tokens came (lock held). */
+static uint32_t claimed_in(const struct prof_token_queue *q)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; q && i < q->n; i++)
+        n += q->v[i].state == CLAIMED;
+    return n;
 }
 
 /* The index in q->v of the token of (src, tag) at position pos (from 0)
@@ -1494,6 +1505,16 @@ static void unpost_shadow(struct prof_shadow *s)
 void prof_tokens_queue_free(struct prof_shadow *s)
 {
     next_goes(s->comm, NULL);
+    /* The tokens of messages received on it, sent after them, taken in
+     * (LATE_NS at most): else left unreceived in the MPI library. */
+    uint64_t until = prof_clock_mono_ns() + LATE_NS;
+    for (int n = 1; n && prof_clock_mono_ns() < until;) {
+        prof_lock(&tokens.lock);
+        n = s->tokens && claimed_in(s->tokens);
+        if (n)
+            drain(s->tokens);
+        prof_unlock(&tokens.lock);
+    }
     prof_lock(&tokens.lock);
     struct prof_token_queue *q = s->tokens;
     s->tokens = NULL;
@@ -1526,40 +1547,62 @@ static void start_run(void)
     prof_shadow_add(prof_shadow_key(PROF_SHADOW_COMM, &self, sizeof self), self);
 }
 
-/* The receives of this thread still to evaluate when their token comes
- * (lock held). */
-static int later_here(void)
+/* The tokens known to be coming over every shadow (count_claimed adds
+ * one's). */
+static uint32_t claimed;
+
+static void count_claimed(struct prof_shadow *s)
 {
-    const struct prof_thread *th = prof_tl;
-    int n = 0;
-    for (int i = 0; th && i < LATER; i++)
-        n += later.v[i].id && later.v[i].noted && later.v[i].owner == th->serial;
-    return n;
+    prof_lock(&tokens.lock);
+    claimed += claimed_in(s->tokens);
+    prof_unlock(&tokens.lock);
+}
+
+static uint32_t coming(void)
+{
+    claimed = 0;
+    prof_shadow_each(PROF_SHADOW_COMM, count_claimed);
+    return claimed;
 }
 
 /* At MPI_Finalize, every rank there (so every token sent): the tokens of
- * the receives still to evaluate taken in as they come, for LATE_NS at
- * most (one whose send failed never comes). */
-#define LATE_NS 100000000
+ * the messages received taken in as they come (the receives to evaluate
+ * evaluated), for LATE_NS at most (one whose send failed never comes). */
 static void take_late(void)
 {
     uint64_t until = prof_clock_mono_ns() + LATE_NS;
-    for (;;) {
-        prof_lock(&tokens.lock);
-        int n = later_here();
-        prof_unlock(&tokens.lock);
-        if (!n || prof_clock_mono_ns() > until)
-            return;
+    while (coming() && prof_clock_mono_ns() < until)
         prof_shadow_each(PROF_SHADOW_COMM, drain_shadow);
-    }
 }
 
-/* At MPI_Finalize: the receives still to evaluate get their tokens, the
- * token receives are withdrawn, the token sends let go, and the notes of
- * requests never completed freed. */
+/* At MPI_Finalize, every rank there: this process's token sends tested
+ * until they are out (FIRST_NS at most; one still in flight is let go
+ * after), then, once every rank's are (a barrier), the tokens that came
+ * taken in, so that none is left unreceived in the MPI library when it
+ * finalizes (tokens sent after their messages, MPIPROF_TEST_TOKEN, can
+ * come after the last receive that would have taken them in). */
+static void tokens_out(void)
+{
+    uint64_t until = prof_clock_mono_ns() + FIRST_NS;
+    prof_lock(&pool.lock);
+    for (int i = 0; i < POOL; i++) {
+        int done = pool.req[i] == MPI_REQUEST_NULL;
+        while (!done && PMPI_Test(&pool.req[i], &done, MPI_STATUS_IGNORE) == MPI_SUCCESS &&
+               prof_clock_mono_ns() < until)
+            ;
+    }
+    prof_unlock(&pool.lock);
+    PMPI_Barrier(prof_run.comm);
+    prof_shadow_each(PROF_SHADOW_COMM, drain_shadow);
+}
+
+/* At MPI_Finalize: the tokens out and in, the receives still to evaluate
+ * get theirs, the token receives are withdrawn, the token sends let go,
+ * and the notes of requests never completed freed. */
 static void finish(void)
 {
     next_goes(MPI_COMM_NULL, NULL);
+    tokens_out();
     take_late();
     prof_shadow_each(PROF_SHADOW_COMM, unpost_shadow);
     prof_lock(&pool.lock);
