@@ -25,7 +25,7 @@ known="$top_builddir/bench/mpiprof-known"
 agent="$top_srcdir/tests/integration/nodes-mpirun.sh"
 model=lat=10,bw=1000,netlat=100,netbw=100
 osc="--mca osc pt2pt" ks="1 2"
-[ "$MPI_FLAVOR" = mpich ] && osc= ks=1
+[ "$MPI_FLAVOR" = mpich ] && osc='' ks=1
 NODES_MPIRUN_ARGS=$osc
 export NODES_MPIRUN_ARGS
 nodes_up_or_skip 2
@@ -55,7 +55,7 @@ for k in $ks; do
     [ "$k" -eq 2 ] && modes=incast
     for m in $modes; do
         on_nodes "model-rma -m $m on 2 nodes x $k rank(s), --model $model: model_elapsed_s per rank within 15 % (floor 10 ms)" \
-            "$k" $np "$work/$m.$k.out" "$work/$m.$k" -m $m -s 1048576 -k 5 -d 10
+            "$k" $np "$work/$m.$k.out" "$work/$m.$k" -m "$m" -s 1048576 -k 5 -d 10
     done
 done
 check "model.txt: the real nodes, two" grep -q ",netlat=100us,netbw=100MB/s,netg=0us,nodes=hosts(2) " \
