@@ -514,8 +514,8 @@ static double unlocked(struct prof_call *c, MPI_Win win, int target)
      * came in before it (of the unlocks before, in the order they
      * returned): at the later of s + T(b) and that link's free clock +
      * b / bw, under the model between this process and the target
-     * (MPI_Win_unlock_all, whose bytes per target are not known: at
-     * s + T(b)). */
+     * (MPI_Win_unlock_all: each message at s + T(b), not through the
+     * targets' link clocks). */
     struct gone g = deliver(c, p, target);
     double wire = prof_model_wire(prof_model_between(prof_run.rank, p->world[v[0]]), g.bytes);
     at = g.at;
