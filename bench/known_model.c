@@ -698,63 +698,169 @@ static const struct {
 } rmas[] = { { "pair" }, { "incast" }, { "pscw" }, { "lock" } };
 enum { RMA_PAIR, RMA_INCAST, RMA_PSCW, RMA_LOCK };
 
+/* An origin r's one-sided data (o->bytes) to target, ready to leave at t
+ * (model_rma.c): its start on r's link (nic[r]: when it is free; between
+ * nodes also its node's link out, l->out), *at when it is at the target,
+ * *e when it has left. */
+static double rma_send(const struct model_opts *o, struct links *l, double *nic, int r, int target, double t,
+                       double *at, double *e)
+{
+    const struct prof_model *m = between(o, r, target);
+    double b = (double)o->bytes, w = prof_model_wire(m, b), s = t > nic[r] ? t : nic[r];
+    if (m != &o->m) {
+        int n = o->node_of[r];
+        s = s > l->out[n] ? s : l->out[n];
+        l->out[n] = s + w;
+    }
+    *e = s + o->m.o + w;
+    nic[r] = *e > s + m->g ? *e : s + m->g;
+    *at = s + prof_model_time(m, b);
+    return s;
+}
+
+/* An epoch's data to target (model_rma.c): in[k] the bytes and first[k]
+ * the earliest start of their messages, k 0 from origins on its node and
+ * 1 from other nodes'. */
+struct rma_in {
+    double in[2], first[2];
+};
+
+static void rma_in_add(const struct model_opts *o, struct rma_in *g, int r, int target, double s)
+{
+    int k = between(o, r, target) != &o->m;
+    g->in[k] += (double)o->bytes;
+    g->first[k] = s < g->first[k] ? s : g->first[k];
+}
+
+/* When g's bytes are in at target: those from its node through its own
+ * link one after the other, first + T(their sum); those from other nodes
+ * the same under the network between nodes, through its node's link in
+ * (l->in). */
+static double rma_in_done(const struct model_opts *o, struct links *l, int target, const struct rma_in *g)
+{
+    double node = g->in[0] > 0 ? g->first[0] + prof_model_time(&o->m, g->in[0]) : 0, net = 0;
+    if (g->in[1] > 0) {
+        double w = prof_model_wire(&o->net, g->in[1]);
+        int n = o->node_of[target];
+        net = g->first[1] + prof_model_time(&o->net, g->in[1]);
+        net = net - w > l->in[n] ? net : l->in[n] + w;
+        l->in[n] = net;
+    }
+    return node > net ? node : net;
+}
+
+/* The computation of rank r before epoch k: all[r * K + k], or dc (all
+ * NULL). */
+static double rma_spent(const struct model_opts *o, const double *all, double dc, int r, long k)
+{
+    return all ? all[r * o->calls + k] : dc;
+}
+
+/* model-rma in fence epochs (-m pair: rank 0 puts to rank 1; incast:
+ * ranks 1.. put to rank 0): each epoch every rank computes, each origin
+ * puts (o) and its data leaves at its fence, in the order the origins are
+ * ready (rma_send), and comes in at the target (rma_in_done); every fence
+ * ends at the latest of these, of the arrivals and of the clocks, plus
+ * the fence's cost. */
+static double fence_answer(const struct model_opts *o, int size, int incast, const double *all, double dc)
+{
+    int target = incast ? 0 : 1;
+    double fence = coll(o, PROF_MC_BARRIER, size, 0), t = 0, at, e;
+    double *nic = known_doubles(size), *ready = known_doubles(size);
+    struct links l = links_new(size);
+    for (long k = 0; k < o->calls; k++) {
+        struct rma_in g = { { 0, 0 }, { HUGE_VAL, HUGE_VAL } };
+        double latest = 0;
+        for (int r = 0; r < size; r++) {
+            int origin = incast ? r > 0 : r == 0;
+            double c = t + rma_spent(o, all, dc, r, k) + (origin ? o->m.o : 0);
+            latest = c > latest ? c : latest;
+            ready[r] = origin ? c : HUGE_VAL;
+        }
+        links_order(&l, ready, size);
+        for (int i = 0; i < size && ready[l.order[i]] < HUGE_VAL; i++) {
+            int r = l.order[i];
+            rma_in_add(o, &g, r, target, rma_send(o, &l, nic, r, target, ready[r], &at, &e));
+            latest = at > latest ? at : latest;
+        }
+        double in = rma_in_done(o, &l, target, &g);
+        t = (in > latest ? in : latest) + fence;
+    }
+    links_free(&l);
+    free(nic);
+    free(ready);
+    return t;
+}
+
 /* model-rma -m pscw's answer: in each epoch rank 0 posts after its
- * computation (its clock at the origins T(0) later) and waits; each
- * origin, after its own, starts (when the post is there), puts (o) and
- * completes: its data leaves its link from s, at rank 0 at s + T(bytes),
- * and comes in through rank 0's link, from the earliest s, T(their sum);
- * the wait ends at the latest of these, the complete when its data has
- * left. Then MPI_Barrier. The computations before epoch k: all[r * K +
- * k], or dc each (all NULL). */
+ * computation (its clock at each origin T(0) later, between the two) and
+ * waits; each origin, after its own, starts (when the post is there),
+ * puts (o) and completes: its data leaves its link from s (rma_send), and
+ * comes in at rank 0 (rma_in_done); the wait ends at the latest of these,
+ * the complete when its data has left. Then MPI_Barrier. */
 static double pscw_answer(const struct model_opts *o, int size, const double *all, double dc)
 {
-    double b = (double)o->bytes, x = prof_model_time(&o->m, b), in = prof_model_time(&o->m, b * (size - 1));
-    double t0 = prof_model_time(&o->m, 0), t = 0, done, *c = known_doubles(size), *link = known_doubles(size);
+    double t = 0, at, *c = known_doubles(size), *ready = known_doubles(size), *nic = known_doubles(size);
+    struct links l = links_new(size);
     for (long k = 0; k < o->calls; k++) {
-        double post = t + (all ? all[k] : dc), latest = post, first = HUGE_VAL;
+        struct rma_in g = { { 0, 0 }, { HUGE_VAL, HUGE_VAL } };
+        double post = t + rma_spent(o, all, dc, 0, k), latest = post;
+        ready[0] = HUGE_VAL;
         for (int r = 1; r < size; r++) {
-            double a = c[r] + (all ? all[r * o->calls + k] : dc), put = (a > post + t0 ? a : post + t0) + o->m.o;
-            double s = link_send(&o->m, &link[r], put, b, &done);
-            c[r] = s + o->m.o + prof_model_wire(&o->m, b);
-            latest = s + x > latest ? s + x : latest;
-            first = s < first ? s : first;
+            double a = c[r] + rma_spent(o, all, dc, r, k), signal = post + prof_model_time(between(o, 0, r), 0);
+            ready[r] = (a > signal ? a : signal) + o->m.o;
         }
-        t = first + in > latest ? first + in : latest;
+        links_order(&l, ready, size);
+        for (int i = 0; i + 1 < size; i++) {
+            int r = l.order[i];
+            rma_in_add(o, &g, r, 0, rma_send(o, &l, nic, r, 0, ready[r], &at, &c[r]));
+            latest = at > latest ? at : latest;
+        }
+        double in = rma_in_done(o, &l, 0, &g);
+        t = in > latest ? in : latest;
     }
     for (int r = 1; r < size; r++)
         t = c[r] > t ? c[r] : t;
+    links_free(&l);
     free(c);
-    free(link);
-    return t + prof_model_coll_time(&o->m, PROF_MC_BARRIER, size, 0);
+    free(ready);
+    free(nic);
+    return t + coll(o, PROF_MC_BARRIER, size, 0);
 }
 
 /* model-rma -m lock's answer: in each epoch every origin, after its
- * computation, locks rank 0's window (shared: T(0)), puts (o) and unlocks:
- * its data leaves its link from s, and comes in through rank 0's link
- * after the data of the unlocks before; whatever their order, the last
- * is in at the later of the latest s + T(bytes) and the earliest s +
- * T(their sum) when the starts are close (here within a computation's
- * jitter); each unlock ends no earlier than T(0) after its start. Then
- * MPI_Barrier: every rank at the latest, plus the barrier's cost. The
- * computations before epoch k: all[r * K + k], or dc each (all NULL). */
+ * computation, locks rank 0's window (shared: T(0) between the two), puts
+ * (o) and unlocks: its data leaves its link from s (rma_send), and comes
+ * in through rank 0's own link after the data of the unlocks before (in
+ * the order they are ready): at the later of s + T(bytes) and that link's
+ * clock plus the bytes' wire time; each unlock ends no earlier than T(0)
+ * after its start. Then MPI_Barrier: every rank at the latest, plus the
+ * barrier's cost. */
 static double lock_answer(const struct model_opts *o, int size, const double *all, double dc)
 {
-    double b = (double)o->bytes, x = prof_model_time(&o->m, b), in = prof_model_time(&o->m, b * (size - 1));
-    double t0 = prof_model_time(&o->m, 0), barrier = prof_model_coll_time(&o->m, PROF_MC_BARRIER, size, 0);
-    double t = 0, done, *link = known_doubles(size);
+    double barrier = coll(o, PROF_MC_BARRIER, size, 0), t = 0, link = 0, at, e;
+    double *ready = known_doubles(size), *nic = known_doubles(size);
+    struct links l = links_new(size);
     for (long k = 0; k < o->calls; k++) {
-        double latest = t + (all ? all[k] : dc), first = HUGE_VAL, last = 0;
-        for (int r = 1; r < size; r++) {
-            double put = t + (all ? all[r * o->calls + k] : dc) + t0 + o->m.o;
-            double s = link_send(&o->m, &link[r], put, b, &done);
-            latest = put + t0 > latest ? put + t0 : latest;
-            last = s + x > last ? s + x : last;
-            first = s < first ? s : first;
+        double latest = t + rma_spent(o, all, dc, 0, k);
+        ready[0] = HUGE_VAL;
+        for (int r = 1; r < size; r++)
+            ready[r] = t + rma_spent(o, all, dc, r, k) + prof_model_time(between(o, r, 0), 0) + o->m.o;
+        links_order(&l, ready, size);
+        for (int i = 0; i + 1 < size; i++) {
+            int r = l.order[i];
+            const struct prof_model *m = between(o, r, 0);
+            double floor = ready[r] + prof_model_time(m, 0), w = prof_model_wire(m, (double)o->bytes);
+            rma_send(o, &l, nic, r, 0, ready[r], &at, &e);
+            link = at > link + w ? at : link + w;
+            latest = link > latest ? link : latest;
+            latest = floor > latest ? floor : latest;
         }
-        last = first + in > last ? first + in : last;
-        t = (last > latest ? last : latest) + barrier;
+        t = latest + barrier;
     }
-    free(link);
+    links_free(&l);
+    free(ready);
+    free(nic);
     return t;
 }
 
@@ -840,33 +946,8 @@ static int model_rma(int argc, char **argv, int rank, int size)
     } else if (rank == 0 && lock) {
         expect_same("model-rma", &o, size, lock_answer(&o, size, all, 0), lock_answer(&o, size, NULL, d * o.m.cpu));
     } else if (rank == 0) {
-        /* Each epoch: each origin's put costs o and its data leaves at its
-         * fence through its link, s + T(bytes) at the target, which takes
-         * its origins' data in one after the other: from the earliest s,
-         * T(their sum); every fence ends at the latest of these and of the
-         * arrivals, plus the fence's cost. */
-        double x = prof_model_time(&o.m, (double)o.bytes), in = prof_model_time(&o.m, (double)o.bytes * origins);
-        double fence = prof_model_coll_time(&o.m, PROF_MC_BARRIER, size, 0), t = 0, n = 0, nlink = 0, done;
-        double *link = known_doubles(size);
-        for (long k = 0; k < o.calls; k++) {
-            double latest = 0, first = HUGE_VAL;
-            for (int r = 0; r < size; r++) {
-                double c = t + all[r * o.calls + k];
-                if (incast ? r > 0 : r == 0) {
-                    c += o.m.o;
-                    double s = link_send(&o.m, &link[r], c, (double)o.bytes, &done);
-                    latest = s + x > latest ? s + x : latest;
-                    first = s < first ? s : first;
-                }
-                latest = c > latest ? c : latest;
-            }
-            latest = first + in > latest ? first + in : latest;
-            t = latest + fence;
-            double a = n + d * o.m.cpu + o.m.o, s = link_send(&o.m, &nlink, a, (double)o.bytes, &done);
-            n = (s + in > a ? s + in : a) + fence;
-        }
-        expect_same("model-rma", &o, size, t, n);
-        free(link);
+        expect_same("model-rma", &o, size, fence_answer(&o, size, incast, all, 0),
+                    fence_answer(&o, size, incast, NULL, d * o.m.cpu));
     }
     free(all);
     free(spent);
@@ -1177,8 +1258,8 @@ const struct known_workload known_model_link = {
 };
 const struct known_workload known_model_rma = {
     "model-rma", "rank 0 computes D ms and puts -s bytes to rank 1 (-m incast: every rank computes, ranks 1.. put "
-    "to rank 0) in each of K fence epochs (-m pscw, -m lock: the incast in PSCW or shared-lock epochs): modelled "
-    "elapsed (--model)", model_rma
+    "to rank 0) in each of K fence epochs (-m pscw, -m lock: the incast in PSCW or shared-lock epochs), each "
+    "origin's bytes priced by where it and its target are: modelled elapsed (--model)", model_rma
 };
 const struct known_workload known_model_colls = {
     "model-colls", "-c COLLECTIVE: rank i computes (i+1)*D ms before each of K collectives of -s bytes a block: "

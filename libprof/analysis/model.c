@@ -35,6 +35,11 @@ const struct prof_model *prof_model_between(int a, int b)
                    place.node_of[a] != place.node_of[b] ? &place.net : &prof_model;
 }
 
+const struct prof_model *prof_model_net(void)
+{
+    return place.node_of ? &place.net : &prof_model;
+}
+
 /* The nodes' count and the most ranks on one, from place.node_of. */
 static void place_counts(void)
 {

@@ -20,7 +20,8 @@
  *     call's end: the next call's compute starts after it);
  *   - a probe that finds a message: as a receive of it (the token is peeked
  *     at, or popped by MPI_Mprobe); one that finds none: nothing;
- *   - one-sided data and epochs: by their bytes and partners (model_rma.c);
+ *   - one-sided data and epochs: by their bytes and partners, and where
+ *     those are (model_rma.c);
  *   - everything else (MPI-IO, local calls): its real time.
  * T(size) = o + lat + size / bw + o, or o + the measured table's time of
  * size + o (table=; its bw the table's two largest sizes'); perfect: 0.
@@ -123,9 +124,11 @@ void prof_model_net_of(const struct prof_model *m, struct prof_model *net);
  * (model.txt's model line); prof_model_between: the model of a message
  * between the ranks a and b of MPI_COMM_WORLD (the network between nodes
  * when their nodes differ; inside a node when they do not, or when one of
- * them is not known, -1). */
+ * them is not known, -1); prof_model_net: the model of a message between
+ * two nodes (prof_model's without a placement). */
 extern int prof_model_nnodes, prof_model_ppn;
 const struct prof_model *prof_model_between(int a, int b);
+const struct prof_model *prof_model_net(void);
 /* prof_model_world: the MPI_COMM_WORLD rank of peer in comm when the
  * placement needs it (a network between nodes), else -1. */
 int prof_model_world(MPI_Comm comm, int peer);
@@ -246,10 +249,8 @@ extern const struct prof_rider prof_model_rider;
  * of the origin's bytes on win; prof_model_rma_epoch: the modelled end of
  * the epoch calls, the locks and the flushes (k: their enum
  * prof_rma_kind; fences are agreed as collectives), from their rma_call
- * event. prof_model_rma_take: the bytes win's data calls moved since its
- * last completing call, now 0; prof_model_rma_deliver: those bytes leave
- * with c: when they are at the target (< 0: no bytes), *injected when they
- * left (< 0: none). prof_model_transfer: T(bytes). prof_model_locks: the
+ * event; each target's bytes priced by where it is (prof_model_between).
+ * prof_model_transfer: T(bytes). prof_model_locks: the
  * lock window made (start 1, when the model starts) or freed (0, at
  * MPI_Finalize), collective over MPI_COMM_WORLD. prof_model_rma_attach
  * (the model's start): each window's state, made with its shadow (its
@@ -263,8 +264,6 @@ void prof_model_epoch(const struct prof_ev_epoch *ev);
 void prof_model_rma_data(struct prof_call *c, MPI_Win win, int target, uint64_t bytes);
 double prof_model_fence(const struct prof_call *c, MPI_Win win, MPI_Comm shadow);
 void prof_model_rma_epoch(struct prof_call *c, MPI_Win win, int k, int target, int lock);
-uint64_t prof_model_rma_take(MPI_Win win);
-double prof_model_rma_deliver(const struct prof_call *c, uint64_t bytes, double *injected);
 void prof_model_locks(int start);
 void prof_model_rma_attach(void);
 double prof_model_transfer(uint64_t bytes);

@@ -255,12 +255,6 @@ static void world_ranks(MPI_Group g, int **ranks, int *n)
         PMPI_Group_free(&g);
 }
 
-void prof_win_world_ranks(MPI_Win win, int **ranks, int *n)
-{
-    MPI_Group g;
-    world_ranks(PMPI_Win_get_group(win, &g) == MPI_SUCCESS ? g : MPI_GROUP_NULL, ranks, n);
-}
-
 void prof_comm_world_ranks(MPI_Comm comm, int **ranks, int *n)
 {
     MPI_Group g;

@@ -85,10 +85,9 @@ MPI_Comm prof_shadow_coll_comm(const struct prof_ev_coll *ev);
  * its shadow (an active-target epoch's partners). Cold. */
 void prof_group_ranks(MPI_Group group, MPI_Group to, int **ranks, int *n);
 void prof_group_ranks_in_win(MPI_Group group, MPI_Win win, int **ranks, int *n);
-/* prof_win_world_ranks, prof_comm_world_ranks: the MPI_COMM_WORLD ranks
- * of win's or comm's processes (the targets of a window's passive-target
- * epochs), as prof_group_ranks. Cold. */
-void prof_win_world_ranks(MPI_Win win, int **ranks, int *n);
+/* prof_comm_world_ranks: the MPI_COMM_WORLD ranks of comm's processes (a
+ * window's, on its shadow: the targets of its epochs), as
+ * prof_group_ranks. Cold. */
 void prof_comm_world_ranks(MPI_Comm comm, int **ranks, int *n);
 
 /* prof_win_number: a number for a window made on comm (collective over

@@ -9,7 +9,12 @@
 OMPI_ALLOW_RUN_AS_ROOT=1
 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 OMPI_MCA_rmaps_base_oversubscribe=1
-export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM OMPI_MCA_rmaps_base_oversubscribe
+# Open MPI's point-to-point layer named: ob1, the one it selects here
+# anyway (Debian's openmpi-mca-params.conf leaves out ucx, and cm has no
+# MTL without its hardware). Naming it skips opening cm and its MTLs at
+# every MPI_Init: a 2-rank job starts in 0.26 s instead of 0.45 s.
+OMPI_MCA_pml=${OMPI_MCA_pml:-ob1}
+export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM OMPI_MCA_rmaps_base_oversubscribe OMPI_MCA_pml
 unset MPIPROF_OUTPUT MPIPROF_STACK_DEPTH MPIPROF_FUNCTIONS MPIPROF_QUIET \
       MPIPROF_EVAL_SLT MPIPROF_EVAL_COLLECTIVE_WAIT MPIPROF_EVAL_WAITS MPIPROF_MODEL \
       MPIPROF_REGIONS MPIPROF_SNAPSHOT MPIPROF_CHAIN MPIPROF_PARTIAL MPIPROF_MAX_SITES MPIPROF_REPORT_WRITE \
