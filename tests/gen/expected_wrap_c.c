@@ -55,9 +55,11 @@ PROF_INLINE int w_MPI_Send(void *site, const void *buf, int count, MPI_Datatype 
     if (!prof_enter(&c, FN_MPI_Send, site)) {
         c.th = NULL;
         c.rc = PROF_UNLIKELY(prof_around_on) && prof_around.send(&c, count, datatype, dest, tag, comm) ? c.rc : prof_next.MPI_Send(buf, count, datatype, dest, tag, comm);
+        prof_sent(&c);
         return c.rc;
     }
     c.rc = PROF_UNLIKELY(prof_around_on) && prof_around.send(&c, count, datatype, dest, tag, comm) ? c.rc : prof_next.MPI_Send(buf, count, datatype, dest, tag, comm);
+    prof_sent(&c);
     prof_exit_send(&c, count, datatype, dest, tag, comm, NULL);
     return c.rc;
 }
