@@ -94,7 +94,7 @@ void prof_slt_found(const struct prof_later *l, uint64_t key, uint64_t late)
     } else if (key && l->arr) {
         prof_partners_rekey(&l->arr->partners, l->world, key, &msg);
     }
-    if (key)
-        prof_partners_rekey(&l->rec->partners, l->world, key, &moved);
-    partner_wait(l->rec, l->world, key, late, 0);
+    /* the send-late time where its wait is */
+    int at = key && prof_partners_rekey(&l->rec->partners, l->world, key, &moved);
+    partner_wait(l->rec, l->world, at ? key : 0, late, 0);
 }

@@ -147,15 +147,15 @@ static inline void prof_partners_add_slt(struct prof_partners *ps, int32_t rank,
 
 /* prof_partners_rekey: the figures m of messages from rank counted with no
  * sending site (key 0) moved to the site key (late sender: a token that
- * came after its receive completed; cold). Among the others (no site is
- * kept there), they stay. A slot emptied closes up: prof_partner_slot
- * takes the first free one. */
-static inline void prof_partners_rekey(struct prof_partners *ps, int32_t rank, uint64_t key,
+ * came after its receive completed; cold): 1, or 0 when they stay (among
+ * the others, where no site is kept, or not found). A slot emptied closes
+ * up: prof_partner_slot takes the first free one. */
+static inline int prof_partners_rekey(struct prof_partners *ps, int32_t rank, uint64_t key,
                                        const struct prof_partner *m)
 {
     struct prof_partner *p = prof_partner_slot(ps, rank, 0);
     if (p == &ps->p[PROF_PARTNERS] || !prof_partner_used(p) || p->count < m->count || p->wait_ticks < m->wait_ticks)
-        return;
+        return 0;
     p->count -= m->count;
     p->bytes -= m->bytes < p->bytes ? m->bytes : p->bytes;
     p->ticks -= m->ticks < p->ticks ? m->ticks : p->ticks;
@@ -166,6 +166,7 @@ static inline void prof_partners_rekey(struct prof_partners *ps, int32_t rank, u
         memset(last, 0, sizeof *last);
     }
     prof_partners_add_slt(ps, rank, key, m->count, m->bytes, m->ticks, m->late_ticks, m->wait_ticks);
+    return 1;
 }
 
 /* prof_partners_merge: into += from (cold). */
