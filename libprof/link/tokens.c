@@ -294,8 +294,12 @@ static uint64_t msg_bytes(MPI_Count count, MPI_Datatype type)
 
 /* The token of a send of bytes by the call c on shadow comm: its call site
  * and what the riders put in (the answer they want on reply). */
+static void next_goes(MPI_Comm shadow, const struct kept *k);
+
 static void send_token(const struct prof_call *c, MPI_Comm shadow, MPI_Comm reply, int dst, int tag, uint64_t bytes)
 {
+    if (prof_config.test_token == PROF_TOKEN_NEXT)      /* the tokens in the order of their messages */
+        next_goes(MPI_COMM_NULL, NULL);
     struct prof_token t = unknown;
     t.key = prof_call_key(c);
     t.sent = 0;
