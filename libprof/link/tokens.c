@@ -184,6 +184,14 @@ typedef MPI_Count tok_count;
 typedef int tok_count;
 #endif
 
+/* Token send *req tested until it is out, or CLOCK_MONOTONIC's until. */
+static void out_by(MPI_Request *req, uint64_t until)
+{
+    int done = *req == MPI_REQUEST_NULL;
+    while (!done && PMPI_Test(req, &done, MPI_STATUS_IGNORE) == MPI_SUCCESS && prof_clock_mono_ns() < until)
+        ;
+}
+
 /* Token t stamped with the time now, as it travels (nodes.h). */
 static void stamp(struct prof_token *t)
 {
@@ -204,11 +212,7 @@ static void token_isend(MPI_Comm comm, int dst, int tag, const struct prof_token
         pool.req[i] = MPI_REQUEST_NULL;
     uint64_t pair = PROF_HKEY(comm) * 1099511628211ULL ^ ((uint64_t)(unsigned)dst + 1);
     if (pool.req[i] != MPI_REQUEST_NULL && !prof_hmap_get(&pool.sent, pair)) {
-        uint64_t until = prof_clock_mono_ns() + FIRST_NS;
-        int done = 0;
-        while (!done && PMPI_Test(&pool.req[i], &done, MPI_STATUS_IGNORE) == MPI_SUCCESS &&
-               prof_clock_mono_ns() < until)
-            ;
+        out_by(&pool.req[i], prof_clock_mono_ns() + FIRST_NS);
         prof_hmap_put(&pool.sent, pair, &pool);
     }
     prof_unlock(&pool.lock);
@@ -292,17 +296,24 @@ static uint64_t msg_bytes(MPI_Count count, MPI_Datatype type)
                ? (uint64_t)count * (uint64_t)size : 0;
 }
 
-/* The token of a send of bytes by the call c on shadow comm: its call site
- * and what the riders put in (the answer they want on reply). */
 static void next_goes(MPI_Comm shadow, const struct kept *k);
 
+/* The token of a send by the call c: its call site. */
+static struct prof_token token_of(const struct prof_call *c)
+{
+    struct prof_token t = unknown;
+    t.key = prof_call_key(c);
+    t.sent = 0;
+    return t;
+}
+
+/* The token of a send of bytes by the call c on shadow comm: its call site
+ * and what the riders put in (the answer they want on reply). */
 static void send_token(const struct prof_call *c, MPI_Comm shadow, MPI_Comm reply, int dst, int tag, uint64_t bytes)
 {
     if (prof_config.test_token == PROF_TOKEN_NEXT)      /* the tokens in the order of their messages */
         next_goes(MPI_COMM_NULL, NULL);
-    struct prof_token t = unknown;
-    t.key = prof_call_key(c);
-    t.sent = 0;
+    struct prof_token t = token_of(c);
     for (int i = 0; i < riders.n; i++)
         if (riders.v[i]->send)
             riders.v[i]->send(c, bytes, reply, dst, &t);
@@ -340,9 +351,7 @@ static void next_goes(MPI_Comm shadow, const struct kept *k)
 /* The token of a send by c, kept until its message is sent (around_sent). */
 static void keep_token(const struct prof_call *c, MPI_Comm shadow, int dst, int tag)
 {
-    struct kept k = { 1, shadow, dst, tag, unknown };
-    k.t.key = prof_call_key(c);
-    k.t.sent = 0;
+    struct kept k = { 1, shadow, dst, tag, token_of(c) };
     stamp(&k.t);
     after_msg.c = c;
     after_msg.fresh = 1;
@@ -402,7 +411,7 @@ static void cut(struct prof_token_queue *q, uint32_t i)
 
 /* Receive id's token t came at now (lock held): its figures, on the thread
  * that received, when late sender noted them. */
-static void found(uint64_t id, const struct prof_token *t, uint64_t now)
+static void evaluate_late(uint64_t id, const struct prof_token *t, uint64_t now)
 {
     struct later *e = &later.v[id % LATER];
     const struct prof_thread *th = prof_tl;
@@ -427,7 +436,7 @@ static void arrived(struct prof_token_queue *q, int src, int tag, struct prof_to
             uint64_t id = e->later;
             cut(q, i);
             if (id)
-                found(id, &tok, now);
+                evaluate_late(id, &tok, now);
         } else {
             q->places--;
             *e = (struct queued){ src, tag, ARRIVED, now, tok, 0 };
@@ -1506,19 +1515,27 @@ static void unpost_shadow(struct prof_shadow *s)
     prof_unlock(&tokens.lock);
 }
 
-void prof_tokens_queue_free(struct prof_shadow *s)
+/* The tokens of the messages received on s before them (sent after them)
+ * taken in as they come, until CLOCK_MONOTONIC's until (those there then
+ * at least; one whose send failed never comes): else they would be left unreceived in the MPI
+ * library, and their receives not evaluated. */
+static void take_coming(struct prof_shadow *s, uint64_t until)
 {
-    next_goes(s->comm, NULL);
-    /* The tokens of messages received on it, sent after them, taken in
-     * (LATE_NS at most): else left unreceived in the MPI library. */
-    uint64_t until = prof_clock_mono_ns() + LATE_NS;
-    for (int n = 1; n && prof_clock_mono_ns() < until;) {
+    for (;;) {
         prof_lock(&tokens.lock);
-        n = s->tokens && claimed_in(s->tokens);
+        int n = s->tokens && claimed_in(s->tokens);
         if (n)
             drain(s->tokens);
         prof_unlock(&tokens.lock);
+        if (!n || prof_clock_mono_ns() >= until)
+            return;
     }
+}
+
+void prof_tokens_queue_free(struct prof_shadow *s)
+{
+    next_goes(s->comm, NULL);
+    take_coming(s, prof_clock_mono_ns() + LATE_NS);
     prof_lock(&tokens.lock);
     struct prof_token_queue *q = s->tokens;
     s->tokens = NULL;
@@ -1551,32 +1568,13 @@ static void start_run(void)
     prof_shadow_add(prof_shadow_key(PROF_SHADOW_COMM, &self, sizeof self), self);
 }
 
-/* The tokens known to be coming over every shadow (count_claimed adds
- * one's). */
-static uint32_t claimed;
+/* At MPI_Finalize, every rank there (so every token sent): each shadow's
+ * coming tokens taken in, LATE_NS at most in all. */
+static uint64_t late_until;
 
-static void count_claimed(struct prof_shadow *s)
+static void take_late(struct prof_shadow *s)
 {
-    prof_lock(&tokens.lock);
-    claimed += claimed_in(s->tokens);
-    prof_unlock(&tokens.lock);
-}
-
-static uint32_t coming(void)
-{
-    claimed = 0;
-    prof_shadow_each(PROF_SHADOW_COMM, count_claimed);
-    return claimed;
-}
-
-/* At MPI_Finalize, every rank there (so every token sent): the tokens of
- * the messages received taken in as they come (the receives to evaluate
- * evaluated), for LATE_NS at most (one whose send failed never comes). */
-static void take_late(void)
-{
-    uint64_t until = prof_clock_mono_ns() + LATE_NS;
-    while (coming() && prof_clock_mono_ns() < until)
-        prof_shadow_each(PROF_SHADOW_COMM, drain_shadow);
+    take_coming(s, late_until);
 }
 
 /* At MPI_Finalize, every rank there: this process's token sends tested
@@ -1589,12 +1587,8 @@ static void tokens_out(void)
 {
     uint64_t until = prof_clock_mono_ns() + FIRST_NS;
     prof_lock(&pool.lock);
-    for (int i = 0; i < POOL; i++) {
-        int done = pool.req[i] == MPI_REQUEST_NULL;
-        while (!done && PMPI_Test(&pool.req[i], &done, MPI_STATUS_IGNORE) == MPI_SUCCESS &&
-               prof_clock_mono_ns() < until)
-            ;
-    }
+    for (int i = 0; i < POOL; i++)
+        out_by(&pool.req[i], until);
     prof_unlock(&pool.lock);
     PMPI_Barrier(prof_run.comm);
     prof_shadow_each(PROF_SHADOW_COMM, drain_shadow);
@@ -1607,7 +1601,8 @@ static void finish(void)
 {
     next_goes(MPI_COMM_NULL, NULL);
     tokens_out();
-    take_late();
+    late_until = prof_clock_mono_ns() + LATE_NS;
+    prof_shadow_each(PROF_SHADOW_COMM, take_late);
     prof_shadow_each(PROF_SHADOW_COMM, unpost_shadow);
     prof_lock(&pool.lock);
     for (int i = 0; i < POOL; i++)
