@@ -41,6 +41,20 @@ static uint64_t undrifted(void)
     return prof_clock_mono_ns();
 }
 
+uint64_t prof_clock_bracket(uint64_t (*read)(void), uint64_t *mono)
+{
+    uint64_t best = UINT64_MAX, tick = 0;
+    for (int i = 0; i < 5; i++) {
+        uint64_t a = prof_clock_mono_ns(), t = read(), b = prof_clock_mono_ns();
+        if (b - a < best) {
+            best = b - a;
+            *mono = a + (b - a) / 2;
+            tick = t;
+        }
+    }
+    return tick;
+}
+
 /* Ticks since the start run 1 + drift times as fast. */
 uint64_t prof_clock_drifted(void)
 {
@@ -55,8 +69,7 @@ int prof_clock_start(int ask, double drift_ppm)
     int rc = ask == PROF_CLOCK_ASK_TSC && !tsc ? -1 : 0;
     clk.tsc = tsc && ask != PROF_CLOCK_ASK_MONOTONIC;
     clk.drift = drift_ppm * 1e-6;
-    clk.mono0 = prof_clock_mono_ns();
-    clk.tick0 = undrifted();
+    clk.tick0 = prof_clock_bracket(undrifted, &clk.mono0);
     clk.span = 0;
     atomic_store(&clk.ns_per_tick, 1.0);
     prof_clock_kind = drift_ppm != 0 ? PROF_CLOCK_DRIFTED : clk.tsc ? PROF_CLOCK_TSC : PROF_CLOCK_MONOTONIC;
@@ -75,8 +88,9 @@ double prof_clock_stop(void)
 {
     if (!clk.tsc)
         return 1e-9;
-    uint64_t mono1 = prof_clock_mono_apart(clk.mono0);
-    uint64_t tick1 = undrifted();
+    uint64_t mono1 = 0;
+    prof_clock_mono_apart(clk.mono0);
+    uint64_t tick1 = prof_clock_bracket(undrifted, &mono1);
     return (double)(mono1 - clk.mono0) * 1e-9 / (double)(tick1 - clk.tick0);
 }
 
@@ -86,7 +100,7 @@ static double ns_per_tick(uint64_t t)
 {
     if (t - clk.tick0 >= 2 * clk.span) {
         pthread_mutex_lock(&clk.lock);
-        uint64_t m = prof_clock_mono_ns(), tt = undrifted();
+        uint64_t m = 0, tt = prof_clock_bracket(undrifted, &m);
         if (m - clk.mono0 >= 1000000u && tt - clk.tick0 >= 2 * clk.span) {
             atomic_store(&clk.ns_per_tick, (double)(m - clk.mono0) / (double)(tt - clk.tick0));
             clk.span = tt - clk.tick0;

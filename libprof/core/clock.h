@@ -59,6 +59,13 @@ int prof_clock_start(int ask, double drift_ppm);
 /* prof_clock_stop: end of the run; returns seconds per tick (>= 1 ms of
  * run is ensured so the ratio is accurate). */
 double prof_clock_stop(void);
+/* prof_clock_bracket: one read of READ, and *mono CLOCK_MONOTONIC's
+ * nanoseconds at that moment: the middle of the narrowest of 5 brackets of
+ * two monotonic reads around it, so that a process descheduled between two
+ * reads (a loaded node) does not put the time it waited into a
+ * calibration. */
+uint64_t prof_clock_bracket(uint64_t (*read)(void), uint64_t *mono);
+
 /* prof_clock_mono_apart: CLOCK_MONOTONIC's nanoseconds once at least 1 ms
  * after mono0 (spinning the rest): the second reading of a ratio of ticks
  * to seconds (a pair of readings is off by 0.1 us at most: 1e-4). */

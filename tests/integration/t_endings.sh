@@ -23,7 +23,9 @@ else
     export MPIEXEC_TIMEOUT
 fi
 
-# ending HOW: the plain and the profiled run, their statuses compared.
+# ending HOW [STATUSES]: the plain and the profiled run, their statuses
+# compared: the same, or both among STATUSES where the launcher's races (not
+# the profiler) decide between them.
 ending() {
     how=$1
     # shellcheck disable=SC2086
@@ -33,7 +35,9 @@ ending() {
     with_lock -s timeout 60 "$MPIRUN" $timeout_opt -np $np "$launcher" -o "$work/$how" "$prog" "$how" \
         > "$work/$how.out" 2> "$work/$how.err"
     status=$?
-    check "$how: exit status $status as without the profiler ($plain), no hang" test $status -eq $plain -a $status -ne 124
+    check "$how: exit status $status as without the profiler ($plain), no hang" \
+        sh -c 'test "$1" -ne 124 && for s in "$1" "$2"; do case " $3 " in *" $s "*) ;; *) exit 1 ;; esac; done' \
+        - "$status" "$plain" "${2:-$plain}"
     check "$how: no complete report" test ! -e "$work/$how"
     check "$how: the partial report says what it is" \
         grep -q "^# A partial report: the job has not reached MPI_Finalize" "$work/$how.partial/PARTIAL"
@@ -56,7 +60,10 @@ check "abort: the merged tables say why and which rank is missing" sh -c '
     grep -qx "# note: why the job ended: MPI_Abort with error code 3 on rank 1" "$1" &&
     grep -qx "# note: ranks without a snapshot (not in these tables): 0" "$1"' - "$work/abort.partial/functions.txt"
 
-ending exit
+# exit: Hydra ends the job when rank 0 exits with 3 and may kill rank 1
+# (status 9) before its own exit, with or without the profiler: on a loaded
+# machine it did, once in a CI run.
+ending exit "3 9"
 for r in 0 1; do
     [ -e "$work/exit.partial/snapshots/rank.$r" ] && wrote exit $r "the program exited without calling MPI_Finalize"
 done
