@@ -35,6 +35,14 @@ static void partner_wait(struct prof_record *r, int world, uint64_t key, uint64_
         prof_partners_add_slt(&r->partners, world, key, 0, 0, 0, late, wait);
 }
 
+/* Whether the partner world of r with no sending site is counted among
+ * its others: there its figures stay when its sender is found
+ * (prof_slt_found). */
+static int among_others(struct prof_record *r, int world)
+{
+    return r && prof_config.partners && world >= 0 && prof_partners_among_others(&r->partners, world, 0);
+}
+
 /* A blocking receive or probe: its send-late time is at most its wait
  * (a probe's partner: the rank whose message it found). */
 void prof_slt_msg_waited(const struct prof_ev_wait *ev)
@@ -44,7 +52,8 @@ void prof_slt_msg_waited(const struct prof_ev_wait *ev)
     account(ev->r, s->eval, late, ev->ticks);
     partner_wait(ev->r, ev->peer, s->key, late, ev->ticks);
     if (s->later) {     /* an MPI_Recv: its message is on its record, with its wait */
-        struct prof_later l = { ev->r, ev->r, ev->peer, ev->ticks, ev->bytes, ev->ticks };
+        int others = among_others(ev->r, ev->peer);
+        struct prof_later l = { ev->r, ev->r, ev->peer, ev->ticks, ev->bytes, ev->ticks, others, others };
         prof_tokens_later(s->later, &l);
     }
 }
@@ -70,8 +79,9 @@ void prof_slt_reqs_waited(const struct prof_ev_wait *ev)
         account(info->rec, t->sender.eval, late, t->share);
         partner_wait(info->rec, t->peer, t->sender.key, late, t->share);
         if (t->sender.later) {      /* its message is on the record of its arrival (p2p.c) */
-            struct prof_later l = { info->rec, info->arr_owner == serial ? info->arr_rec : NULL, t->peer,
-                                    t->share, t->bytes, info->arr_ticks };
+            struct prof_record *arr = info->arr_owner == serial ? info->arr_rec : NULL;
+            struct prof_later l = { info->rec, arr, t->peer, t->share, t->bytes, info->arr_ticks,
+                                    among_others(info->rec, t->peer), among_others(arr, t->peer) };
             prof_tokens_later(t->sender.later, &l);
         }
     }
@@ -91,10 +101,15 @@ void prof_slt_found(const struct prof_later *l, uint64_t key, uint64_t late)
         moved.count = msg.count;
         moved.bytes = msg.bytes;
         moved.ticks = msg.ticks;
-    } else if (key && l->arr) {
+    } else if (key && l->arr && !l->arr_others) {
         prof_partners_rekey(&l->arr->partners, l->world, key, &msg);
     }
-    /* the send-late time where its wait is */
+    /* the send-late time where its wait is: among the others, or moved
+     * to the sender's site */
+    if (l->rec_others) {
+        l->rec->partners.p[PROF_PARTNERS].late_ticks += late;
+        return;
+    }
     int at = key && prof_partners_rekey(&l->rec->partners, l->world, key, &moved);
     partner_wait(l->rec, l->world, at ? key : 0, late, 0);
 }

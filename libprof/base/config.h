@@ -29,7 +29,7 @@
     X(LAUNCHED,             launched,             STRING, "",  "PID:FILE (set by the launcher only)") \
     X(TEST_SKEW,            test_skew,            SKEW,   "",  "late (halves every late-sender wait) or sent (doubles MPI_Send's bytes_sent in functions.txt): a deliberately wrong profiler, for testing mpiprof-validate") \
     X(TEST_DRIFT,           test_drift,           PPM,    "0", "a drift in ppm from -10000 to 10000 (0: none): this process's clock runs that much fast or slow, as another node's does, for testing") \
-    X(TEST_TOKEN,           test_token,           TOKEN,  "before", "before (late sender's token goes before its message), after (after it: its receive is evaluated when the token comes) or next (at the sender's next send, or its MPI_Finalize), for testing")
+    X(TEST_TOKEN,           test_token,           TOKEN,  "before", "before (late sender's token goes before its message), after (after it: its receive is evaluated when the token comes), next (at the sender's next send, or its MPI_Finalize) or batch (with the others to that process, 32 in one message), for testing")
 
 #define PROF_MAX_DEPTH 32
 /* MPIPROF_REPORT_WRITE=auto: the report files are written with MPI-IO
@@ -71,7 +71,7 @@ struct prof_config {
     char launched[4200];  /* LAUNCHED: the launcher's mark (run/launched.c) */
     int test_skew;        /* TEST_SKEW: PROF_SKEW_LATE or _SENT; 0 when unset */
     double test_drift;    /* TEST_DRIFT: ppm */
-    int test_token;       /* TEST_TOKEN: PROF_TOKEN_BEFORE, _AFTER or _NEXT */
+    int test_token;       /* TEST_TOKEN: PROF_TOKEN_BEFORE, _AFTER, _NEXT or _BATCH */
     char options[1024];   /* "NAME=value;..." of the variables set, for report headers */
 };
 
@@ -79,7 +79,7 @@ struct prof_config {
 enum { PROF_WRITE_AUTO, PROF_WRITE_COLLECTIVE, PROF_WRITE_PULL };
 
 /* MPIPROF_TEST_TOKEN: where a message's token goes (link/tokens.c). */
-enum { PROF_TOKEN_BEFORE, PROF_TOKEN_AFTER, PROF_TOKEN_NEXT };
+enum { PROF_TOKEN_BEFORE, PROF_TOKEN_AFTER, PROF_TOKEN_NEXT, PROF_TOKEN_BATCH };
 
 /* MPIPROF_TEST_SKEW: one figure made wrong on purpose. */
 enum { PROF_SKEW_LATE = 1, PROF_SKEW_SENT = 2 };

@@ -111,6 +111,13 @@ static inline struct prof_partner *prof_partner_slot(struct prof_partners *ps, i
     return &ps->p[PROF_PARTNERS];
 }
 
+/* prof_partners_among_others: whether the partner rank from the sending
+ * site key is counted among the others (no slot of its own: all taken). */
+static inline int prof_partners_among_others(struct prof_partners *ps, int32_t rank, uint64_t key)
+{
+    return prof_partner_slot(ps, rank, key) == &ps->p[PROF_PARTNERS];
+}
+
 /* prof_partners_add_from: count messages to/from rank, sent by the site
  * key (0: not known; a partner is a rank and a sending site), with their
  * bytes and time (hot for p2p). Its slot. prof_partners_add: the same with

@@ -32,8 +32,13 @@ static const struct prof_token unknown = { 0, -1, 0, 0, 0, { -1, 0, 0, 0 }, 0, 0
 
 /* Receives to evaluate when their token comes (tokens.h: prof_tokens_later):
  * a ring under the tokens' lock; one whose token never comes is
- * overwritten. id: LATER times the round plus the slot, 0 when free. */
+ * overwritten. id: LATER times the round plus the slot, 0 when free. The
+ * receives one Wait variant completed are a group, of consecutive ids, of
+ * GROUP_MAX at most: evaluated together once each has its token (or will
+ * never have one), as their send-late times are parts of the call's one
+ * wait (late_parts). */
 #define LATER 1024
+#define GROUP_MAX 64
 #define LATE_NS 100000000      /* how long a shadow's freeing or MPI_Finalize takes coming tokens in */
 static struct {
     struct later {
@@ -41,6 +46,10 @@ static struct {
         uint64_t t0, t1;           /* the receive's wait */
         int noted;
         struct prof_later l;
+        uint64_t first;            /* a group's: its first id (0: alone) */
+        int size, left;            /* the first's: its receives, and those still to come (+1 until its call is done) */
+        int has;                   /* a member's: its token came, with its sender's site and send-late time */
+        uint64_t key, late;
     } v[LATER];
     uint64_t next;
     prof_later_fn found;
@@ -119,6 +128,25 @@ struct rx {
     struct rx *active;
 };
 
+/* Batches (MPIPROF_TEST_TOKEN=batch, with late sender alone on the
+ * tokens): the tokens to one process on one shadow kept in the order of
+ * their messages (after each was sent) and sent as one message, of
+ * late sender's part of each token (struct batched), when BATCH are kept,
+ * at the first hook BATCH_NS after the oldest kept token (any shadow's),
+ * when KEPT_MAX are kept in all (so that the receives waiting for them,
+ * tokens.h's LATER, are not overwritten), at the shadow's freeing and at
+ * MPI_Finalize. The receiver takes a batch in token by token; its
+ * receives are evaluated as their tokens come (evaluate_late). Each token
+ * is then a 32nd of a message or less, where it was one. */
+#define BATCH 32
+#define BATCH_NS 1000000
+#define KEPT_MAX 512
+
+struct batched {
+    int32_t tag, from;
+    uint64_t key, at, node;
+};
+
 #define QUEUE_MAX 65536u   /* tokens kept per communicator */
 
 struct prof_token_queue {
@@ -130,8 +158,11 @@ struct prof_token_queue {
     uint64_t seq;
     MPI_Comm comm;         /* the shadow */
     MPI_Comm reply;        /* the reply shadow (shadow.h) */
-    MPI_Request posted;    /* a receive of any token, kept posted so that a */
-    struct prof_token token;    /* token lands at once instead of waiting to be probed */
+    MPI_Request posted;    /* a receive of any token (a batch: batched()), kept */
+    union {                /* posted so that it lands at once instead of waiting to be probed */
+        struct prof_token token;
+        struct batched in[BATCH];
+    } got;
 };
 
 static struct {
@@ -154,12 +185,27 @@ static struct {
  * to a process waited for that process's next call, hung). */
 #define FIRST_NS 2000000
 #define POOL 256
+
+struct batch {
+    MPI_Comm shadow;
+    int dst, n;
+    struct batch *next;        /* every batch made */
+    struct batched v[BATCH];
+};
+
 static struct {
     pthread_mutex_t lock;
     unsigned next;
     MPI_Request req[POOL];
-    struct prof_token tok[POOL];
+    union {
+        struct prof_token one;
+        struct batched many[BATCH];
+    } msg[POOL];
     struct prof_hmap sent;     /* the (shadow, destination) pairs a token went to */
+    struct prof_hmap batch;    /* (shadow, destination) -> its struct batch */
+    struct batch *batches;
+    unsigned kept;             /* tokens kept in the batches */
+    uint64_t due;              /* when the batches go (0: none kept) */
 } pool = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 /* The receive and send calls the hooks make: with MPI-4.0 the large-count
@@ -200,21 +246,95 @@ static void stamp(struct prof_token *t)
     t->from = prof_sync_from();
 }
 
-/* Send token t (stamped) to dst with tag on comm. */
-static void token_isend(MPI_Comm comm, int dst, int tag, const struct prof_token *t)
+static uint64_t pair_of(MPI_Comm comm, int dst)
 {
-    prof_lock(&pool.lock);
+    return PROF_HKEY(comm) * 1099511628211ULL ^ ((uint64_t)(unsigned)dst + 1);
+}
+
+/* Send the bytes at buf (a token, or a batch) to dst with tag on comm
+ * (pool's lock held). */
+static void pool_isend(MPI_Comm comm, int dst, int tag, const void *buf, size_t bytes)
+{
     unsigned i = pool.next++ % POOL;
     if (pool.req[i] != MPI_REQUEST_NULL)
         PMPI_Wait(&pool.req[i], MPI_STATUS_IGNORE);
-    pool.tok[i] = *t;
-    if (PMPI_Isend(&pool.tok[i], (int)sizeof pool.tok[i], MPI_BYTE, dst, tag, comm, &pool.req[i]) != MPI_SUCCESS)
+    memcpy(&pool.msg[i], buf, bytes);
+    if (PMPI_Isend(&pool.msg[i], (int)bytes, MPI_BYTE, dst, tag, comm, &pool.req[i]) != MPI_SUCCESS)
         pool.req[i] = MPI_REQUEST_NULL;
-    uint64_t pair = PROF_HKEY(comm) * 1099511628211ULL ^ ((uint64_t)(unsigned)dst + 1);
+    uint64_t pair = pair_of(comm, dst);
     if (pool.req[i] != MPI_REQUEST_NULL && !prof_hmap_get(&pool.sent, pair)) {
         out_by(&pool.req[i], prof_clock_mono_ns() + FIRST_NS);
         prof_hmap_put(&pool.sent, pair, &pool);
     }
+}
+
+/* Send token t (stamped) to dst with tag on comm. */
+static void token_isend(MPI_Comm comm, int dst, int tag, const struct prof_token *t)
+{
+    prof_lock(&pool.lock);
+    pool_isend(comm, dst, tag, t, sizeof *t);
+    prof_unlock(&pool.lock);
+}
+
+/* Batch b goes (pool's lock held). */
+static void batch_goes(struct batch *b)
+{
+    if (b->n)
+        pool_isend(b->shadow, b->dst, 0, b->v, (size_t)b->n * sizeof *b->v);
+    pool.kept -= (unsigned)b->n;
+    b->n = 0;
+    if (!pool.kept)
+        __atomic_store_n(&pool.due, 0, __ATOMIC_RELAXED);
+}
+
+/* Every batch goes (on shadow only, unless MPI_COMM_NULL; pool's lock
+ * held). */
+static void each_goes(MPI_Comm shadow)
+{
+    for (struct batch *b = pool.batches; pool.kept && b; b = b->next)
+        if (shadow == MPI_COMM_NULL || b->shadow == shadow)
+            batch_goes(b);
+}
+
+static void batches_go(MPI_Comm shadow)
+{
+    prof_lock(&pool.lock);
+    each_goes(shadow);
+    prof_unlock(&pool.lock);
+}
+
+/* Token t (stamped) of a message to dst with tag on shadow kept in its
+ * batch, which goes when full; alone without memory for a batch. */
+static void batch_add(MPI_Comm shadow, int dst, int tag, const struct prof_token *t)
+{
+    struct batched one = { tag, t->from, t->key, t->at, t->node };
+    uint64_t pair = pair_of(shadow, dst);
+    prof_lock(&pool.lock);
+    struct batch *b = prof_hmap_get(&pool.batch, pair);
+    if (!b && (b = malloc(sizeof *b))) {
+        if (prof_hmap_put(&pool.batch, pair, b) == 0) {
+            b->shadow = shadow;
+            b->dst = dst;
+            b->n = 0;
+            b->next = pool.batches;
+            pool.batches = b;
+        } else {
+            free(b);
+            b = NULL;
+        }
+    }
+    if (!b || b->shadow != shadow || b->dst != dst) {     /* no memory, or another pair's key */
+        pool_isend(shadow, dst, 0, &one, sizeof one);
+        prof_unlock(&pool.lock);
+        return;
+    }
+    if (!pool.kept++)
+        __atomic_store_n(&pool.due, prof_clock() + prof_clock_span(BATCH_NS), __ATOMIC_RELAXED);
+    b->v[b->n++] = one;
+    if (b->n == BATCH)
+        batch_goes(b);
+    if (pool.kept >= KEPT_MAX)
+        each_goes(MPI_COMM_NULL);
     prof_unlock(&pool.lock);
 }
 
@@ -298,6 +418,23 @@ static uint64_t msg_bytes(MPI_Count count, MPI_Datatype type)
 
 static void next_goes(MPI_Comm shadow, const struct kept *k);
 
+/* Whether the tokens of messages go in batches: asked for, and no rider
+ * waits for an answer to them when their receives complete. */
+static int batched(void)
+{
+    return prof_config.test_token == PROF_TOKEN_BATCH && !riders.n;
+}
+
+/* The token t (stamped) of a message to dst with tag on shadow goes, or
+ * joins its batch. */
+static void token_goes(MPI_Comm shadow, int dst, int tag, const struct prof_token *t)
+{
+    if (batched())
+        batch_add(shadow, dst, tag, t);
+    else
+        token_isend(shadow, dst, tag, t);
+}
+
 /* The token of a send by the call c: its call site. */
 static struct prof_token token_of(const struct prof_call *c)
 {
@@ -318,7 +455,7 @@ static void send_token(const struct prof_call *c, MPI_Comm shadow, MPI_Comm repl
         if (riders.v[i]->send)
             riders.v[i]->send(c, bytes, reply, dst, &t);
     stamp(&t);
-    token_isend(shadow, dst, tag, &t);
+    token_goes(shadow, dst, tag, &t);
 }
 
 /* Whether a send's token goes after its message: asked for, and no rider
@@ -332,7 +469,7 @@ static int after_message(void)
 static void kept_goes(struct kept *k, MPI_Comm shadow)
 {
     if (k->held && (shadow == MPI_COMM_NULL || shadow == k->shadow)) {
-        token_isend(k->shadow, k->dst, k->tag, &k->t);
+        token_goes(k->shadow, k->dst, k->tag, &k->t);
         k->held = 0;
     }
 }
@@ -409,17 +546,24 @@ static void cut(struct prof_token_queue *q, uint32_t i)
     q->n--;
 }
 
+static void member_came(struct later *e, const struct prof_token *t, uint64_t late);
+
 /* Receive id's token t came at now (lock held): its figures, on the thread
- * that received, when late sender noted them. */
+ * that received, when late sender noted them (a group's once all came). */
 static void evaluate_late(uint64_t id, const struct prof_token *t, uint64_t now)
 {
     struct later *e = &later.v[id % LATER];
     const struct prof_thread *th = prof_tl;
     if (e->id != id)
         return;
+    uint64_t late = before(prof_token_sent_at(t, now, e->t0), e->t0, e->t1);
+    if (e->first) {
+        member_came(e, t, late);
+        return;
+    }
     e->id = 0;
     if (e->noted && th && th->serial == e->owner)
-        later.found(&e->l, t->key, before(prof_token_sent_at(t, now, e->t0), e->t0, e->t1));
+        later.found(&e->l, t->key, late);
 }
 
 /* A token came from src with tag: it fills the first place of its source
@@ -451,21 +595,47 @@ static void arrived(struct prof_token_queue *q, int src, int tag, struct prof_to
     q->v[q->n++] = (struct queued){ src, tag, ARRIVED, now, tok, 0 };
 }
 
+/* q's token receive posted, if it is not (0), or -1. */
+static int post_token(struct prof_token_queue *q)
+{
+    if (q->posted != MPI_REQUEST_NULL)
+        return 0;
+    int bytes = batched() ? (int)sizeof q->got.in : (int)sizeof q->got.token;
+    if (PMPI_Irecv(&q->got, bytes, MPI_BYTE, MPI_ANY_SOURCE, MPI_ANY_TAG, q->comm, &q->posted) == MPI_SUCCESS)
+        return 0;
+    q->posted = MPI_REQUEST_NULL;
+    return -1;
+}
+
+/* q's token receive got st: a token, whose message's tag is its own, or
+ * a batch of them (batched(); one alone when its sender had no memory
+ * for a batch). */
+static void came(struct prof_token_queue *q, const MPI_Status *st)
+{
+    int bytes = 0;
+    if (!batched()) {
+        arrived(q, st->MPI_SOURCE, st->MPI_TAG, q->got.token);
+        return;
+    }
+    PMPI_Get_count(st, MPI_BYTE, &bytes);
+    for (int i = 0; i < bytes / (int)sizeof *q->got.in; i++) {
+        const struct batched *b = &q->got.in[i];
+        struct prof_token t = unknown;
+        t.key = b->key;
+        t.at = b->at;
+        t.node = b->node;
+        t.from = b->from;
+        arrived(q, st->MPI_SOURCE, b->tag, t);
+    }
+}
+
 /* Take in the tokens that have arrived, and keep a token receive posted. */
 static void drain(struct prof_token_queue *q)
 {
     int flag = 0;
     MPI_Status st;
-    for (;;) {
-        if (q->posted == MPI_REQUEST_NULL && PMPI_Irecv(&q->token, (int)sizeof q->token, MPI_BYTE, MPI_ANY_SOURCE,
-                                                        MPI_ANY_TAG, q->comm, &q->posted) != MPI_SUCCESS) {
-            q->posted = MPI_REQUEST_NULL;
-            return;
-        }
-        if (PMPI_Test(&q->posted, &flag, &st) != MPI_SUCCESS || !flag)
-            return;
-        arrived(q, st.MPI_SOURCE, st.MPI_TAG, q->token);
-    }
+    while (post_token(q) == 0 && PMPI_Test(&q->posted, &flag, &st) == MPI_SUCCESS && flag)
+        came(q, &st);
 }
 
 /* The tokens known to be coming to q: the places of messages received
@@ -680,17 +850,22 @@ static struct prof_sender sender_of(const struct got *g)
     return (struct prof_sender){ g->tok.key, g->tok.sent, g->late, g->eval, g->wrong, g->tok.cause, g->later };
 }
 
-/* A receive that waited from t0 to t1, to evaluate when its token comes
- * (lock held): its id, 0 when it cannot be (late sender is not alone on
- * the tokens, or no thread state). */
-static uint64_t later_new(uint64_t t0, uint64_t t1)
+/* n receives that waited from t0 to t1, to evaluate when their tokens
+ * come (lock held): the first of their n consecutive ids (a group when n >
+ * 1), 0 when they cannot be (late sender is not alone on the tokens, or
+ * no thread state). */
+static uint64_t later_new(int n, uint64_t t0, uint64_t t1)
 {
     const struct prof_thread *th = prof_tl;
-    if (riders.n || !later.found || !th)
+    if (riders.n || !later.found || !th || n > GROUP_MAX)
         return 0;
-    uint64_t id = ++later.next;
-    later.v[id % LATER] = (struct later){ id, th->serial, t0, t1, 0, { NULL, NULL, -1, 0, 0, 0 } };
-    return id;
+    uint64_t first = later.next + 1;
+    for (int k = 0; k < n; k++) {
+        uint64_t id = ++later.next;
+        later.v[id % LATER] = (struct later){ id, th->serial, t0, t1, 0, { NULL, NULL, -1, 0, 0, 0, 0, 0 },
+                                              n > 1 ? first : 0, n, n + 1, 0, 0, 0 };
+    }
+    return first;
 }
 
 void prof_tokens_later(uint64_t id, const struct prof_later *l)
@@ -704,12 +879,29 @@ void prof_tokens_later(uint64_t id, const struct prof_later *l)
     prof_unlock(&tokens.lock);
 }
 
+/* The receives one call completed, a group made when one of them is the
+ * first to need it (lock held): the member id of the k-th, 0 when none can
+ * be made. */
+struct grouping {
+    int n, k;
+    uint64_t first;
+};
+
+static uint64_t member_id(struct grouping *grp, uint64_t t0, uint64_t t1)
+{
+    if (!grp->first)
+        grp->first = later_new(grp->n, t0, t1);
+    return grp->first ? grp->first + (uint64_t)grp->k : 0;
+}
+
 /* Receive e completed with status st (NULL: failed, or no status to tell),
  * in a call that waited from t0 to t1 (t0 0: it did not wait). Its
  * send-late time is the wait before its token came, within the call; with
- * defer, if the token has not come, when it comes. e is unlisted and
+ * defer, if the token has not come, when it comes (with grp, as a member
+ * of the group of the call's receives). e is unlisted and
  * freed, unless its position cannot be told yet (it stays, done). */
-static struct got completed(struct rx *e, const MPI_Status *st, uint64_t t0, uint64_t t1, int defer)
+static struct got completed(struct rx *e, const MPI_Status *st, uint64_t t0, uint64_t t1, int defer,
+                            struct grouping *grp)
 {
     struct got g = { 0, 0, 0, 0, unknown };
     struct prof_token_queue *q = e->q;
@@ -733,7 +925,7 @@ static struct got completed(struct rx *e, const MPI_Status *st, uint64_t t0, uin
     }
     struct queued t;
     g.wrong = riders.order && sent_before(q, src, tag, k);
-    uint64_t id = !here && defer && t0 ? later_new(t0, t1) : 0;
+    uint64_t id = here || !t0 ? 0 : grp ? member_id(grp, t0, t1) : defer ? later_new(1, t0, t1) : 0;
     if (take(q, src, tag, k, &t, id)) {
         answer(e, src, &t.tok);
         g.tok = t.tok;
@@ -771,7 +963,7 @@ static struct rx *listed(const struct prof_call *c, struct prof_token_queue *q, 
 static void received(struct prof_call *c, struct rx *e, const MPI_Status *st, uint64_t t0, uint64_t t1, int defer)
 {
     prof_lock(&tokens.lock);
-    struct got g = completed(e, st, t0, t1, defer);
+    struct got g = completed(e, st, t0, t1, defer, NULL);
     prof_unlock(&tokens.lock);
     c->sender = sender_of(&g);
 }
@@ -866,7 +1058,7 @@ static int complete_own(struct prof_token_queue *q, MPI_Request *r, int n, MPI_S
         if (idx == 0) {                      /* a token */
             q->posted = MPI_REQUEST_NULL;
             if (rc == MPI_SUCCESS)
-                arrived(q, st.MPI_SOURCE, st.MPI_TAG, q->token);
+                came(q, &st);
             continue;
         }
         if (idx == MPI_UNDEFINED || idx > n)
@@ -926,6 +1118,9 @@ static void drain_shadow(struct prof_shadow *s)
 
 static void now_and_then(void)
 {
+    uint64_t due = __atomic_load_n(&pool.due, __ATOMIC_RELAXED);
+    if (due && prof_clock() >= due)
+        batches_go(MPI_COMM_NULL);
     if (__atomic_add_fetch(&tokens.hook_calls, 1, __ATOMIC_RELAXED) % DRAIN_EVERY == 0)
         prof_shadow_each(PROF_SHADOW_COMM, drain_shadow);
 }
@@ -1271,7 +1466,7 @@ static int around_request_free(struct prof_call *c, MPI_Request *req)
         int flag = 0;
         MPI_Status st;
         if (PMPI_Request_get_status(*req, &flag, &st) == MPI_SUCCESS && flag)
-            completed(e, &st, 0, 0, 0);
+            completed(e, &st, 0, 0, 0, NULL);
         else
             forget(e);
     }
@@ -1341,16 +1536,80 @@ static int by_late(const void *a, const void *b)
 /* The receives one call completed each waited from the call's start until
  * its message was sent: parts of one wait, which overlap. Each keeps the
  * part from the send before it (in the order they were sent) to its own,
- * so that their sum is the wait until the last was sent, within the call
- * (th's entries of c; the nd receives d, once taken). */
-static void late_parts(struct prof_call *c, struct prof_thread *th, struct done *d, int nd)
+ * so that their sum is the wait until the last was sent, within the call:
+ * d sorted by late, and each late (UINT64_MAX: not evaluated) made its
+ * part. */
+static void into_parts(struct done *d, int nd)
 {
     qsort(d, (size_t)nd, sizeof *d, by_late);
     uint64_t before = 0;
     for (int k = 0; k < nd && d[k].late != UINT64_MAX; k++) {
-        th->taken[c->rq_base + d[k].i].sender.late = d[k].late - before;
-        before = d[k].late;
+        uint64_t late = d[k].late;
+        d[k].late -= before;
+        before = late;
     }
+}
+
+/* The same for th's entries of c (the nd receives d, once taken). */
+static void late_parts(struct prof_call *c, struct prof_thread *th, struct done *d, int nd)
+{
+    into_parts(d, nd);
+    for (int k = 0; k < nd && d[k].late != UINT64_MAX; k++)
+        th->taken[c->rq_base + d[k].i].sender.late = d[k].late;
+}
+
+/* Group member e's token t came (NULL: it never will) with send-late time
+ * late (lock held): once every member's has, the group's parts evaluated,
+ * on the thread that received, those late sender noted. The call's time
+ * was split between its requests in equal parts when it completed (p2p.c:
+ * no send-late time known then), and a receive's send-late time is at
+ * most its part: each member takes its part of the wait, in the order the
+ * messages were sent, up to its part of the call, what does not fit
+ * carried to the next, and what is left at the end to the earlier ones,
+ * so that the group's send-late time is the wait until the last message
+ * was sent (within its receives' parts of the call). */
+static void member_came(struct later *e, const struct prof_token *t, uint64_t late)
+{
+    struct later *f = &later.v[e->first % LATER];
+    if (t) {
+        e->has = 1;
+        e->key = t->key;
+        e->late = late;
+    }
+    if (f->id != e->first || --f->left > 0)
+        return;
+    struct done d[GROUP_MAX];
+    int n = f->size;
+    for (int k = 0; k < n; k++) {
+        const struct later *m = &later.v[(f->first + (uint64_t)k) % LATER];
+        if (m->id != f->first + (uint64_t)k)
+            return;      /* a member overwritten: the group is lost */
+        d[k] = (struct done){ k, NULL, NULL, m->has ? m->late : UINT64_MAX };
+    }
+    into_parts(d, n);
+    uint64_t carry = 0;
+    for (int k = 0; k < n && d[k].late != UINT64_MAX; k++) {
+        uint64_t want = d[k].late + carry, wait = later.v[(f->first + (uint64_t)d[k].i) % LATER].l.wait;
+        d[k].late = want < wait ? want : wait;
+        carry = want - d[k].late;
+    }
+    for (int k = n - 1; k >= 0 && carry; k--) {
+        uint64_t wait = later.v[(f->first + (uint64_t)d[k].i) % LATER].l.wait;
+        uint64_t more = d[k].late == UINT64_MAX || wait <= d[k].late ? 0 : wait - d[k].late;
+        more = more < carry ? more : carry;
+        if (more) {
+            d[k].late += more;
+            carry -= more;
+        }
+    }
+    const struct prof_thread *th = prof_tl;
+    for (int k = 0; k < n; k++) {
+        struct later *m = &later.v[(f->first + (uint64_t)d[k].i) % LATER];
+        if (m->has && m->noted && th && th->serial == m->owner)
+            later.found(&m->l, m->key, d[k].late);
+    }
+    for (int k = 0; k < n; k++)
+        later.v[(f->first + (uint64_t)k) % LATER].id = 0;
 }
 
 /* Whether a request reported with status st (NULL: none) completed, rc
@@ -1360,6 +1619,25 @@ static int finished(int rc, const MPI_Status *st)
     if (rc == MPI_SUCCESS)
         return 1;
     return rc == MPI_ERR_IN_STATUS && st && st->MPI_ERROR != MPI_ERR_PENDING;
+}
+
+/* The nd receives d (in posting order, their figures gs) that c completed
+ * are group's members, some of whose tokens are still to come: all are
+ * evaluated when the last comes (member_came), none now. */
+static void grouped(struct prof_call *c, struct prof_thread *th, struct done *d, const struct got *gs, int nd,
+                    uint64_t group)
+{
+    for (int k = 0; k < nd; k++)
+        if (!gs[k].later)       /* its token here, or never to come */
+            member_came(&later.v[(group + (uint64_t)k) % LATER], gs[k].eval ? &gs[k].tok : NULL, gs[k].late);
+    for (int k = 0; k < nd; k++) {
+        if (th && d[k].i < c->rq_n) {
+            struct got g = { 0, 0, 0, gs[k].eval || gs[k].later ? group + (uint64_t)k : 0, unknown };
+            th->taken[c->rq_base + d[k].i].sender = sender_of(&g);
+        }
+        d[k].late = UINT64_MAX;
+    }
+    later.v[group % LATER].left--;      /* the call is done */
 }
 
 /* After the call: the receives it completed, in posting order, take their
@@ -1393,18 +1671,25 @@ static void completions(struct prof_call *c, enum mode m, int n, struct rx **es,
     qsort(d, (size_t)nd, sizeof *d, by_posting);
     struct prof_thread *th = prof_tl;
     prof_lock(&tokens.lock);
+    struct grouping grp = { nd, 0, 0 };
+    struct got gs[GROUP_MAX];
     for (int k = 0; k < nd; k++) {
         struct rx *p = prof_hmap_get(&tokens.reqs, hkey(d[k].e->req));
         if (p && p->persistent && p->active == d[k].e)
             p->active = NULL;
         es[d[k].i] = NULL;
-        struct got g = completed(d[k].e, d[k].st, t0, t1, nd == 1);
+        grp.k = k;
+        struct got g = completed(d[k].e, d[k].st, t0, t1, nd == 1, nd > 1 && nd <= GROUP_MAX ? &grp : NULL);
+        if (nd <= GROUP_MAX)
+            gs[k] = g;
         d[k].late = g.eval ? g.late : UINT64_MAX;
         if (th && d[k].i < c->rq_n)
             th->taken[c->rq_base + d[k].i].sender = sender_of(&g);
         else
             d[k].late = UINT64_MAX;
     }
+    if (grp.first)
+        grouped(c, th, d, gs, nd, grp.first);
     for (int i = 0; i < n; i++)      /* not completed: back in the map */
         if (es[i] && es[i]->req != MPI_REQUEST_NULL && !prof_hmap_get(&tokens.reqs, hkey(es[i]->req)) &&
             prof_hmap_put(&tokens.reqs, hkey(es[i]->req), es[i]) != 0)
@@ -1535,6 +1820,7 @@ static void take_coming(struct prof_shadow *s, uint64_t until)
 void prof_tokens_queue_free(struct prof_shadow *s)
 {
     next_goes(s->comm, NULL);
+    batches_go(s->comm);
     take_coming(s, prof_clock_mono_ns() + LATE_NS);
     prof_lock(&tokens.lock);
     struct prof_token_queue *q = s->tokens;
@@ -1600,6 +1886,7 @@ static void tokens_out(void)
 static void finish(void)
 {
     next_goes(MPI_COMM_NULL, NULL);
+    batches_go(MPI_COMM_NULL);
     tokens_out();
     late_until = prof_clock_mono_ns() + LATE_NS;
     prof_shadow_each(PROF_SHADOW_COMM, take_late);
@@ -1609,6 +1896,12 @@ static void finish(void)
         if (pool.req[i] != MPI_REQUEST_NULL)
             PMPI_Request_free(&pool.req[i]);
     prof_hmap_free(&pool.sent);
+    prof_hmap_free(&pool.batch);
+    while (pool.batches) {
+        struct batch *b = pool.batches;
+        pool.batches = b->next;
+        free(b);
+    }
     prof_unlock(&pool.lock);
     prof_lock(&tokens.lock);
     for (uint32_t i = 0; i < tokens.reqs.cap; i++) {

@@ -112,12 +112,15 @@ struct prof_rider {
  * sender gave it with its sending site and send-late time not known, to
  * be moved (prof_tokens_later): rec, the record of its late-sender
  * figures, its wait there; arr, the record that counts its message (NULL:
- * none on this thread), with bytes and ticks to the partner world. */
+ * none on this thread), with bytes and ticks to the partner world;
+ * whether its wait and its message went to the others' partner bucket
+ * (record.h), where they stay. */
 struct prof_record;
 struct prof_later {
     struct prof_record *rec, *arr;
     int world;
     uint64_t wait, bytes, ticks;
+    int rec_others, arr_others;
 };
 
 /* found: the token of the receive l came, sent by the site key, late its

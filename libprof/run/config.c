@@ -86,7 +86,8 @@ static const struct word clocks[] = {
     { "auto", PROF_CLOCK_AUTO }, { "tsc", PROF_CLOCK_ASK_TSC }, { "monotonic", PROF_CLOCK_ASK_MONOTONIC }
 };
 static const struct word token_places[] = {
-    { "before", PROF_TOKEN_BEFORE }, { "after", PROF_TOKEN_AFTER }, { "next", PROF_TOKEN_NEXT }
+    { "before", PROF_TOKEN_BEFORE }, { "after", PROF_TOKEN_AFTER }, { "next", PROF_TOKEN_NEXT },
+    { "batch", PROF_TOKEN_BATCH }
 };
 static const struct word forms[] = { { "auto", PROF_REPORT_SUMMARY_RANKS }, { "ranks", INT_MAX }, { "summary", 1 } };
 

@@ -2,9 +2,10 @@
 # t_slt.sh: late sender (--slt). The known answers of mpiprof-known
 # late-sender, late-receiver, late-senders (both receive modes) and
 # late-waitall (one call's time counted once) within 20 % (floor 5 ms); the partner's branch named; exact evaluated counts;
-# the first three also with the token sent at the sender's next send
+# all four also with the token sent at the sender's next send
 # (MPIPROF_TEST_TOKEN=next: every receive evaluated when its token comes,
-# after it completed); p2psem also with the token after its message;
+# after it completed) and in batches (batch); p2psem also with the token
+# after its message, at the next send and in batches;
 # every point-to-point construct of p2psem.c with the same output under
 # --slt, --collwait and both; mpiprof-mpi1 -check clean under both; and
 # ranks that disagree run with it off.
@@ -15,9 +16,9 @@ np=4
 [ "$MPI_FLAVOR" = mpich ] && np=2     # MPICH busy-polls: 2 ranks on 2 cores
 
 # The known answers of late sender with the token where it goes ($1:
-# before its message, the default, or at the sender's next send,
+# before its message, the default, at the sender's next send,
 # MPIPROF_TEST_TOKEN=next: each receive is then evaluated when its token
-# comes, after it completed), the reports in $work/$1.*.
+# comes, after it completed, or in batches), the reports in $work/$1.*.
 known_answers() {
     local at=$1 w mode
     MPIPROF_TEST_TOKEN=$at
@@ -64,6 +65,7 @@ known_answers() {
 }
 known_answers before
 known_answers next
+known_answers batch
 
 # One MPI_Waitall completes two receives whose messages were sent D and
 # 4 x D ms into it: its time counted once. Rank 0's send-late is 4 x D a
@@ -72,55 +74,72 @@ known_answers next
 # the requests one way, p2p.c), and those two add up to the Waitall's
 # time_s; partners.txt's wait and send-late of each are slt.txt's; the
 # two branches' send-late add up to the rank's, the second's (3 x D a
-# round) larger than the first's; under --waits the late-sender rows add
-# up to the rank's send-late, within its MPI time.
-timed_within "late-waitall: send_late_s per rank within 20 % (floor 5 ms) of the answer" 20 0.005 \
-    2 "$work/waitall.out" "$work/waitall" "$launcher" -q --slt -o "$work/waitall" "$known" late-waitall -k 3 -d 10
+# round) larger than the first's (with the token at the next send or in
+# batches, the two are evaluated together once both tokens came, the
+# call split in equal parts then: each takes the wait up to its part, in
+# the order sent, and the rank's total is the same); under
+# --waits the late-sender rows add up to the rank's send-late, within its
+# MPI time.
 # column NAME FILE: the column of NAME in FILE's "# rank ..." header.
 column() {
     awk -v name="$1" '/^# rank / { for (i = 2; i <= NF; i++) if ($i == name) { print i - 1; exit } }' "$2"
 }
-sl=$(column send_late_s "$work/waitall/summary.txt")
-ms=$(column mpi_s "$work/waitall/summary.txt")
-check "late-waitall: send_late_s <= mpi_s on every rank" awk -v sl="$sl" -v ms="$ms" '
-    !/^#/ { n++; printf "rank %s: send_late_s %s, mpi_s %s\n", $1, $sl, $ms; if ($sl > $ms) bad = 1 }
-    END { exit bad || n != 2 || !sl || !ms }' "$work/waitall/summary.txt"
-rw=$(column recv_wait_s "$work/waitall/branches.txt")
-srw=$(column recv_wait_s "$work/waitall/slt.txt")
-check "late-waitall: slt.txt's recv_wait_s of each MPI_Irecv branch is branches.txt's" awk -v rw="$rw" -v srw="$srw" '
-    FNR == NR { if (!/^#/ && $3 == "MPI_Irecv") want[$1 " " $2] = $rw; next }
-    !/^#/ && $3 == "MPI_Irecv" { n++; printf "branch %s: %s, branches.txt %s\n", $2, $srw, want[$1 " " $2]
-                                 if ($srw != want[$1 " " $2]) bad = 1 }
-    END { exit bad || n != 2 || !rw || !srw }' "$work/waitall/branches.txt" "$work/waitall/slt.txt"
-sl=$(column send_late_s "$work/waitall/summary.txt")
-check "late-waitall: the two receives' send-late add up to rank 0's, the second's (3 x D a round) the larger" awk -v sl="$sl" '
-    FILENAME ~ /summary/ { if (!/^#/ && $1 == 0) all = $sl; next }
-    FILENAME ~ /branches/ { if (!/^#/ && $3 == "MPI_Irecv") { split($(NF - 1), f, ":"); line[$2] = f[2] }; next }
-    !/^#/ && $3 == "MPI_Irecv" { n++; late[$2] = $7; sum += $7 }
-    END { for (b in late) if (first == "" || line[b] < line[first]) first = b
-          for (b in late) if (b != first) second = b
-          d = sum - all; if (d < 0) d = -d
-          printf "send-late %.6f (first receive) and %.6f s, rank 0 %.6f s\n", late[first], late[second], all
-          exit !(n == 2 && d < 2e-6 && late[second] > late[first] && late[first] > 0) }' \
-    "$work/waitall/summary.txt" "$work/waitall/branches.txt" "$work/waitall/slt.txt"
-ti=$(column time_s "$work/waitall/branches.txt")
-check "late-waitall: the MPI_Waitall's time_s is its two receives' recv_wait_s (the call split once)" awk -v ti="$ti" -v rw="$rw" '
-    !/^#/ && $1 == 0 && $3 == "MPI_Waitall" { w += $ti; nw++ }
-    !/^#/ && $1 == 0 && $3 == "MPI_Irecv" { r += $rw; nr++ }
-    END { d = w - r; if (d < 0) d = -d
-          printf "MPI_Waitall time_s %.9f, the receives recv_wait_s %.9f\n", w, r
-          exit !(nw == 1 && nr == 2 && w > 0 && d < 2e-6) }' "$work/waitall/branches.txt"
-prw=$(column recv_wait_s "$work/waitall/partners.txt")
-psl=$(column send_late_s "$work/waitall/partners.txt")
-ssl=$(column send_late_s "$work/waitall/slt.txt")
-check "late-waitall: partners.txt's recv_wait_s and send_late_s of each MPI_Irecv branch are slt.txt's" awk \
-    -v prw="$prw" -v psl="$psl" -v srw="$srw" -v ssl="$ssl" '
-    FNR == NR { if (!/^#/ && $3 == "MPI_Irecv") { w[$1 " " $2] += $prw; l[$1 " " $2] += $psl }; next }
-    !/^#/ && $3 == "MPI_Irecv" { k = $1 " " $2; n++
-                                 printf "branch %s: partners.txt %.9f %.9f, slt.txt %s %s\n", $2, w[k], l[k], $srw, $ssl
-                                 dw = w[k] - $srw; dl = l[k] - $ssl
-                                 if (dw * dw > 1e-18 || dl * dl > 1e-18) bad = 1 }
-    END { exit bad || n != 2 || !prw || !psl || !ssl }' "$work/waitall/partners.txt" "$work/waitall/slt.txt"
+waitall_answers() {
+    local at=$1
+    MPIPROF_TEST_TOKEN=$at
+    export MPIPROF_TEST_TOKEN
+    timed_within "late-waitall (token $at): send_late_s per rank within 20 % (floor 5 ms) of the answer" 20 0.005 \
+        2 "$work/$at.waitall.out" "$work/$at.waitall" "$launcher" -q --slt -o "$work/$at.waitall" "$known" late-waitall -k 3 -d 10
+    check "late-waitall (token $at): rank 0's 6 receives evaluated" awk '
+        !/^#/ && $1 == 0 && $3 == "MPI_Irecv" { e += $4; s += $5 } END { exit !(e == 6 && s == 0) }' \
+        "$work/$at.waitall/slt.txt"
+    sl=$(column send_late_s "$work/$at.waitall/summary.txt")
+    ms=$(column mpi_s "$work/$at.waitall/summary.txt")
+    check "late-waitall (token $at): send_late_s <= mpi_s on every rank" awk -v sl="$sl" -v ms="$ms" '
+        !/^#/ { n++; printf "rank %s: send_late_s %s, mpi_s %s\n", $1, $sl, $ms; if ($sl > $ms) bad = 1 }
+        END { exit bad || n != 2 || !sl || !ms }' "$work/$at.waitall/summary.txt"
+    rw=$(column recv_wait_s "$work/$at.waitall/branches.txt")
+    srw=$(column recv_wait_s "$work/$at.waitall/slt.txt")
+    check "late-waitall (token $at): slt.txt's recv_wait_s of each MPI_Irecv branch is branches.txt's" awk -v rw="$rw" -v srw="$srw" '
+        FNR == NR { if (!/^#/ && $3 == "MPI_Irecv") want[$1 " " $2] = $rw; next }
+        !/^#/ && $3 == "MPI_Irecv" { n++; printf "branch %s: %s, branches.txt %s\n", $2, $srw, want[$1 " " $2]
+                                     if ($srw != want[$1 " " $2]) bad = 1 }
+        END { exit bad || n != 2 || !rw || !srw }' "$work/$at.waitall/branches.txt" "$work/$at.waitall/slt.txt"
+    sl=$(column send_late_s "$work/$at.waitall/summary.txt")
+    check "late-waitall (token $at): the two receives' send-late add up to rank 0's, the second's (3 x D a round) the larger (before)" \
+        awk -v sl="$sl" -v at="$at" '
+        FILENAME ~ /summary/ { if (!/^#/ && $1 == 0) all = $sl; next }
+        FILENAME ~ /branches/ { if (!/^#/ && $3 == "MPI_Irecv") { split($(NF - 1), f, ":"); line[$2] = f[2] }; next }
+        !/^#/ && $3 == "MPI_Irecv" { n++; late[$2] = $7; sum += $7 }
+        END { for (b in late) if (first == "" || line[b] < line[first]) first = b
+              for (b in late) if (b != first) second = b
+              d = sum - all; if (d < 0) d = -d
+              printf "send-late %.6f (first receive) and %.6f s, rank 0 %.6f s\n", late[first], late[second], all
+              exit !(n == 2 && d < 2e-6 && (late[second] > late[first] || at != "before") && late[first] > 0) }' \
+        "$work/$at.waitall/summary.txt" "$work/$at.waitall/branches.txt" "$work/$at.waitall/slt.txt"
+    ti=$(column time_s "$work/$at.waitall/branches.txt")
+    check "late-waitall (token $at): the MPI_Waitall's time_s is its two receives' recv_wait_s (the call split once)" awk -v ti="$ti" -v rw="$rw" '
+        !/^#/ && $1 == 0 && $3 == "MPI_Waitall" { w += $ti; nw++ }
+        !/^#/ && $1 == 0 && $3 == "MPI_Irecv" { r += $rw; nr++ }
+        END { d = w - r; if (d < 0) d = -d
+              printf "MPI_Waitall time_s %.9f, the receives recv_wait_s %.9f\n", w, r
+              exit !(nw == 1 && nr == 2 && w > 0 && d < 2e-6) }' "$work/$at.waitall/branches.txt"
+    prw=$(column recv_wait_s "$work/$at.waitall/partners.txt")
+    psl=$(column send_late_s "$work/$at.waitall/partners.txt")
+    ssl=$(column send_late_s "$work/$at.waitall/slt.txt")
+    check "late-waitall (token $at): partners.txt's recv_wait_s and send_late_s of each MPI_Irecv branch are slt.txt's" awk \
+        -v prw="$prw" -v psl="$psl" -v srw="$srw" -v ssl="$ssl" '
+        FNR == NR { if (!/^#/ && $3 == "MPI_Irecv") { w[$1 " " $2] += $prw; l[$1 " " $2] += $psl }; next }
+        !/^#/ && $3 == "MPI_Irecv" { k = $1 " " $2; n++
+                                     printf "branch %s: partners.txt %.9f %.9f, slt.txt %s %s\n", $2, w[k], l[k], $srw, $ssl
+                                     dw = w[k] - $srw; dl = l[k] - $ssl
+                                     if (dw * dw > 1e-18 || dl * dl > 1e-18) bad = 1 }
+        END { exit bad || n != 2 || !prw || !psl || !ssl }' "$work/$at.waitall/partners.txt" "$work/$at.waitall/slt.txt"
+    unset MPIPROF_TEST_TOKEN
+}
+waitall_answers before
+waitall_answers next
+waitall_answers batch
 run 2 "$launcher" -q --waits -o "$work/waitall-w" "$known" late-waitall -k 3 -d 10 > /dev/null ||
     fail "late-waitall under --waits"
 ms=$(column mpi_s "$work/waitall-w/summary.txt")
@@ -146,11 +165,11 @@ for opts in "--slt" "--collwait" "--slt --collwait"; do
     run $snp "$launcher" -q $opts -o "$work/sem-$tag" "$sem" | sort > "$work/sem.$tag" || fail "p2psem under $opts"
     check "p2psem: same output under $opts" cmp "$work/sem.plain" "$work/sem.$tag"
 done
-# The token after its message, and at the sender's next send
+# The token after its message, at the sender's next send and in batches
 # (MPIPROF_TEST_TOKEN): the same output, and the report's invariants
 # (mpiprof-report check: partners add up to their sites) with the receives
 # evaluated when their tokens came.
-for at in after next; do
+for at in after next batch; do
     MPIPROF_TEST_TOKEN=$at
     export MPIPROF_TEST_TOKEN
     run $snp "$launcher" -q --slt -o "$work/sem-$at" "$sem" | sort > "$work/sem.$at" || fail "p2psem under --slt, token $at"
