@@ -1168,7 +1168,11 @@ static int around_recv(struct prof_call *c, void *buf, MPI_Count count, MPI_Data
         return 0;
     MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;
     uint64_t t0 = 0, t1 = 0;
-    if (c->th) {
+    if (c->th && batched()) {       /* the tokens come after: the receive waits alone */
+        t0 = prof_clock();
+        c->rc = TOK_RECV(buf, (tok_count)count, type, src, tag, comm, st);
+        t1 = prof_clock();
+    } else if (c->th) {
         MPI_Request r;
         c->rc = TOK_IRECV(buf, (tok_count)count, type, src, tag, comm, &r);
         if (c->rc == MPI_SUCCESS) {
@@ -1757,7 +1761,8 @@ static int complete_call(struct prof_call *c, enum mode m, int test, int n, MPI_
     if (!test) {
         struct waiting w = { reqs, n, m == ANY || m == SOME, 0 };
         t0 = prof_clock();
-        await(qs, nq, reqs_ready, &w);
+        if (!batched())     /* batched, the tokens come after: the program's call waits alone */
+            await(qs, nq, reqs_ready, &w);
     }
     c->rc = call(m, test, n, reqs, index, flag, outcount, indices, status, statuses);
     t1 = prof_clock();
