@@ -549,20 +549,25 @@ static void cut(struct prof_token_queue *q, uint32_t i)
 static void member_came(struct later *e, const struct prof_token *t, uint64_t late);
 
 /* Receive id's token t came at now (lock held): its figures, on the thread
- * that received, when late sender noted them (a group's once all came). */
+ * that received, when late sender noted them (a group's once all came).
+ * Only with the sender's send time on this node's clock (its node's, or
+ * synchronized): its arrival, long after the receive, tells nothing (the
+ * receive stays not evaluated). */
 static void evaluate_late(uint64_t id, const struct prof_token *t, uint64_t now)
 {
     struct later *e = &later.v[id % LATER];
     const struct prof_thread *th = prof_tl;
+    uint64_t at = 0;
     if (e->id != id)
         return;
-    uint64_t late = before(prof_token_sent_at(t, now, e->t0), e->t0, e->t1);
+    int known = prof_sync_token(t->at, t->node, t->from, now, e->t0, &at);
+    uint64_t late = known ? before(at, e->t0, e->t1) : 0;
     if (e->first) {
-        member_came(e, t, late);
+        member_came(e, known ? t : NULL, late);
         return;
     }
     e->id = 0;
-    if (e->noted && th && th->serial == e->owner)
+    if (known && e->noted && th && th->serial == e->owner)
         later.found(&e->l, t->key, late);
 }
 

@@ -28,6 +28,8 @@
 #    and a late broadcast root over 50 rounds of 20 ms, the slow node
 #    sending, within 20 % (without it they read 0.49 and 0.51 s of 1.02:
 #    the sender's times came up to 2 % of the run early);
+#  - late sender with the tokens in batches (MPIPROF_TEST_TOKEN=batch):
+#    every receive evaluated when its token came, within 20 %;
 #  - the job never breaks: mix (no one-sided call) under every option
 #    prints what it prints without the profiler, a complete report.
 . "$top_srcdir/tests/integration/lib.sh"
@@ -171,6 +173,32 @@ NODES_ENV_0="MPIPROF_CLOCK=monotonic MPIPROF_TEST_DRIFT=-10000"
 NODES_ENV_1="MPIPROF_CLOCK=monotonic MPIPROF_TEST_DRIFT=10000"
 check "clocks 2 % apart, messages one way: late sender, 50 rounds of 20 ms, within 20 %" long sender late-sender -k 50 -d 20
 check "clocks 2 % apart, messages one way: a late broadcast root, 50 rounds of 20 ms, within 20 %" long bcast waits -c ibcast -k 50 -d 20
+NODES_ENV_0="MPIPROF_CLOCK=monotonic MPIPROF_TEST_DRIFT=-200"
+NODES_ENV_1="MPIPROF_CLOCK=monotonic MPIPROF_TEST_DRIFT=200"
+
+# Batched tokens between the nodes (MPIPROF_TEST_TOKEN=batch, late sender
+# alone on the tokens): each receive evaluated when its token came, from
+# its sender's synchronized send time (its arrival, long after, would read
+# the whole wait): late sender within 20 %, rank 1's 10 MPI_Recv evaluated.
+batch_sender() {
+    local try
+    for try in 1 2; do
+        rm -rf "$work/batch"
+        with_lock -x "$agent" 1 -n 2 "$launcher" --slt -o "$work/batch" \
+            "$top_builddir/bench/mpiprof-known" late-sender -k 10 -d 20 > "$work/batch.out" 2> "$work/batch.err"
+        if within 20 0.005 "$work/batch.out" "$work/batch" && awk '
+            !/^#/ && $1 == 1 && $3 == "MPI_Recv" { n++; ok = $4 == 10 && $5 == 0 } END { exit !(n == 1 && ok) }' \
+            "$work/batch/slt.txt"; then
+            return 0
+        fi
+        echo "try $try of 2 missed"
+    done
+    return 1
+}
+NODES_ENV_0="$NODES_ENV_0 MPIPROF_TEST_TOKEN=batch"
+NODES_ENV_1="$NODES_ENV_1 MPIPROF_TEST_TOKEN=batch"
+check "tokens in batches between the nodes: late sender within 20 %, its 10 receives evaluated when their tokens came" \
+    batch_sender
 NODES_ENV_0="MPIPROF_CLOCK=monotonic MPIPROF_TEST_DRIFT=-200"
 NODES_ENV_1="MPIPROF_CLOCK=monotonic MPIPROF_TEST_DRIFT=200"
 
