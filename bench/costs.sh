@@ -29,7 +29,9 @@ depths 1 and 5 against their budgets.
   -O SETS      option sets, separated by '|' (default: "plain|prof|--slt|
                --collwait|--waits|--model perfect|--slt --waits --collwait
                --model perfect"): 'plain' runs without the profiler, 'prof'
-               with it and no options, anything else is launcher options
+               with it and no options, anything else is launcher options and
+               MPIPROF_ variables set for the job ("MPIPROF_TEST_TOKEN=batch
+               --slt")
   -n NPBDIR    NPB programs to time (built from NPB3.4-MPI: make cg CLASS=A)
   -N           on 2 simulated nodes, a rank each (as root, Open MPI; what
                tests/integration/nodes.sh makes: TCP between the nodes)
@@ -106,8 +108,15 @@ job() {
     case $set in
         plain) ;;
         prof) set -- "$launcher" -q -o "$work/rep" "$@" ;;
-        *) # shellcheck disable=SC2086 # the set's words are options
-           set -- "$launcher" -q $set -o "$work/rep" "$@" ;;
+        *) local w vars="" opts=""
+           for w in $set; do
+               case $w in
+                   MPIPROF_*=*) vars="$vars $w" ;;
+                   *) opts="$opts $w" ;;
+               esac
+           done
+           # shellcheck disable=SC2086 # the set's words are variables and options
+           set -- env $vars "$launcher" -q $opts -o "$work/rep" "$@" ;;
     esac
     rm -rf "$work/rep"
     if [ -n "$nodes" ]; then
