@@ -150,7 +150,8 @@ struct batched {
 #define QUEUE_MAX 65536u   /* tokens kept per communicator */
 
 struct prof_token_queue {
-    struct queued *v;
+    struct queued *v;      /* n entries, room for cap from v: within the allocation at base, */
+    struct queued *base;   /* whose first ones are the ones taken off the front (cut) */
     uint32_t n, cap;
     uint32_t places;       /* expected or claimed entries in v */
     uint32_t deferred;     /* done receives listed */
@@ -169,7 +170,6 @@ static struct {
     pthread_mutex_t lock;
     struct prof_hmap reqs; /* request handle -> struct rx: receives pending, persistent requests */
     struct rx *spare;
-    unsigned hook_calls;
 } tokens = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 /* Token sends in flight: a ring; a slot is reused once its send completed
@@ -525,24 +525,41 @@ static int matches(int spec, int v, int any)
 
 /* --- the token queue (lock held) ------------------------------------------ */
 
+/* Room for one more entry at the end of q: the entries moved back to the
+ * start of their allocation when a quarter of it or more was taken off the
+ * front (or when a twice larger one cannot be had), else a twice larger
+ * one. */
 static int room(struct prof_token_queue *q)
 {
     if (q->n < q->cap)
         return 1;
-    uint32_t cap = q->cap ? 2 * q->cap : 64;
-    struct queued *v = cap <= QUEUE_MAX ? realloc(q->v, cap * sizeof *v) : NULL;
-    if (!v)
+    size_t off = (size_t)(q->v - q->base);
+    uint32_t all = q->cap + (uint32_t)off, cap = all ? 2 * all : 64;
+    struct queued *v = (!off || off < all / 4) && cap <= QUEUE_MAX ? realloc(q->base, cap * sizeof *v) : NULL;
+    if (!v && !off)
         return 0;
-    q->v = v;
+    if (!v) {              /* the room taken off the front */
+        v = q->base;
+        cap = all;
+    }
+    memmove(v, v + off, q->n * sizeof *v);
+    q->base = q->v = v;
     q->cap = cap;
     return 1;
 }
 
+/* Entry i leaves q: the first one by moving the start on (the oldest are
+ * taken first), another by closing up. */
 static void cut(struct prof_token_queue *q, uint32_t i)
 {
     if (q->v[i].state != ARRIVED)
         q->places--;
-    memmove(q->v + i, q->v + i + 1, (q->n - i - 1) * sizeof *q->v);
+    if (i == 0) {
+        q->v++;
+        q->cap--;
+    } else {
+        memmove(q->v + i, q->v + i + 1, (q->n - i - 1) * sizeof *q->v);
+    }
     q->n--;
 }
 
@@ -596,6 +613,7 @@ static void arrived(struct prof_token_queue *q, int src, int tag, struct prof_to
         if (!q->n)
             return;
         cut(q, 0);
+        room(q);       /* the place it left */
     }
     q->v[q->n++] = (struct queued){ src, tag, ARRIVED, now, tok, 0 };
 }
@@ -1121,18 +1139,22 @@ static void drain_shadow(struct prof_shadow *s)
     prof_unlock(&tokens.lock);
 }
 
-static void now_and_then(void)
+static __thread unsigned hook_calls __attribute__((tls_model("initial-exec")));
+
+/* At each hook of c: the batches that are due go (c's start the time),
+ * and every DRAIN_EVERY of this thread's hooks the shadows are drained. */
+static void now_and_then(const struct prof_call *c)
 {
     uint64_t due = __atomic_load_n(&pool.due, __ATOMIC_RELAXED);
-    if (due && prof_clock() >= due)
+    if (due && (c->th ? c->t0 : prof_clock()) >= due)
         batches_go(MPI_COMM_NULL);
-    if (__atomic_add_fetch(&tokens.hook_calls, 1, __ATOMIC_RELAXED) % DRAIN_EVERY == 0)
+    if (++hook_calls % DRAIN_EVERY == 0)
         prof_shadow_each(PROF_SHADOW_COMM, drain_shadow);
 }
 
 static int around_send(struct prof_call *c, MPI_Count count, MPI_Datatype type, int dst, int tag, MPI_Comm comm)
 {
-    now_and_then();
+    now_and_then(c);
     struct prof_shadow *s = dst == MPI_PROC_NULL ? NULL : shadow_of(comm);
     if (!s || !p2p_ok(comm, count, type, dst, tag, 0))
         return 0;
@@ -1164,7 +1186,7 @@ static int around_recv(struct prof_call *c, void *buf, MPI_Count count, MPI_Data
                   MPI_Status *status, MPI_Request *req)
 {
     no_figures(c);
-    now_and_then();
+    now_and_then(c);
     struct prof_token_queue *q;
     if (req || src == MPI_PROC_NULL || !(q = queue_of(comm)) || !p2p_ok(comm, count, type, src, tag, 1))
         return 0;
@@ -1224,7 +1246,7 @@ static int sendrecv(struct prof_call *c, const void *sbuf, MPI_Count scount, MPI
                     MPI_Status *status, int replace)
 {
     no_figures(c);
-    now_and_then();
+    now_and_then(c);
     struct prof_token_queue *q = queue_of(comm);
     struct rx *e;
     if (!q || !p2p_ok(comm, scount, stype, dst, tag, 0) || !p2p_ok(comm, rcount, rtype, src, rtag, 1))
@@ -1342,7 +1364,7 @@ static int around_mprobe(struct prof_call *c, int src, int tag, MPI_Comm comm, M
  * a receive lists an instance of it. */
 static int around_start(struct prof_call *c, int n, MPI_Request *reqs)
 {
-    now_and_then();
+    now_and_then(c);
     for (int i = 0; i < n; i++) {
         prof_lock(&tokens.lock);
         struct rx *p = reqs[i] == MPI_REQUEST_NULL ? NULL : prof_hmap_get(&tokens.reqs, hkey(reqs[i]));
@@ -1715,7 +1737,7 @@ static void completions(struct prof_call *c, enum mode m, int n, struct rx **es,
 static int complete_call(struct prof_call *c, enum mode m, int test, int n, MPI_Request *reqs, int *index, int *flag,
                          int *outcount, int *indices, MPI_Status *status, MPI_Status *statuses)
 {
-    now_and_then();
+    now_and_then(c);
     if (n <= 0)
         return 0;
     struct rx *small[8], **es = n <= 8 ? small : malloc((size_t)n * sizeof *es);
@@ -1846,7 +1868,7 @@ void prof_tokens_queue_free(struct prof_shadow *s)
             if (done)
                 rx_free(e);
         }
-        free(q->v);
+        free(q->base);
         free(q);
     }
     prof_unlock(&tokens.lock);
