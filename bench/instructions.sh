@@ -10,6 +10,7 @@
 usage() {
     cat <<USAGE
 Usage: bench/instructions.sh [-m openmpi|mpich] [-b BUILDDIR] [-d DEPTH] [-n "N1 N2"]
+                             [-e MPIPROF_NAME=VALUE]...
 
 Instructions per profiled MPI_Comm_rank, MPI_Iprobe, 1-byte
 MPI_Send+MPI_Recv pair (rank 0's side of a ping-pong) and 1-byte
@@ -21,6 +22,8 @@ from two runs with N1 and N2 calls per loop.
   -b BUILDDIR  configured and built mpiprof tree (default: .)
   -d DEPTH     MPIPROF_STACK_DEPTH, 1..32 (default 1)
   -n "N1 N2"   calls per loop, N1 < N2, each 1..10000000 (default "20000 40000")
+  -e NAME=VALUE  an MPIPROF_ variable set in both runs (repeatable), e.g.
+               -e MPIPROF_EVAL_SLT=1 for what --slt adds
   -h           show this help and exit
 USAGE
 }
@@ -28,16 +31,22 @@ USAGE
 me=instructions.sh
 . "$(dirname "$0")/buildtree.sh"
 
-flavor='' builddir=. depth=1 counts="20000 40000"
+flavor='' builddir=. depth=1 counts="20000 40000" vars=''
 while [ $# -gt 0 ]; do
     case $1 in
-        -m | -b | -d | -n) [ $# -ge 2 ] || die "option $1 needs a value (try -h)" ;;
+        -m | -b | -d | -n | -e) [ $# -ge 2 ] || die "option $1 needs a value (try -h)" ;;
     esac
     case $1 in
         -m) flavor=$2; shift 2 ;;
         -b) builddir=$2; shift 2 ;;
         -d) depth=$2; shift 2 ;;
         -n) counts=$2; shift 2 ;;
+        -e) case $2 in
+                MPIPROF_*=* | MPIPROF_*=) ;;
+                *) die "-e: '$2' is not MPIPROF_NAME=VALUE" ;;
+            esac
+            case ${2%%=*} in *[!A-Z0-9_]*) die "-e: '${2%%=*}' is not a variable name" ;; esac
+            vars="$vars ${2%%=*}"; export "$2"; shift 2 ;;
         -h | --help) usage; exit 0 ;;
         *) die "unknown argument '$1' (try -h)" ;;
     esac
@@ -57,13 +66,22 @@ buildtree_mpi "$builddir" "$flavor"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/mpiprof-instructions.XXXXXX") || die "cannot create a temporary directory"
 trap 'rm -rf "$tmp"' EXIT
 
-# run LOOP N: rank 0's callgrind profile of LOOP with N calls per loop.
+# run LOOP N: rank 0's callgrind profile of LOOP with N calls per loop
+# (the -e variables passed by name: both launchers take this
+# environment's value).
 run() {
+    pass=''
+    if [ -n "$vars" ]; then
+        case $flavor in
+            openmpi) for v in $vars; do pass="$pass -x $v"; done ;;
+            mpich) pass="-genvlist $(echo $vars | tr ' ' ,)" ;;
+        esac
+    fi
     case $flavor in
-        openmpi) set -- "$mpirun" -np 2 -x LD_PRELOAD="$lib" -x MPIPROF_OUTPUT="$tmp/rep" -x MPIPROF_QUIET=1 \
+        openmpi) set -- "$mpirun" -np 2 $pass -x LD_PRELOAD="$lib" -x MPIPROF_OUTPUT="$tmp/rep" -x MPIPROF_QUIET=1 \
                      -x MPIPROF_STACK_DEPTH="$depth" valgrind --tool=callgrind --toggle-collect="$1" \
                      --callgrind-out-file="$tmp/cg.$1.$2.%q{OMPI_COMM_WORLD_RANK}" "$prog" -n "$2" -r 1 ;;
-        mpich) set -- "$mpirun" -np 2 -genv LD_PRELOAD "$lib" -genv MPIPROF_OUTPUT "$tmp/rep" -genv MPIPROF_QUIET 1 \
+        mpich) set -- "$mpirun" -np 2 $pass -genv LD_PRELOAD "$lib" -genv MPIPROF_OUTPUT "$tmp/rep" -genv MPIPROF_QUIET 1 \
                    -genv MPIPROF_STACK_DEPTH "$depth" valgrind --tool=callgrind --toggle-collect="$1" \
                    --callgrind-out-file="$tmp/cg.$1.$2.%q{PMI_RANK}" "$prog" -n "$2" -r 1 ;;
     esac
@@ -86,7 +104,7 @@ ours() {
         END { for (k = 1; k <= n; k++) if (name[k] in mine) s += cost[k]; printf "%d\n", s }'
 }
 
-echo "# instructions per call in libmpiprof: $flavor, depth $depth, callgrind on rank 0, ($n2 - $n1) x 2 calls"
+echo "# instructions per call in libmpiprof: $flavor, depth $depth,${vars:+$vars,} callgrind on rank 0, ($n2 - $n1) x 2 calls"
 for f in MPI_Comm_rank:loop_comm_rank MPI_Iprobe:loop_iprobe MPI_Send+MPI_Recv:loop_pingpong \
          MPI_Irecv+MPI_Isend+MPI_Waitall:loop_exchange; do
     loop=${f#*:}
