@@ -7,7 +7,8 @@
 #include "known.h"
 
 static const struct known_workload *const workloads[] = {
-    &known_late_sender, &known_late_receiver, &known_late_senders, &known_late_waitall, &known_imbalance,
+    &known_late_sender, &known_late_receiver, &known_late_senders, &known_late_waitall, &known_late_exchange,
+    &known_imbalance,
     &known_model_compute, &known_model_icompute, &known_model_pcompute, &known_model_comm, &known_model_sends, &known_model_link,
     &known_model_rma, &known_model_colls, &known_model_chain, &known_model_sync, &known_model_lock,
     &known_waits, &known_rma, &known_io,

@@ -21,6 +21,7 @@ extern const struct known_workload known_late_sender;
 extern const struct known_workload known_late_receiver;
 extern const struct known_workload known_late_senders;
 extern const struct known_workload known_late_waitall;
+extern const struct known_workload known_late_exchange;
 extern const struct known_workload known_model_compute;
 extern const struct known_workload known_model_icompute;
 extern const struct known_workload known_model_pcompute;

@@ -14,6 +14,11 @@
  *                  D ms and the second 3 x D ms later, K times: rank 0's
  *                  send-late is K x 4 x D, the wait until the last was sent
  *                  (counted once, not once per request: K x 5 x D).
+ *   late-exchange  ranks 0 and 1 exchange a message each way (MPI_Irecv,
+ *                  MPI_Isend, one MPI_Waitall), rank 1 after computing D
+ *                  ms, K times: rank 0's send-late is K x D, its
+ *                  receive's whole wait (not the part of the call its
+ *                  send would leave it), rank 1's 0.
  * The answers are worked out from how long each computation actually took
  * (a sleep wakes up late on a loaded node); the formula's figures follow as
  * nominal=. */
@@ -224,6 +229,33 @@ static int late_waitall(int argc, char **argv, int rank, int size)
     return bad;
 }
 
+static int late_exchange(int argc, char **argv, int rank, int size)
+{
+    struct late_opts o;
+    int rc = parse("late-exchange", argc, argv, rank, size, 0, &o);
+    if (rc >= 0)
+        return rc;
+    double d = o.ms * 1e-3, spent = 0;
+    int bad = 0;
+    for (long k = 0; k < o.calls; k++) {
+        int in = -1, out = (int)k;
+        MPI_Barrier(MPI_COMM_WORLD);
+        if (rank > 1)
+            continue;
+        MPI_Request req[2];
+        if (rank == 1)
+            spent += known_compute(d);
+        MPI_Irecv(&in, 1, MPI_INT, 1 - rank, 3, MPI_COMM_WORLD, &req[0]);
+        MPI_Isend(&out, 1, MPI_INT, 1 - rank, 3, MPI_COMM_WORLD, &req[1]);
+        MPI_Waitall(2, req, MPI_STATUSES_IGNORE);
+        bad |= in != (int)k;
+    }
+    if (bad)
+        fprintf(stderr, "mpiprof-known late-exchange: rank %d got a message of another round\n", rank);
+    expect_late("late-exchange", &o, spent, 1, 0, o.calls * d);
+    return bad;
+}
+
 const struct known_workload known_late_sender = {
     "late-sender", "rank 0 computes D ms before each send to rank 1: send-late K*D on rank 1", late_sender
 };
@@ -237,4 +269,8 @@ const struct known_workload known_late_senders = {
 const struct known_workload known_late_waitall = {
     "late-waitall", "rank 1 sends rank 0's two MPI_Irecv, D then 3*D ms later, one MPI_Waitall: send-late K*4*D on rank 0",
     late_waitall
+};
+const struct known_workload known_late_exchange = {
+    "late-exchange", "ranks 0 and 1 exchange (MPI_Irecv, MPI_Isend, MPI_Waitall), rank 1 after D ms: send-late K*D on rank 0",
+    late_exchange
 };

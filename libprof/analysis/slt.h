@@ -30,9 +30,11 @@ void prof_slt_named(struct prof_branch *v, int n);
 struct prof_ev_wait;
 void prof_slt_msg_waited(const struct prof_ev_wait *ev);
 void prof_slt_reqs_waited(const struct prof_ev_wait *ev);
-/* prof_slt_found: a receive evaluated when its token came (link/tokens.h). */
+/* prof_slt_found: a receive evaluated when its token came, or its part of
+ * its call made anew (link/tokens.h). */
 struct prof_later;
-void prof_slt_found(const struct prof_later *l, uint64_t key, uint64_t late);
+void prof_slt_found(const struct prof_later *l, int eval, uint64_t key, uint64_t late, uint64_t wait,
+                    uint64_t sent);
 
 /* prof_slt_partner_ids (slt_partners.c, the module's named step): collective
  * over comm (ranks as in the partners' ranks); set each partner's brid to

@@ -53,8 +53,33 @@ void prof_slt_msg_waited(const struct prof_ev_wait *ev)
     partner_wait(ev->r, ev->peer, s->key, late, ev->ticks);
     if (s->later) {     /* an MPI_Recv: its message is on its record, with its wait */
         int others = among_others(ev->r, ev->peer);
-        struct prof_later l = { ev->r, ev->r, ev->peer, ev->ticks, ev->bytes, ev->ticks, others, others };
+        struct prof_later l = { .rec = ev->r, .arr = ev->r, .world = ev->peer, .wait = ev->ticks, .bytes = ev->bytes,
+                                .ticks = ev->ticks, .rec_others = others, .arr_others = others };
         prof_tokens_later(s->later, &l);
+    }
+}
+
+/* The sends call c completed, to be given their parts of its time anew
+ * with its receives evaluated later (tokens.h): their partners (world
+ * ranks) and how many went to each, on l, with their part (all have the
+ * same: p2p.c); none when more partners than l holds. */
+static void sends_of(const struct prof_call *c, const struct prof_taken *taken, struct prof_later *l)
+{
+    for (int i = 0; i < c->rq_n; i++) {
+        const struct prof_taken *t = &taken[i];
+        if (!t->done || t->info.is_recv || t->peer < 0)
+            continue;
+        int j = 0;
+        while (j < l->sends && l->send[j].world != t->peer)
+            j++;
+        if (j == PROF_LATER_SENDS) {
+            l->sends = 0;
+            return;
+        }
+        if (j == l->sends)
+            l->send[l->sends++].world = t->peer;
+        l->send[j].n++;
+        l->send_wait = t->share;
     }
 }
 
@@ -62,12 +87,15 @@ void prof_slt_msg_waited(const struct prof_ev_wait *ev)
  * (p2p.c: its send-late time, if measured, and an equal part of the rest,
  * the parts adding up to the call); a receive's goes to its posting site
  * (a persistent one's: MPI_Recv_init's, as its receive wait in
- * branches.txt) and to that site's partner, when this thread owns it. */
+ * branches.txt) and to that site's partner, when this thread owns it. The
+ * first receive to be evaluated later carries the call's sends, whose
+ * parts are made anew with it. */
 void prof_slt_reqs_waited(const struct prof_ev_wait *ev)
 {
     struct prof_call *c = ev->c;
     const struct prof_taken *taken = &c->th->taken[c->rq_base];
     uint64_t serial = c->th->serial;
+    int first = 1;
     for (int i = 0; i < c->rq_n; i++) {
         const struct prof_taken *t = &taken[i];
         const struct prof_request *info = &t->info;
@@ -80,19 +108,46 @@ void prof_slt_reqs_waited(const struct prof_ev_wait *ev)
         partner_wait(info->rec, t->peer, t->sender.key, late, t->share);
         if (t->sender.later) {      /* its message is on the record of its arrival (p2p.c) */
             struct prof_record *arr = info->arr_owner == serial ? info->arr_rec : NULL;
-            struct prof_later l = { info->rec, arr, t->peer, t->share, t->bytes, info->arr_ticks,
-                                    among_others(info->rec, t->peer), among_others(arr, t->peer) };
+            struct prof_later l = { .rec = info->rec, .arr = arr, .call = ev->r, .world = t->peer,
+                                    .wait = t->share, .bytes = t->bytes, .ticks = info->arr_ticks,
+                                    .rec_others = among_others(info->rec, t->peer),
+                                    .arr_others = among_others(arr, t->peer) };
+            if (first && prof_config.partners)
+                sends_of(c, taken, &l);
+            first = 0;
             prof_tokens_later(t->sender.later, &l);
         }
     }
 }
 
-void prof_slt_found(const struct prof_later *l, uint64_t key, uint64_t late)
+/* Receive l's token came (eval), or the parts of its call's time were
+ * made anew (wait its own, sent each of l's sends': tokens.h): its figures
+ * moved from not evaluated to evaluated, its partner to the sending site,
+ * and the change of each part (modulo 2^64: it may be less) added where
+ * that part went: its receive wait and its partner's, and the completion
+ * call's time with each partner. */
+void prof_slt_found(const struct prof_later *l, int eval, uint64_t key, uint64_t late, uint64_t wait, uint64_t sent)
 {
-    late = late < l->wait ? late : l->wait;
+    uint64_t more = wait - l->wait;
+    late = late < wait ? late : wait;
+    for (int j = 0; l->call && j < l->sends; j++)
+        prof_partners_add(&l->call->partners, l->send[j].world, 0, 0, (uint64_t)l->send[j].n * (sent - l->send_wait));
+    if (more) {
+        l->rec->s.recv_wait_ticks += more;
+        if (l->call && prof_config.partners && l->world >= 0)
+            prof_partners_add(&l->call->partners, l->world, 0, 0, more);
+    }
+    if (!eval) {
+        l->rec->s.slt_skipped_ticks += more;
+        if (l->rec_others)
+            l->rec->partners.p[PROF_PARTNERS].wait_ticks += more;
+        else
+            partner_wait(l->rec, l->world, 0, 0, more);
+        return;
+    }
     l->rec->s.slt_skipped--;
     l->rec->s.slt_skipped_ticks -= l->wait;
-    account(l->rec, 1, late, l->wait);
+    account(l->rec, 1, late, wait);
     if (!prof_config.partners || l->world < 0)
         return;
     struct prof_partner moved = { .wait_ticks = l->wait };
@@ -108,8 +163,9 @@ void prof_slt_found(const struct prof_later *l, uint64_t key, uint64_t late)
      * to the sender's site */
     if (l->rec_others) {
         l->rec->partners.p[PROF_PARTNERS].late_ticks += late;
+        l->rec->partners.p[PROF_PARTNERS].wait_ticks += more;
         return;
     }
     int at = key && prof_partners_rekey(&l->rec->partners, l->world, key, &moved);
-    partner_wait(l->rec, l->world, at ? key : 0, late, 0);
+    partner_wait(l->rec, l->world, at ? key : 0, late, more);
 }

@@ -279,7 +279,7 @@ typedef void (*prof_ev_arrival_fn)(const struct prof_ev_arrival *ev);
 struct prof_record;
 struct prof_ev_wait {
     struct prof_call *c;
-    struct prof_record *r;        /* msg_waited: the call's record; else NULL */
+    struct prof_record *r;        /* the call's record */
     int peer;                     /* the partner's MPI_COMM_WORLD rank (< 0: not known) */
     uint64_t ticks;               /* msg_waited: the wait; reqs_waited: the call's time */
     uint64_t bytes;               /* msg_waited: the bytes that arrived (a probe: 0) */

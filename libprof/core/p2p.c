@@ -683,7 +683,7 @@ void prof_exit_complete(struct prof_call *c)
             t->info.rec->s.recv_wait_ticks += t->share;
     }
     if (PROF_UNLIKELY(prof_events.reqs_waited[0] != NULL) && c->rq_done > 0) {
-        struct prof_ev_wait ev = { c, NULL, -1, dt, 0 };
+        struct prof_ev_wait ev = { c, r, -1, dt, 0 };
         prof_emit(prof_events.reqs_waited, &ev);
     }
     prof_exit_done(c);

@@ -50,7 +50,8 @@ static void release(struct prof_shadow *s)
     for (int i = 0; i < nstates; i++)
         if (s->state[i])
             states[i].drop(s->state[i]);
-    PMPI_Comm_free(&s->comm);
+    if (s->comm != MPI_COMM_NULL)      /* none: the tokens kept it (prof_tokens_queue_free) */
+        PMPI_Comm_free(&s->comm);
     if (s->reply != MPI_COMM_NULL)
         PMPI_Comm_free(&s->reply);
     pthread_mutex_destroy(&s->lock);

@@ -155,6 +155,7 @@ struct prof_token_queue {
     uint32_t n, cap;
     uint32_t places;       /* expected or claimed entries in v */
     uint32_t deferred;     /* done receives listed */
+    uint32_t missed;       /* with batches: receives without their token since the last test (find_token) */
     struct rx *head, *tail;
     uint64_t seq;
     MPI_Comm comm;         /* the shadow */
@@ -171,6 +172,17 @@ static struct {
     struct prof_hmap reqs; /* request handle -> struct rx: receives pending, persistent requests */
     struct rx *spare;
 } tokens = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+/* The queues of shadows freed while tokens were still to come to them
+ * (claimed places: their senders had not sent them yet, as with batches):
+ * each keeps its duplicate communicator and its posted token receive,
+ * and is freed with them once its tokens came (taken in at the shadows'
+ * freeing and every DRAIN_EVERY hooks) or at MPI_Finalize. Tokens' lock. */
+struct retired {
+    struct prof_token_queue *q;
+    struct retired *next;
+};
+static struct retired *retired;
 
 /* Token sends in flight: a ring; a slot is reused once its send completed
  * (a token is small: sent eagerly, complete at once in practice). The
@@ -564,6 +576,7 @@ static void cut(struct prof_token_queue *q, uint32_t i)
 }
 
 static void member_came(struct later *e, const struct prof_token *t, uint64_t late);
+static void parts_anew(uint64_t first, int n);
 
 /* Receive id's token t came at now (lock held): its figures, on the thread
  * that received, when late sender noted them (a group's once all came).
@@ -573,7 +586,6 @@ static void member_came(struct later *e, const struct prof_token *t, uint64_t la
 static void evaluate_late(uint64_t id, const struct prof_token *t, uint64_t now)
 {
     struct later *e = &later.v[id % LATER];
-    const struct prof_thread *th = prof_tl;
     uint64_t at = 0;
     if (e->id != id)
         return;
@@ -583,9 +595,14 @@ static void evaluate_late(uint64_t id, const struct prof_token *t, uint64_t now)
         member_came(e, known ? t : NULL, late);
         return;
     }
-    e->id = 0;
-    if (known && e->noted && th && th->serial == e->owner)
-        later.found(&e->l, t->key, late);
+    if (!known) {
+        e->id = 0;
+        return;
+    }
+    e->has = 1;
+    e->key = t->key;
+    e->late = late;
+    parts_anew(id, 1);
 }
 
 /* A token came from src with tag: it fills the first place of its source
@@ -848,11 +865,17 @@ static int arrived_token(struct prof_token_queue *q, uint64_t seq, int src, int 
 }
 
 /* The same, with the tokens that came in taken in first if it has not
- * arrived (tokens come before their data). */
+ * arrived (tokens come before their data). With batches, whose tokens come
+ * after most of their messages, the token receive is tested once every
+ * BATCH receives that found no token: a test is a progress call of the
+ * MPI (over TCP a poll of its sockets, a microsecond or more), which at
+ * every receive cost more than the tokens saved; a late token's receive is
+ * evaluated when it comes, with the same figures. */
 static int find_token(struct prof_token_queue *q, uint64_t seq, int src, int tag, int *k)
 {
     int i = arrived_token(q, seq, src, tag, k);
-    if (i < 0) {
+    if (i < 0 && (!batched() || ++q->missed >= BATCH)) {
+        q->missed = 0;
         drain(q);
         i = arrived_token(q, seq, src, tag, k);
     }
@@ -885,8 +908,8 @@ static uint64_t later_new(int n, uint64_t t0, uint64_t t1)
     uint64_t first = later.next + 1;
     for (int k = 0; k < n; k++) {
         uint64_t id = ++later.next;
-        later.v[id % LATER] = (struct later){ id, th->serial, t0, t1, 0, { NULL, NULL, -1, 0, 0, 0, 0, 0 },
-                                              n > 1 ? first : 0, n, n + 1, 0, 0, 0 };
+        later.v[id % LATER] = (struct later){ .id = id, .owner = th->serial, .t0 = t0, .t1 = t1, .l.world = -1,
+                                              .first = n > 1 ? first : 0, .size = n, .left = n + 1 };
     }
     return first;
 }
@@ -1140,6 +1163,7 @@ static void drain_shadow(struct prof_shadow *s)
 }
 
 static __thread unsigned hook_calls __attribute__((tls_model("initial-exec")));
+static void retired_go(int all);
 
 /* At each hook of c: the batches that are due go (c's start the time),
  * and every DRAIN_EVERY of this thread's hooks the shadows are drained. */
@@ -1148,8 +1172,14 @@ static void now_and_then(const struct prof_call *c)
     uint64_t due = __atomic_load_n(&pool.due, __ATOMIC_RELAXED);
     if (due && (c->th ? c->t0 : prof_clock()) >= due)
         batches_go(MPI_COMM_NULL);
-    if (++hook_calls % DRAIN_EVERY == 0)
+    if (++hook_calls % DRAIN_EVERY == 0) {
         prof_shadow_each(PROF_SHADOW_COMM, drain_shadow);
+        if (__atomic_load_n(&retired, __ATOMIC_RELAXED)) {
+            prof_lock(&tokens.lock);
+            retired_go(0);
+            prof_unlock(&tokens.lock);
+        }
+    }
 }
 
 static int around_send(struct prof_call *c, MPI_Count count, MPI_Datatype type, int dst, int tag, MPI_Comm comm)
@@ -1590,15 +1620,7 @@ static void late_parts(struct prof_call *c, struct prof_thread *th, struct done 
 }
 
 /* Group member e's token t came (NULL: it never will) with send-late time
- * late (lock held): once every member's has, the group's parts evaluated,
- * on the thread that received, those late sender noted. The call's time
- * was split between its requests in equal parts when it completed (p2p.c:
- * no send-late time known then), and a receive's send-late time is at
- * most its part: each member takes its part of the wait, in the order the
- * messages were sent, up to its part of the call, what does not fit
- * carried to the next, and what is left at the end to the earlier ones,
- * so that the group's send-late time is the wait until the last message
- * was sent (within its receives' parts of the call). */
+ * late (lock held): once every member's has, the group's parts made anew. */
 static void member_came(struct later *e, const struct prof_token *t, uint64_t late)
 {
     struct later *f = &later.v[e->first % LATER];
@@ -1607,40 +1629,85 @@ static void member_came(struct later *e, const struct prof_token *t, uint64_t la
         e->key = t->key;
         e->late = late;
     }
-    if (f->id != e->first || --f->left > 0)
-        return;
+    if (f->id == e->first && --f->left == 0)
+        parts_anew(f->first, f->size);
+}
+
+/* The n receives of ids first.. that one call completed, their tokens all
+ * come (lock held): their figures, on the thread that received, those
+ * late sender noted. Each one's send-late time is its part of the wait,
+ * in the order the messages were sent (into_parts). The call's time was
+ * split between its requests in equal parts when it completed (p2p.c: no
+ * send-late time known then); the parts of the receives noted and of the
+ * sends the call completed with them (tokens.h: prof_later's sends) are
+ * made anew as p2p.c makes them when the tokens are there: each receive
+ * its send-late time and each request an equal part of the rest. When
+ * the send-late times exceed those parts (clocks that disagree), the
+ * parts stay and each receive takes its send-late time up to its part,
+ * what does not fit carried to the next, and what is left at the end to
+ * the earlier ones. */
+static void parts_anew(uint64_t first, int n)
+{
     struct done d[GROUP_MAX];
-    int n = f->size;
+    struct later *m[GROUP_MAX];
+    uint64_t wait[GROUP_MAX];
     for (int k = 0; k < n; k++) {
-        const struct later *m = &later.v[(f->first + (uint64_t)k) % LATER];
-        if (m->id != f->first + (uint64_t)k)
+        m[k] = &later.v[(first + (uint64_t)k) % LATER];
+        if (m[k]->id != first + (uint64_t)k)
             return;      /* a member overwritten: the group is lost */
-        d[k] = (struct done){ k, NULL, NULL, m->has ? m->late : UINT64_MAX };
+        d[k] = (struct done){ k, NULL, NULL, m[k]->has ? m[k]->late : UINT64_MAX };
+        wait[k] = m[k]->l.wait;
     }
     into_parts(d, n);
-    uint64_t carry = 0;
-    for (int k = 0; k < n && d[k].late != UINT64_MAX; k++) {
-        uint64_t want = d[k].late + carry, wait = later.v[(f->first + (uint64_t)d[k].i) % LATER].l.wait;
-        d[k].late = want < wait ? want : wait;
-        carry = want - d[k].late;
+    uint64_t all = 0, late = 0, parts = 0, rest = 0, sent = 0;
+    for (int k = 0; k < n; k++) {
+        const struct later *e = m[d[k].i];
+        if (!e->noted)
+            continue;
+        parts++;
+        all += e->l.wait;
+        late += d[k].late == UINT64_MAX ? 0 : d[k].late;
+        for (int j = 0; j < e->l.sends; j++) {
+            parts += e->l.send[j].n;
+            all += e->l.send[j].n * e->l.send_wait;
+            sent = e->l.send_wait;
+        }
     }
-    for (int k = n - 1; k >= 0 && carry; k--) {
-        uint64_t wait = later.v[(f->first + (uint64_t)d[k].i) % LATER].l.wait;
-        uint64_t more = d[k].late == UINT64_MAX || wait <= d[k].late ? 0 : wait - d[k].late;
-        more = more < carry ? more : carry;
-        if (more) {
-            d[k].late += more;
-            carry -= more;
+    if (late <= all) {
+        uint64_t odd = parts ? (all - late) % parts : 0;
+        rest = parts ? (all - late) / parts : 0;
+        for (int k = 0; k < n; k++)
+            if (m[d[k].i]->noted) {
+                wait[d[k].i] = rest + odd + (d[k].late == UINT64_MAX ? 0 : d[k].late);
+                odd = 0;
+            }
+    } else {
+        uint64_t carry = 0;
+        rest = sent;
+        for (int k = 0; k < n && d[k].late != UINT64_MAX; k++) {
+            uint64_t want = d[k].late + carry, w = wait[d[k].i];
+            d[k].late = want < w ? want : w;
+            carry = want - d[k].late;
+        }
+        for (int k = n - 1; k >= 0 && carry; k--) {
+            uint64_t w = wait[d[k].i];
+            uint64_t more = d[k].late == UINT64_MAX || w <= d[k].late ? 0 : w - d[k].late;
+            more = more < carry ? more : carry;
+            if (more) {
+                d[k].late += more;
+                carry -= more;
+            }
         }
     }
     const struct prof_thread *th = prof_tl;
     for (int k = 0; k < n; k++) {
-        struct later *m = &later.v[(f->first + (uint64_t)d[k].i) % LATER];
-        if (m->has && m->noted && th && th->serial == m->owner)
-            later.found(&m->l, m->key, d[k].late);
+        struct later *e = m[d[k].i];
+        if (e->noted && th && th->serial == e->owner &&
+            (e->has || wait[d[k].i] != e->l.wait || (e->l.sends && rest != e->l.send_wait)))
+            later.found(&e->l, e->has, e->has ? e->key : 0, e->has ? d[k].late : 0, wait[d[k].i], rest);
     }
     for (int k = 0; k < n; k++)
-        later.v[(f->first + (uint64_t)k) % LATER].id = 0;
+        m[k]->id = 0;
 }
 
 /* Whether a request reported with status st (NULL: none) completed, rc
@@ -1849,16 +1916,49 @@ static void take_coming(struct prof_shadow *s, uint64_t until)
     }
 }
 
+static void queue_gone(struct prof_token_queue *q)
+{
+    unpost(q);
+    free(q->base);
+    free(q);
+}
+
+/* The retired queues whose tokens all came freed (all: every one;
+ * tokens' lock held). */
+static void retired_go(int all)
+{
+    for (struct retired **p = &retired, *r; (r = *p);) {
+        drain(r->q);
+        if (!all && claimed_in(r->q)) {
+            p = &r->next;
+            continue;
+        }
+        *p = r->next;
+        MPI_Comm comm = r->q->comm;
+        queue_gone(r->q);
+        PMPI_Comm_free(&comm);
+        free(r);
+    }
+}
+
+/* Shadow s freed: its kept tokens go, and its queue is freed, or retired
+ * with the shadow's communicator (which s then no longer has) when tokens
+ * are still to come to it; without memory for that, they are waited for
+ * LATE_NS at most. */
 void prof_tokens_queue_free(struct prof_shadow *s)
 {
     next_goes(s->comm, NULL);
     batches_go(s->comm);
-    take_coming(s, prof_clock_mono_ns() + LATE_NS);
     prof_lock(&tokens.lock);
+    retired_go(0);
     struct prof_token_queue *q = s->tokens;
+    struct retired *r = q && (drain(q), claimed_in(q)) ? malloc(sizeof *r) : NULL;
+    prof_unlock(&tokens.lock);
+    if (q && !r)
+        take_coming(s, prof_clock_mono_ns() + LATE_NS);
+    prof_lock(&tokens.lock);
     s->tokens = NULL;
     if (q) {
-        unpost(q);
         /* Receives still listed: their owners (a request, a running call)
          * find them unlisted; those waiting for a position are nobody's. */
         for (struct rx *e = q->head, *next; e; e = next) {
@@ -1868,8 +1968,14 @@ void prof_tokens_queue_free(struct prof_shadow *s)
             if (done)
                 rx_free(e);
         }
-        free(q->base);
-        free(q);
+    }
+    if (r) {
+        r->q = q;
+        r->next = retired;
+        retired = r;
+        s->comm = MPI_COMM_NULL;
+    } else if (q) {
+        queue_gone(q);
     }
     prof_unlock(&tokens.lock);
 }
@@ -1893,6 +1999,25 @@ static uint64_t late_until;
 static void take_late(struct prof_shadow *s)
 {
     take_coming(s, late_until);
+}
+
+/* The same for the retired queues, which are then freed. */
+static void retired_late(void)
+{
+    for (;;) {
+        prof_lock(&tokens.lock);
+        int n = 0;
+        for (struct retired *r = retired; r; r = r->next) {
+            drain(r->q);
+            n += claimed_in(r->q) > 0;
+        }
+        if (!n || prof_clock_mono_ns() >= late_until) {
+            retired_go(1);
+            prof_unlock(&tokens.lock);
+            return;
+        }
+        prof_unlock(&tokens.lock);
+    }
 }
 
 /* At MPI_Finalize, every rank there: this process's token sends tested
@@ -1922,6 +2047,7 @@ static void finish(void)
     tokens_out();
     late_until = prof_clock_mono_ns() + LATE_NS;
     prof_shadow_each(PROF_SHADOW_COMM, take_late);
+    retired_late();
     prof_shadow_each(PROF_SHADOW_COMM, unpost_shadow);
     prof_lock(&pool.lock);
     for (int i = 0; i < POOL; i++)

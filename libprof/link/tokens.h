@@ -111,22 +111,35 @@ struct prof_rider {
 /* A receive evaluated after it completed, when its token came: what late
  * sender gave it with its sending site and send-late time not known, to
  * be moved (prof_tokens_later): rec, the record of its late-sender
- * figures, its wait there; arr, the record that counts its message (NULL:
- * none on this thread), with bytes and ticks to the partner world;
- * whether its wait and its message went to the others' partner bucket
- * (record.h), where they stay. */
+ * figures, its wait there (its part of the completion call's time, p2p.c);
+ * arr, the record that counts its message (NULL: none on this thread),
+ * with bytes and ticks to the partner world; call, the completion call's
+ * record (a Wait variant's; NULL: a blocking receive's, whose wait is its
+ * call's); whether its wait and its message went to the others' partner
+ * bucket (record.h), where they stay. */
 struct prof_record;
+#define PROF_LATER_SENDS 16
 struct prof_later {
-    struct prof_record *rec, *arr;
+    struct prof_record *rec, *arr, *call;
     int world;
     uint64_t wait, bytes, ticks;
     int rec_others, arr_others;
+    int sends;             /* on one receive of a completion call: the partners of the sends it completed, */
+    struct {               /* n each, each given send_wait of the call (p2p.c); 0 on the others */
+        int world, n;
+    } send[PROF_LATER_SENDS];
+    uint64_t send_wait;
 };
 
-/* found: the token of the receive l came, sent by the site key, late its
- * send-late time (ticks, within its wait); on the thread that received,
- * with the tokens' lock held. */
-typedef void (*prof_later_fn)(const struct prof_later *l, uint64_t key, uint64_t late);
+/* found: the token of the receive l came (eval 1), sent by the site key,
+ * late its send-late time (ticks, within wait), or it never will (eval 0);
+ * wait its part of the call's time and sent each of l's sends' part:
+ * l->wait and l->send_wait unless the parts of the call were made anew
+ * from its receives' send-late times, as p2p.c makes them when the
+ * tokens are there (eval 0 is told only then); on the thread that
+ * received, with the tokens' lock held. */
+typedef void (*prof_later_fn)(const struct prof_later *l, int eval, uint64_t key, uint64_t late, uint64_t wait,
+                              uint64_t sent);
 
 /* prof_tokens_ride: rider r's hooks run from now on (at most
  * PROF_RIDERS_MAX riders); prof_tokens_want: an analysis that reads only
@@ -172,7 +185,9 @@ void prof_token_isend(MPI_Comm comm, int dst, int tag, uint64_t key, double sent
 double prof_token_recv(MPI_Comm comm, int src, int tag, uint64_t *key);
 
 /* prof_tokens_queue_free: a shadow's tokens, its posted token receive, and
- * its notes of pending receives (shadow.c, before freeing it). */
+ * its notes of pending receives (shadow.c, before freeing it); when tokens
+ * are still to come to it, its queue and communicator are kept until they
+ * came or MPI_Finalize (s->comm is then MPI_COMM_NULL). */
 void prof_tokens_queue_free(struct prof_shadow *s);
 
 /* The module (prof_mod_tokens, tokens.c) starts when an analysis wants

@@ -1,13 +1,15 @@
 #!/bin/sh
 # t_slt.sh: late sender (--slt). The known answers of mpiprof-known
-# late-sender, late-receiver, late-senders (both receive modes) and
+# late-sender, late-receiver, late-exchange (a receive and a send in one
+# MPI_Waitall: the receive's whole wait), late-senders (both receive modes) and
 # late-waitall (one call's time counted once) within 20 % (floor 5 ms); the partner's branch named; exact evaluated counts;
 # all four also with the token sent at the sender's next send
 # (MPIPROF_TEST_TOKEN=next: every receive evaluated when its token comes,
 # after it completed) and in batches (batch); p2psem also with the token
 # after its message, at the next send and in batches;
 # every point-to-point construct of p2psem.c with the same output under
-# --slt, --collwait and both; mpiprof-mpi1 -check clean under both; and
+# --slt, --collwait and both; a communicator freed before its tokens came
+# (freedcomm.c) freed at once, its receives evaluated; mpiprof-mpi1 -check clean under both; and
 # ranks that disagree run with it off.
 . "$top_srcdir/tests/integration/lib.sh"
 
@@ -23,7 +25,7 @@ known_answers() {
     local at=$1 w mode
     MPIPROF_TEST_TOKEN=$at
     export MPIPROF_TEST_TOKEN
-    for w in late-sender late-receiver; do
+    for w in late-sender late-receiver late-exchange; do
         timed_within "$w (token $at): send_late_s per rank within 20 % (floor 5 ms) of the answer" \
             20 0.005 $np "$work/$at.$w.out" "$work/$at.$w" "$launcher" -q --slt -o "$work/$at.$w" "$known" $w -k 10 -d 20
     done
@@ -75,9 +77,8 @@ known_answers batch
 # time_s; partners.txt's wait and send-late of each are slt.txt's; the
 # two branches' send-late add up to the rank's, the second's (3 x D a
 # round) larger than the first's (with the token at the next send or in
-# batches, the two are evaluated together once both tokens came, the
-# call split in equal parts then: each takes the wait up to its part, in
-# the order sent, and the rank's total is the same); under
+# batches too: the two are evaluated together once both tokens came, and
+# the call's parts made anew from their send-late times); under
 # --waits the late-sender rows add up to the rank's send-late, within its
 # MPI time.
 # column NAME FILE: the column of NAME in FILE's "# rank ..." header.
@@ -106,8 +107,8 @@ waitall_answers() {
                                      if ($srw != want[$1 " " $2]) bad = 1 }
         END { exit bad || n != 2 || !rw || !srw }' "$work/$at.waitall/branches.txt" "$work/$at.waitall/slt.txt"
     sl=$(column send_late_s "$work/$at.waitall/summary.txt")
-    check "late-waitall (token $at): the two receives' send-late add up to rank 0's, the second's (3 x D a round) the larger (before)" \
-        awk -v sl="$sl" -v at="$at" '
+    check "late-waitall (token $at): the two receives' send-late add up to rank 0's, the second's (3 x D a round) the larger" \
+        awk -v sl="$sl" '
         FILENAME ~ /summary/ { if (!/^#/ && $1 == 0) all = $sl; next }
         FILENAME ~ /branches/ { if (!/^#/ && $3 == "MPI_Irecv") { split($(NF - 1), f, ":"); line[$2] = f[2] }; next }
         !/^#/ && $3 == "MPI_Irecv" { n++; late[$2] = $7; sum += $7 }
@@ -115,7 +116,7 @@ waitall_answers() {
               for (b in late) if (b != first) second = b
               d = sum - all; if (d < 0) d = -d
               printf "send-late %.6f (first receive) and %.6f s, rank 0 %.6f s\n", late[first], late[second], all
-              exit !(n == 2 && d < 2e-6 && (late[second] > late[first] || at != "before") && late[first] > 0) }' \
+              exit !(n == 2 && d < 2e-6 && late[second] > late[first] && late[first] > 0) }' \
         "$work/$at.waitall/summary.txt" "$work/$at.waitall/branches.txt" "$work/$at.waitall/slt.txt"
     ti=$(column time_s "$work/$at.waitall/branches.txt")
     check "late-waitall (token $at): the MPI_Waitall's time_s is its two receives' recv_wait_s (the call split once)" awk -v ti="$ti" -v rw="$rw" '
@@ -182,6 +183,26 @@ for at in after next batch; do
 done
 check "p2psem --slt, token next: receives evaluated when their tokens came" awk '
     !/^#/ { e += $4 } END { exit !(e > 0) }' "$work/sem-next/slt.txt"
+
+# A communicator freed by rank 1 while rank 0, which sent it 3 messages a
+# round, computes 20 ms before freeing it (10 rounds): with the tokens
+# before their messages and in batches (sent at rank 0's freeing), rank 1's
+# MPI_Comm_free takes no time to speak of (under 50 ms in all, where
+# waiting for the tokens would take 10 x 20 ms), and its 30 receives are
+# evaluated (their tokens taken in after the freeing).
+freed="$top_builddir/tests/integration/freedcomm"
+for at in before batch; do
+    MPIPROF_TEST_TOKEN=$at
+    export MPIPROF_TEST_TOKEN
+    run 2 "$launcher" -q --slt -o "$work/freed-$at" "$freed" 10 20 > "$work/freed-$at.out" ||
+        fail "freedcomm under --slt, token $at"
+    unset MPIPROF_TEST_TOKEN
+    check "freedcomm (token $at): rank 1's MPI_Comm_free under 0.05 s in all" awk '
+        { print; for (i = 1; i <= NF; i++) if ($i ~ /^comm_free_s=/) t = substr($i, 13) }
+        END { exit !(NR == 1 && t != "" && t < 0.05 && !/WRONG/) }' "$work/freed-$at.out"
+    check "freedcomm (token $at): rank 1's 30 receives evaluated" awk '
+        !/^#/ && $1 == 1 { e += $4; s += $5 } END { exit !(e == 30 && s == 0) }' "$work/freed-$at/slt.txt"
+done
 
 check "p2psem --slt: receives evaluated, and the Test-completed ones not" awk '
     !/^#/ { e += $4; n += $5 } END { exit !(e > 0 && n > 0) }' "$work/sem-slt/slt.txt"
