@@ -155,6 +155,7 @@ struct prof_token_queue {
     uint32_t n, cap;
     uint32_t places;       /* expected or claimed entries in v */
     uint32_t deferred;     /* done receives listed */
+    uint32_t front;        /* the first entries of v, all claimed (nth need not look at them) */
     uint32_t missed;       /* with batches: receives without their token since the last test (find_token) */
     struct rx *head, *tail;
     uint64_t seq;
@@ -566,6 +567,8 @@ static void cut(struct prof_token_queue *q, uint32_t i)
 {
     if (q->v[i].state != ARRIVED)
         q->places--;
+    if (i < q->front)
+        q->front--;
     if (i == 0) {
         q->v++;
         q->cap--;
@@ -586,6 +589,7 @@ static void parts_anew(uint64_t first, int n);
 static void evaluate_late(uint64_t id, const struct prof_token *t, uint64_t now)
 {
     struct later *e = &later.v[id % LATER];
+    const struct prof_thread *th = prof_tl;
     uint64_t at = 0;
     if (e->id != id)
         return;
@@ -595,14 +599,16 @@ static void evaluate_late(uint64_t id, const struct prof_token *t, uint64_t now)
         member_came(e, known ? t : NULL, late);
         return;
     }
-    if (!known) {
-        e->id = 0;
+    if (known && e->l.sends) {     /* its call's parts made anew with its sends' */
+        e->has = 1;
+        e->key = t->key;
+        e->late = late;
+        parts_anew(id, 1);
         return;
     }
-    e->has = 1;
-    e->key = t->key;
-    e->late = late;
-    parts_anew(id, 1);
+    e->id = 0;
+    if (known && e->noted && th && th->serial == e->owner)     /* the call's parts stay: it took them all */
+        later.found(&e->l, 1, t->key, late, e->l.wait, 0);
 }
 
 /* A token came from src with tag: it fills the first place of its source
@@ -694,7 +700,7 @@ static uint32_t claimed_in(const struct prof_token_queue *q)
 static int nth(struct prof_token_queue *q, int src, int tag, int pos, int grow)
 {
     int seen = 0;
-    for (uint32_t i = 0; i < q->n; i++)
+    for (uint32_t i = q->front; i < q->n; i++)
         if (q->v[i].src == src && q->v[i].tag == tag && q->v[i].state != CLAIMED && seen++ == pos)
             return (int)i;
     for (; grow && seen <= pos; seen++) {
@@ -808,6 +814,8 @@ static int take(struct prof_token_queue *q, int src, int tag, int k, struct queu
     if (q->v[i].state != ARRIVED) {
         q->v[i].state = CLAIMED;
         q->v[i].later = id;
+        while (q->front < q->n && q->v[q->front].state == CLAIMED)
+            q->front++;
         return 0;
     }
     *t = q->v[i];
@@ -1602,7 +1610,8 @@ static int by_late(const void *a, const void *b)
  * part. */
 static void into_parts(struct done *d, int nd)
 {
-    qsort(d, (size_t)nd, sizeof *d, by_late);
+    if (nd > 1)
+        qsort(d, (size_t)nd, sizeof *d, by_late);
     uint64_t before = 0;
     for (int k = 0; k < nd && d[k].late != UINT64_MAX; k++) {
         uint64_t late = d[k].late;
