@@ -25,16 +25,19 @@ fi
 
 # ending HOW [STATUSES]: the plain and the profiled run, their statuses
 # compared: the same, or both among STATUSES where the launcher's races (not
-# the profiler) decide between them.
+# the profiler) decide between them. The two runs at once (each is mostly
+# mpirun's start and end, or its timeout: 3 s each for hang).
 ending() {
     how=$1
     # shellcheck disable=SC2086
-    with_lock -s timeout 60 "$MPIRUN" $timeout_opt -np $np "$prog" "$how" > "$work/$how.plain" 2> /dev/null
-    plain=$?
+    with_lock -s timeout 60 "$MPIRUN" $timeout_opt -np $np "$prog" "$how" > "$work/$how.plain" 2> /dev/null &
+    plain=$!
     # shellcheck disable=SC2086
     with_lock -s timeout 60 "$MPIRUN" $timeout_opt -np $np "$launcher" -o "$work/$how" "$prog" "$how" \
         > "$work/$how.out" 2> "$work/$how.err"
     status=$?
+    wait $plain
+    plain=$?
     check "$how: exit status $status as without the profiler ($plain), no hang" \
         sh -c 'test "$1" -ne 124 && for s in "$1" "$2"; do case " $3 " in *" $s "*) ;; *) exit 1 ;; esac; done' \
         - "$status" "$plain" "${2:-$plain}"
