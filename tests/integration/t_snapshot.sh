@@ -15,8 +15,29 @@ np=2
 
 # Killed at 5 s: each rank is the timeout's child, as a batch system's kill.
 # The age of a snapshot at the kill: the program's last log line (written
-# every 0.5 s) minus the snapshot's time, both from MPI_Init.
-run $np "$launcher" -q --snapshot 1 -o "$work/killed" timeout -s KILL 5 "$prog" "$work/log" 60 > /dev/null 2>&1
+# every 0.5 s) minus the snapshot's time, both from MPI_Init. The job runs
+# while the jobs that end and those of bad values (below) run, its 5 s
+# mostly its ranks' sleeps; checked once it is killed.
+run $np "$launcher" -q --snapshot 1 -o "$work/killed" timeout -s KILL 5 "$prog" "$work/log" 60 > /dev/null 2>&1 &
+killed=$!
+
+# A job that ends: the report, complete, and no snapshots left.
+run $np "$launcher" -q --snapshot 0.2 -o "$work/done" "$prog" "$work/done.log" 1 > /dev/null ||
+    fail "a job with snapshots that ends normally"
+check "normal end: the report is written" test -s "$work/done/functions.txt"
+check "normal end: the partial report is gone" test ! -e "$work/done.partial"
+check "normal end: not marked partial" test -z "$(grep -l '^# note: partial' "$work/done"/*.txt)"
+c=$(awk '!/^#/ && $1 == 0 && $2 == "MPI_Allreduce" { print $3 }' "$work/done/functions.txt")
+check "normal end: every MPI_Allreduce counted ($c)" test "$c" = "$(awk 'END { print $2 }' "$work/done.log.0")"
+
+# Bad values: one message, no snapshots, the report as always.
+for v in -1 abc 0.05 1e7; do
+    MPIPROF_SNAPSHOT=$v run $np "$launcher" -o "$work/bad$v" "$prog" "$work/b.log" 0.3 > /dev/null 2> "$work/bad.err"
+    check "MPIPROF_SNAPSHOT=$v: one message naming it" test "$(grep -c "^mpiprof: MPIPROF_SNAPSHOT='$v' is not valid" "$work/bad.err")" -eq 1
+    check "MPIPROF_SNAPSHOT=$v: the report, no snapshots" test -s "$work/bad$v/summary.txt" -a ! -e "$work/bad$v.partial"
+done
+
+wait $killed
 for r in 0 1; do
     check "rank $r left a snapshot" test -s "$work/killed.partial/snapshots/rank.$r"
     e=$(awk 'NR == 1 { sub(/.*elapsed_s=/, ""); print }' "$work/killed.partial/snapshots/rank.$r")
@@ -63,19 +84,4 @@ bad_merge "has no snapshots/" "$work"
 bad_merge "no report directory given"
 bad_merge "unknown option" --frobnicate
 
-# A job that ends: the report, complete, and no snapshots left.
-run $np "$launcher" -q --snapshot 0.2 -o "$work/done" "$prog" "$work/done.log" 1 > /dev/null ||
-    fail "a job with snapshots that ends normally"
-check "normal end: the report is written" test -s "$work/done/functions.txt"
-check "normal end: the partial report is gone" test ! -e "$work/done.partial"
-check "normal end: not marked partial" test -z "$(grep -l '^# note: partial' "$work/done"/*.txt)"
-c=$(awk '!/^#/ && $1 == 0 && $2 == "MPI_Allreduce" { print $3 }' "$work/done/functions.txt")
-check "normal end: every MPI_Allreduce counted ($c)" test "$c" = "$(awk 'END { print $2 }' "$work/done.log.0")"
-
-# Bad values: one message, no snapshots, the report as always.
-for v in -1 abc 0.05 1e7; do
-    MPIPROF_SNAPSHOT=$v run $np "$launcher" -o "$work/bad$v" "$prog" "$work/b.log" 0.3 > /dev/null 2> "$work/bad.err"
-    check "MPIPROF_SNAPSHOT=$v: one message naming it" test "$(grep -c "^mpiprof: MPIPROF_SNAPSHOT='$v' is not valid" "$work/bad.err")" -eq 1
-    check "MPIPROF_SNAPSHOT=$v: the report, no snapshots" test -s "$work/bad$v/summary.txt" -a ! -e "$work/bad$v.partial"
-done
 finish
