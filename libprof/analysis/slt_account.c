@@ -137,17 +137,13 @@ void prof_slt_found(const struct prof_later *l, int eval, uint64_t key, uint64_t
         if (l->call && prof_config.partners && l->world >= 0)
             prof_partners_add(&l->call->partners, l->world, 0, 0, more);
     }
-    if (!eval) {
+    if (eval) {
+        l->rec->s.slt_skipped--;
+        l->rec->s.slt_skipped_ticks -= l->wait;
+        account(l->rec, 1, late, wait);
+    } else {            /* key and late 0: its part's change alone goes below */
         l->rec->s.slt_skipped_ticks += more;
-        if (l->rec_others)
-            l->rec->partners.p[PROF_PARTNERS].wait_ticks += more;
-        else
-            partner_wait(l->rec, l->world, 0, 0, more);
-        return;
     }
-    l->rec->s.slt_skipped--;
-    l->rec->s.slt_skipped_ticks -= l->wait;
-    account(l->rec, 1, late, wait);
     if (!prof_config.partners || l->world < 0)
         return;
     struct prof_partner moved = { .wait_ticks = l->wait };
